@@ -1,0 +1,90 @@
+"""tienlen: the rules of Tiến Lên for five variants (see RULES.md).
+
+Cards and hands (`Card`, `Hand`, `parse_cards`), combinations (`Combo`, `classify`),
+comparison (`beats`), legal plays (`legal_plays`) and the rule sets (`CLASSIC`,
+`JUSTUS_PANG`, `KENNETH_LO`, `VIETCONG`, `POKER`, `get_rules`).
+
+Example:
+    >>> from tienlen import classify, beats, legal_plays, VIETCONG
+    >>> classify("3s 4s 5h").kind
+    <ComboKind.STRAIGHT: 5>
+    >>> beats("7h 7s", "7d 7c")
+    True
+    >>> len(legal_plays("7s 7c 7d 7h 8s 8c 8d 8h", "2d 2h", VIETCONG))
+    1
+"""
+
+from __future__ import annotations
+
+from tienlen.cards import DECK, Card, Hand, Rank, Suit, parse_cards
+from tienlen.combos import Combo, ComboKind, Plays, Shape
+from tienlen.errors import (
+    InvalidCardError,
+    InvalidComboError,
+    InvalidRulesError,
+    TienLenError,
+    UnknownVariantError,
+)
+from tienlen.rules import (
+    CLASSIC,
+    JUSTUS_PANG,
+    KENNETH_LO,
+    POKER,
+    RULESETS,
+    VIETCONG,
+    BaseRules,
+    Bomb,
+    Direction,
+    FirstLead,
+    GameEnd,
+    InstantWin,
+    RuleSet,
+    Scoring,
+    beats,
+    classify,
+    get_rules,
+    legal_plays,
+)
+
+__version__ = "0.1.0.dev0"
+
+__all__ = [
+    "CLASSIC",
+    "DECK",
+    "JUSTUS_PANG",
+    "KENNETH_LO",
+    "POKER",
+    "RULESETS",
+    "VIETCONG",
+    "BaseRules",
+    "Bomb",
+    "Card",
+    "Combo",
+    "ComboKind",
+    "Direction",
+    "FirstLead",
+    "GameEnd",
+    "Hand",
+    "InstantWin",
+    "InvalidCardError",
+    "InvalidComboError",
+    "InvalidRulesError",
+    "Plays",
+    "Rank",
+    "RuleSet",
+    "Scoring",
+    "Shape",
+    "Suit",
+    "TienLenError",
+    "UnknownVariantError",
+    "__version__",
+    "beats",
+    "classify",
+    "get_rules",
+    "legal_plays",
+    "parse_cards",
+]
+
+
+def __dir__() -> list[str]:
+    return __all__

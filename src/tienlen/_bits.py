@@ -1,0 +1,117 @@
+"""Private bit-level encoding shared by the card, combination and move-generation code.
+
+A card is a small int ``rank * 4 + suit`` (RULES §1.1: 3♠ = 0 … 2♥ = 51), so card
+order is int order. A multiset of cards (a hand, a play) is one int: bit ``c`` is set
+when card ``c`` is present at least once, bit ``52 + c`` when it is present twice (two
+decks, RULES §2.1). With one deck the upper half is empty and the mask is the plain
+52-bit set. Rank ``r`` occupies the nibble ``(mask >> 4 * r) & 15`` of each half.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+CARDS: Final = 52
+RANKS: Final = 13
+TWO_RANK: Final = 12
+"""Rank index of the 2, the highest rank (RULES §1.1)."""
+LOW_HALF: Final = (1 << CARDS) - 1
+M5: Final = int("5" * RANKS, 16)
+M3: Final = int("3" * RANKS, 16)
+ONES: Final = int("1" * RANKS, 16)
+"""Bit ``4 * r`` for every rank ``r``."""
+SHIFTS: Final = tuple(4 * r for r in range(RANKS))
+
+
+def rank_counts(mask: int) -> int:
+    """Per-rank card counts of *mask*, one count per nibble (at most 8 with two decks)."""
+    lo = mask & LOW_HALF
+    x = lo - ((lo >> 1) & M5)
+    x = (x & M3) + ((x >> 2) & M3)
+    hi = mask >> CARDS
+    if hi:
+        y = hi - ((hi >> 1) & M5)
+        x += (y & M3) + ((y >> 2) & M3)
+    return x
+
+
+def ranks_with_at_least(counts: int, k: int) -> int:
+    """Bit ``4 * r`` set for every rank with at least *k* (1, 2 or 4) cards in *counts*."""
+    if k == 1:
+        return (counts | counts >> 1 | counts >> 2 | counts >> 3) & ONES
+    if k == 2:  # noqa: PLR2004
+        return (counts >> 1 | counts >> 2 | counts >> 3) & ONES
+    return (counts >> 2 | counts >> 3) & ONES
+
+
+def top_card(mask: int) -> int:
+    """Index of the highest card in a non-empty *mask*."""
+    return (mask & LOW_HALF).bit_length() - 1
+
+
+def card_count(mask: int) -> int:
+    """Number of cards in *mask*, counting copies."""
+    return mask.bit_count()
+
+
+def add_card(mask: int, index: int) -> int:
+    """Add one copy of card *index*; return -1 when it would be a third copy."""
+    bit = 1 << index
+    if not mask & bit:
+        return mask | bit
+    if mask >> CARDS & bit:
+        return -1
+    return mask | bit << CARDS
+
+
+def indices(mask: int) -> list[int]:
+    """Card indices of *mask* in ascending order, each copy listed."""
+    out: list[int] = []
+    lo = mask & LOW_HALF
+    hi = mask >> CARDS
+    while lo:
+        low = lo & -lo
+        index = low.bit_length() - 1
+        out.append(index)
+        if hi & low:
+            out.append(index)
+        lo ^= low
+    return out
+
+
+def union(a: int, b: int) -> int:
+    """Multiset union: each card as many times as in the larger of *a* and *b*."""
+    return a | b
+
+
+def intersection(a: int, b: int) -> int:
+    """Multiset intersection: each card as many times as in the smaller of the two."""
+    return a & b
+
+
+def difference(a: int, b: int) -> int:
+    """Multiset difference *a* − *b*, never below zero copies."""
+    lo_a, hi_a = a & LOW_HALF, a >> CARDS
+    lo_b, hi_b = b & LOW_HALF, b >> CARDS
+    lo = (lo_a & ~lo_b) | (hi_a & lo_b & ~hi_b)
+    hi = hi_a & ~lo_b
+    return lo | hi << CARDS
+
+
+def overflowing_sum(a: int, b: int) -> int:
+    """Cards that would have three or more copies in the multiset sum *a* + *b*."""
+    lo_a, hi_a = a & LOW_HALF, a >> CARDS
+    lo_b, hi_b = b & LOW_HALF, b >> CARDS
+    return (hi_a & lo_b) | (lo_a & hi_b)
+
+
+def multiset_sum(a: int, b: int) -> int:
+    """Multiset sum *a* + *b*; the caller has checked `overflowing_sum` is empty."""
+    lo_a, hi_a = a & LOW_HALF, a >> CARDS
+    lo_b, hi_b = b & LOW_HALF, b >> CARDS
+    return (lo_a | lo_b) | (hi_a | hi_b | (lo_a & lo_b)) << CARDS
+
+
+def is_submultiset(a: int, b: int) -> bool:
+    """Whether every card of *a* is in *b* at least as many times."""
+    return a & ~b == 0

@@ -1,0 +1,254 @@
+"""Private: classification, comparison and play generation on int masks.
+
+`Tables` is a rule set compiled to plain ints: which shape codes are combinations and
+how high their top rank may go (RULES §1.2, §1.4 and the variant's 2s settings), which
+may be led, and, for every combination that can be bombed, the shapes that beat it
+across shapes (the variant's bomb table). Everything here trusts its inputs; the rule
+set validates at the boundary.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Final
+
+from tienlen import _bits
+from tienlen._shapes import STRUCTURES, structural_key
+
+_LOW: Final = _bits.LOW_HALF
+_CARDS: Final = _bits.CARDS
+
+
+def _rank_subsets() -> list[list[tuple[tuple[int, ...], ...]]]:
+    """``SUBSETS[r][state][k]``: every distinct *k*-card sub-multiset of rank *r*.
+
+    ``state`` is ``lo | hi << 4``: the suits present at rank *r*, and the suits present
+    twice. Masks are ascending by their low half (their cards without copies).
+    """
+    base: list[tuple[tuple[int, ...], ...]] = []
+    for state in range(256):
+        lo, hi = state & 15, state >> 4
+        by_size: list[list[int]] = [[] for _ in range(5)]
+        if hi & ~lo == 0:
+            for counts in _count_vectors([(lo >> s & 1) + (hi >> s & 1) for s in range(4)]):
+                size = sum(counts)
+                if 0 < size <= 4:  # noqa: PLR2004
+                    sub_lo = sum(1 << s for s, c in enumerate(counts) if c)
+                    sub_hi = sum(1 << s for s, c in enumerate(counts) if c == 2)  # noqa: PLR2004
+                    by_size[size].append(sub_lo | sub_hi << _CARDS)
+        base.append(tuple(tuple(sorted(subs, key=lambda m: (m & 15, m))) for subs in by_size))
+    return [
+        [tuple(tuple(m << 4 * rank for m in subs) for subs in by_size) for by_size in base]
+        for rank in range(_bits.RANKS)
+    ]
+
+
+def _count_vectors(limits: list[int]) -> list[list[int]]:
+    vectors: list[list[int]] = [[]]
+    for limit in limits:
+        vectors = [v + [c] for v in vectors for c in range(limit + 1)]
+    return vectors
+
+
+SUBSETS: Final = _rank_subsets()
+
+
+def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
+    """Map a rank set (bit ``4 * r``) to its maximal runs ``(start, end)`` of 2+ ranks."""
+    table: dict[int, tuple[tuple[int, int], ...]] = {}
+    for ranks in range(1 << _bits.RANKS):
+        runs: list[tuple[int, int]] = []
+        start = -1
+        for rank in range(_bits.RANKS + 1):
+            present = rank < _bits.RANKS and ranks >> rank & 1
+            if present and start < 0:
+                start = rank
+            elif not present and start >= 0:
+                if rank - start >= 2:  # noqa: PLR2004
+                    runs.append((start, rank - 1))
+                start = -1
+        spread = sum(1 << 4 * r for r in range(_bits.RANKS) if ranks >> r & 1)
+        table[spread] = tuple(runs)
+    return table
+
+
+MAXIMAL_RUNS: Final = _maximal_runs()
+
+
+def rank_states(mask: int) -> list[int]:
+    """The per-rank state (``lo | hi << 4``) of every rank of *mask*."""
+    hi = mask >> _CARDS
+    if not hi:
+        return [(mask >> shift) & 15 for shift in _bits.SHIFTS]
+    return [(mask >> shift) & 15 | ((hi >> shift) & 15) << 4 for shift in _bits.SHIFTS]
+
+
+class Family:
+    """The valid shapes of one kind: lengths ``min_length…max_length``, top rank ≤ ``max_rank``."""
+
+    __slots__ = ("kind", "max_length", "max_rank", "min_length", "per_rank")
+
+    def __init__(self, kind: int, per_rank: int, lengths: Iterable[int], max_rank: int) -> None:
+        lengths = sorted(lengths)
+        self.kind = kind
+        self.per_rank = per_rank
+        self.min_length = lengths[0]
+        self.max_length = lengths[-1]
+        self.max_rank = max_rank
+        assert lengths == list(range(self.min_length, self.max_length + 1))
+
+
+class Tables:
+    """A rule set compiled to ints: classify, beat and generate plays on masks."""
+
+    __slots__ = ("bombers", "families", "lead_families", "max_rank", "valid_keys")
+
+    def __init__(
+        self,
+        max_rank: dict[int, int],
+        leadable_kinds: Iterable[int],
+        bombers: dict[int, tuple[int, ...]],
+    ) -> None:
+        """Compile: *max_rank* maps each valid shape code to its highest allowed top rank."""
+        self.max_rank = max_rank
+        self.bombers = bombers
+        self.valid_keys = frozenset(
+            code << 6 | card
+            for code, top_rank in max_rank.items()
+            for card in range(_CARDS)
+            if card >> 2 <= top_rank and structural_key_fits(code, card)
+        )
+        families: dict[int, Family] = {}
+        for kind in sorted({code >> 6 for code in max_rank}):
+            codes = [code for code in max_rank if code >> 6 == kind]
+            per_rank = kind if kind <= 4 else {5: 1, 6: 2, 7: 4}[kind]  # noqa: PLR2004
+            ranks = {max_rank[code] for code in codes}
+            assert len(ranks) == 1
+            families[kind] = Family(kind, per_rank, [(code & 63) // per_rank for code in codes], ranks.pop())
+        self.families = families
+        leadable = set(leadable_kinds)
+        self.lead_families = tuple(f for k, f in sorted(families.items()) if k in leadable)
+
+    def classify(self, mask: int) -> int:
+        """The key of *mask* under these rules, or 0 when it is no combination."""
+        key = structural_key(mask)
+        return key if key in self.valid_keys else 0
+
+    def beats(self, challenger: int, incumbent: int) -> bool:
+        """Whether combination key *challenger* beats *incumbent* (both valid)."""
+        if challenger >> 6 == incumbent >> 6:
+            return (challenger & 63) > (incumbent & 63)
+        shapes = self.bombers.get(incumbent)
+        return shapes is not None and challenger >> 6 in shapes
+
+    def plays(self, hand: int, top: int) -> list[int]:
+        """Every distinct play in *hand* that may be led (*top* 0) or that beats *top*."""
+        out: list[int] = []
+        states = rank_states(hand)
+        if not top:
+            for family in self.lead_families:
+                self._family(hand, states, family, -1, out, every_length=True)
+            return out
+        code = top >> 6
+        family = self.families.get(code >> 6)
+        if family is not None:
+            self._shape(hand, states, family, code & 63, top & 63, out)
+        for bomb in self.bombers.get(top, ()):
+            bomb_family = self.families[bomb >> 6]
+            self._shape(hand, states, bomb_family, bomb & 63, -1, out)
+        return out
+
+    def _shape(self, hand: int, states: list[int], family: Family, size: int, above: int, out: list[int]) -> None:
+        """Plays of one shape whose top card is above card index *above* (-1: any)."""
+        if family.kind <= 4:  # noqa: PLR2004
+            _sets(states, family.per_rank, above, family.max_rank, out)
+        else:
+            avail = _available(hand, family)
+            _runs(states, avail, family.per_rank, size // family.per_rank, above, out)
+
+    def _family(self, hand: int, states: list[int], family: Family, above: int, out: list[int], *, every_length: bool) -> None:
+        if family.kind <= 4:  # noqa: PLR2004
+            _sets(states, family.per_rank, above, family.max_rank, out)
+            return
+        assert every_length
+        avail = _available(hand, family)
+        runs = MAXIMAL_RUNS[avail]
+        k = family.per_rank
+        for start, end in runs:
+            for first in range(start, end - family.min_length + 2):
+                partial = list(SUBSETS[first][states[first]][k])
+                last = min(end, first + family.max_length - 1)
+                for rank in range(first + 1, last + 1):
+                    choices = SUBSETS[rank][states[rank]][k]
+                    if len(choices) == 1:
+                        only = choices[0]
+                        partial = [p | only for p in partial]
+                    else:
+                        partial = [p | q for p in partial for q in choices]
+                    if rank - first + 1 >= family.min_length:
+                        out += partial
+
+
+def structural_key_fits(code: int, card: int) -> bool:
+    """Whether a combination of shape *code* can have *card* on top (runs need room below)."""
+    kind, size = code >> 6, code & 63
+    if kind <= 4:  # noqa: PLR2004
+        return True
+    per_rank = {5: 1, 6: 2, 7: 4}[kind]
+    return (card >> 2) >= size // per_rank - 1
+
+
+def _available(hand: int, family: Family) -> int:
+    """Ranks (bit ``4 * r``) holding at least ``per_rank`` cards, up to the family's top rank."""
+    avail = _bits.ranks_with_at_least(_bits.rank_counts(hand), family.per_rank)
+    return avail & ((1 << 4 * family.max_rank + 1) - 1)
+
+
+def _sets(states: list[int], k: int, above: int, max_rank: int, out: list[int]) -> None:
+    """Every *k*-of-a-kind with top card above *above*, up to rank *max_rank*."""
+    first = above >> 2 if above >= 0 else 0
+    if above >= 0:
+        state = states[first] if first <= max_rank else 0
+        if state:
+            limit = (2 << above) - 1
+            out += [s for s in SUBSETS[first][state][k] if s & _LOW > limit]
+        first += 1
+    for rank in range(first, max_rank + 1):
+        state = states[rank]
+        if state:
+            out += SUBSETS[rank][state][k]
+
+
+def _runs(states: list[int], avail: int, k: int, length: int, above: int, out: list[int]) -> None:
+    """Every run of exactly *length* ranks, *k* cards each, with top card above *above*."""
+    starts = avail
+    for i in range(1, length):
+        starts &= avail >> (4 * i)
+        if not starts:
+            return
+    lowest_start = (above >> 2) - length + 1 if above >= 0 else 0
+    while starts:
+        low = starts & -starts
+        starts ^= low
+        start = (low.bit_length() - 1) >> 2
+        if start < lowest_start:
+            continue
+        end = start + length - 1
+        tops = SUBSETS[end][states[end]][k]
+        if start == lowest_start and above >= 0:
+            limit = (2 << above) - 1
+            tops = tuple(t for t in tops if t & _LOW > limit)
+            if not tops:
+                continue
+        partial = list(tops)
+        for rank in range(end - 1, start - 1, -1):
+            choices = SUBSETS[rank][states[rank]][k]
+            if len(choices) == 1:
+                only = choices[0]
+                partial = [p | only for p in partial]
+            else:
+                partial = [p | q for p in partial for q in choices]
+        out += partial
+
+
+__all__ = ["MAXIMAL_RUNS", "STRUCTURES", "SUBSETS", "Family", "Tables", "rank_states"]

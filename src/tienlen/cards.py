@@ -1,0 +1,460 @@
+"""Cards, ranks, suits and hands (RULES §1.1).
+
+Ranks run ``3 4 5 6 7 8 9 10 J Q K A 2`` and suits ``♠ < ♣ < ♦ < ♥``; rank comes
+before suit, so every card has one place in a total order from 3♠ to 2♥.
+
+Text forms: ``str(card)`` is the canonical two-character ASCII form (``"Th"``),
+`Card.unicode` the form players read (``"10♥"``). Parsing is lenient: ``10h``, ``Th``,
+``TH``, ``10♥`` and ``t♡`` are the same card.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+import attrs
+from typing_extensions import Self
+
+from tienlen import _bits
+from tienlen.errors import InvalidCardError
+
+__all__ = ["DECK", "Card", "Hand", "Rank", "Suit", "parse_cards"]
+
+
+class _OrderedEnum(enum.Enum):
+    """An enum ordered by value, comparable only with members of its own class."""
+
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _OrderedEnum)
+        return bool(self.value < other.value)
+
+    def __le__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _OrderedEnum)
+        return bool(self.value <= other.value)
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _OrderedEnum)
+        return bool(self.value > other.value)
+
+    def __ge__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, _OrderedEnum)
+        return bool(self.value >= other.value)
+
+
+class Rank(_OrderedEnum):
+    """A card rank, ordered as in Tiến Lên: 3 is lowest, 2 highest (RULES §1.1).
+
+    Example:
+        >>> Rank.ACE < Rank.TWO
+        True
+        >>> Rank.TEN.letter, Rank.TEN.symbol
+        ('T', '10')
+    """
+
+    THREE = 0
+    FOUR = 1
+    FIVE = 2
+    SIX = 3
+    SEVEN = 4
+    EIGHT = 5
+    NINE = 6
+    TEN = 7
+    JACK = 8
+    QUEEN = 9
+    KING = 10
+    ACE = 11
+    TWO = 12
+
+    @property
+    def letter(self) -> str:
+        """The one-character ASCII form: ``3``…``9``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``2``."""
+        return _RANK_LETTERS[self.value]
+
+    @property
+    def symbol(self) -> str:
+        """The form players write: as `letter`, except ``10`` for the ten."""
+        return "10" if self is Rank.TEN else self.letter
+
+
+class Suit(_OrderedEnum):
+    """A card suit, ordered ♠ < ♣ < ♦ < ♥ (RULES §1.1).
+
+    Example:
+        >>> Suit.SPADES < Suit.HEARTS
+        True
+        >>> Suit.HEARTS.letter, Suit.HEARTS.symbol
+        ('h', '♥')
+    """
+
+    SPADES = 0
+    CLUBS = 1
+    DIAMONDS = 2
+    HEARTS = 3
+
+    @property
+    def letter(self) -> str:
+        """The lowercase ASCII letter: ``s``, ``c``, ``d`` or ``h``."""
+        return "scdh"[self.value]
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol: ``♠``, ``♣``, ``♦`` or ``♥``."""
+        return "♠♣♦♥"[self.value]
+
+    @property
+    def is_red(self) -> bool:
+        """Whether the suit is red (diamonds and hearts)."""
+        return self.value >= Suit.DIAMONDS.value
+
+
+_RANK_LETTERS: Final = "3456789TJQKA2"
+_RANKS: Final = tuple(Rank)
+_SUITS: Final = tuple(Suit)
+
+
+@attrs.frozen(eq=False)
+class Card:
+    """One playing card, totally ordered by rank, then suit (RULES §1.1).
+
+    Cards compare, hash and sort by their `index` (3♠ = 0 … 2♥ = 51). Build them with
+    `Card.parse` or ``Card(Rank.TEN, Suit.HEARTS)``.
+
+    Example:
+        >>> card = Card.parse("10h")
+        >>> card == Card.parse("Th") == Card.parse("10♥") == Card(Rank.TEN, Suit.HEARTS)
+        True
+        >>> str(card), card.unicode(), card.index
+        ('Th', '10♥', 31)
+        >>> Card.parse("8s") > Card.parse("7h")
+        True
+    """
+
+    rank: Rank
+    """The card's rank."""
+    suit: Suit
+    """The card's suit."""
+    index: int = attrs.field(init=False, repr=False)
+    """Position in the total order: ``rank * 4 + suit``, from 0 (3♠) to 51 (2♥)."""
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "index", self.rank.value * 4 + self.suit.value)
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse one card, leniently (``10h``, ``Th``, ``TH``, ``10♥``).
+
+        Raises:
+            InvalidCardError: *text* is not exactly one card.
+
+        Example:
+            >>> Card.parse("3♠")
+            Card.parse('3s')
+        """
+        cards = parse_cards(text)
+        if len(cards) != 1:
+            msg = f"expected one card, got {len(cards)} in {text!r}"
+            raise InvalidCardError(msg)
+        return cards[0]
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card at *index* (0 = 3♠ … 51 = 2♥) in the total order.
+
+        Raises:
+            InvalidCardError: *index* is outside 0…51.
+
+        Example:
+            >>> Card.from_index(51)
+            Card.parse('2h')
+        """
+        if not 0 <= index < _bits.CARDS:
+            msg = f"card index out of range: {index!r} (expected 0-51)"
+            raise InvalidCardError(msg)
+        return DECK[index]
+
+    def unicode(self) -> str:
+        """The card as players write it, with ``10`` and a suit symbol: ``10♥``."""
+        return self.rank.symbol + self.suit.symbol
+
+    def __str__(self) -> str:
+        return self.rank.letter + self.suit.letter
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index == other.index
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __lt__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self.index < other.index
+        return NotImplemented
+
+    def __le__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self.index <= other.index
+        return NotImplemented
+
+    def __gt__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self.index > other.index
+        return NotImplemented
+
+    def __ge__(self, other: Card) -> bool:
+        if isinstance(other, Card):
+            return self.index >= other.index
+        return NotImplemented
+
+
+DECK: Final[tuple[Card, ...]] = tuple(Card(rank, suit) for rank in _RANKS for suit in _SUITS)
+"""The 52 cards in ascending order; ``DECK[i].index == i``."""
+
+_RANK_BY_TEXT: Final = {
+    **{rank.letter.casefold(): rank for rank in _RANKS},
+    "10": Rank.TEN,
+}
+_SUIT_BY_TEXT: Final = {
+    **{suit.letter: suit for suit in _SUITS},
+    **{suit.symbol: suit for suit in _SUITS},
+    "♤": Suit.SPADES,
+    "♧": Suit.CLUBS,
+    "♢": Suit.DIAMONDS,
+    "♡": Suit.HEARTS,
+}
+_CARD_RE: Final = re.compile(r"(10|[2-9tjqka])([scdh♠♣♦♥♤♧♢♡])", re.IGNORECASE)
+_SEPARATORS: Final = re.compile(r"[\s,]*")
+_TOKEN: Final = re.compile(r"[^\s,]+")
+_PARSED: Final[dict[str, Card]] = {}
+
+
+def _card_from_match(rank: str, suit: str) -> Card:
+    key = rank + suit
+    card = _PARSED.get(key)
+    if card is None:
+        r = _RANK_BY_TEXT[rank.casefold()]
+        s = _SUIT_BY_TEXT[suit.casefold()]
+        card = _PARSED[key] = DECK[r.value * 4 + s.value]
+    return card
+
+
+def _skip_separators(text: str, pos: int) -> int:
+    match = _SEPARATORS.match(text, pos)
+    assert match is not None  # the pattern matches the empty string
+    return match.end()
+
+
+def _invalid_token(text: str, pos: int) -> InvalidCardError:
+    token_match = _TOKEN.match(text, pos)
+    assert token_match is not None
+    token = token_match.group()
+    rank_match = re.match(r"10|[2-9tjqka]", token, re.IGNORECASE)
+    if rank_match is None:
+        reason = f"unknown rank {token[0]!r}"
+    elif rank_match.end() == len(token):
+        reason = "missing suit"
+    else:
+        reason = f"unknown suit {token[rank_match.end()]!r}"
+    return InvalidCardError(f"invalid card {token!r} in {text!r} (at {pos}): {reason}")
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Parse cards separated by whitespace, commas or nothing, in the order given.
+
+    The result is eager; duplicates are kept (two decks hold two copies of a card).
+
+    Raises:
+        InvalidCardError: a token is not a card; the message quotes the input, the
+            token and its offset.
+
+    Example:
+        >>> parse_cards("3s, 4s 5♥")
+        (Card.parse('3s'), Card.parse('4s'), Card.parse('5h'))
+        >>> parse_cards("10hJh")
+        (Card.parse('Th'), Card.parse('Jh'))
+    """
+    if not isinstance(text, str):
+        msg = f"expected card text, got {type(text).__name__}"
+        raise TypeError(msg)
+    cards: list[Card] = []
+    pos = _skip_separators(text, 0)
+    end = len(text)
+    while pos < end:
+        match = _CARD_RE.match(text, pos)
+        if match is None:
+            raise _invalid_token(text, pos)
+        cards.append(_card_from_match(match.group(1), match.group(2)))
+        pos = _skip_separators(text, match.end())
+    return tuple(cards)
+
+
+def as_cards(cards: str | Card | Iterable[Card]) -> tuple[Card, ...]:
+    """Normalise card text, one card or an iterable of cards to a tuple (private helper)."""
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if isinstance(cards, Card):
+        return (cards,)
+    result = tuple(cards)
+    for card in result:
+        if not isinstance(card, Card):
+            msg = f"expected Card objects, got {type(card).__name__}: {card!r}"
+            raise TypeError(msg)
+    return result
+
+
+def mask_of(cards: Iterable[Card], text: object = None) -> int:
+    """The multiset mask of *cards* (private helper; at most two copies of a card).
+
+    Raises:
+        InvalidCardError: a card appears three or more times.
+    """
+    mask = 0
+    add = _bits.add_card
+    for card in cards:
+        mask = add(mask, card.index)
+        if mask < 0:
+            shown = text if text is not None else " ".join(map(str, cards))
+            msg = f"more than two copies of {str(card)!r} in {shown!r}"
+            raise InvalidCardError(msg)
+    return mask
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
+    """The cards of a multiset mask in ascending order (private helper)."""
+    deck = DECK
+    return tuple(deck[i] for i in _bits.indices(mask))
+
+
+@attrs.frozen
+class Hand:
+    """An immutable multiset of cards: a player's hand.
+
+    Iteration is in ascending card order. With one deck a hand is a set; two-deck
+    games (RULES §2.1) may hold two copies of a card, never three.
+
+    ``a | b`` is the union, ``a & b`` the intersection, ``a - b`` removes cards (never
+    below zero copies), ``a + b`` adds them, ``a <= b`` tests inclusion.
+
+    Example:
+        >>> hand = Hand.parse("5h 3s 4s")
+        >>> str(hand), len(hand), Card.parse("4s") in hand
+        ('3s 4s 5h', 3, True)
+        >>> hand - Hand.parse("4s")
+        Hand.parse('3s 5h')
+        >>> Hand.parse("3s") <= hand
+        True
+    """
+
+    _mask: int = attrs.field(repr=False)
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """Parse card text (see `parse_cards`) into a hand.
+
+        Raises:
+            InvalidCardError: the text holds a non-card or a third copy of a card.
+
+        Example:
+            >>> Hand.parse("2h,3s")
+            Hand.parse('3s 2h')
+        """
+        return cls(mask_of(parse_cards(text), text))
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card]) -> Self:
+        """Build a hand from cards in any order.
+
+        Raises:
+            InvalidCardError: a card appears three or more times.
+
+        Example:
+            >>> Hand.from_cards([Card.parse("Ah"), Card.parse("3c")])
+            Hand.parse('3c Ah')
+        """
+        return cls(mask_of(as_cards(cards)))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in ascending order."""
+        return cards_of(self._mask)
+
+    @property
+    def mask(self) -> int:
+        """The hand as an int: bit ``i`` for card ``i``, bit ``52 + i`` for its second copy."""
+        return self._mask
+
+    def count(self, card: Card) -> int:
+        """How many copies of *card* the hand holds (0, 1 or 2)."""
+        return (self._mask >> card.index & 1) + (self._mask >> (_bits.CARDS + card.index) & 1)
+
+    def unicode(self) -> str:
+        """The hand as players write it: ``3♠ 4♠ 10♥``."""
+        return " ".join(card.unicode() for card in self)
+
+    def __len__(self) -> int:
+        return self._mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self._mask != 0
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and bool(self._mask >> card.index & 1)
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.cards))
+
+    def __repr__(self) -> str:
+        return f"Hand.parse({str(self)!r})"
+
+    def __or__(self, other: Hand) -> Hand:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return Hand(_bits.union(self._mask, other._mask))
+
+    def __and__(self, other: Hand) -> Hand:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return Hand(_bits.intersection(self._mask, other._mask))
+
+    def __sub__(self, other: Hand) -> Hand:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return Hand(_bits.difference(self._mask, other._mask))
+
+    def __add__(self, other: Hand) -> Hand:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        overflow = _bits.overflowing_sum(self._mask, other._mask)
+        if overflow:
+            card = DECK[_bits.top_card(overflow)]
+            msg = f"more than two copies of {str(card)!r} in {self} + {other}"
+            raise InvalidCardError(msg)
+        return Hand(_bits.multiset_sum(self._mask, other._mask))
+
+    def __le__(self, other: Hand) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return _bits.is_submultiset(self._mask, other._mask)
+
+    def __ge__(self, other: Hand) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return _bits.is_submultiset(other._mask, self._mask)

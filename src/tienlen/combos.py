@@ -1,0 +1,289 @@
+"""Combinations: what a play is, independent of any variant (RULES §1.2–§1.3).
+
+A `Combo` is a plain value: its cards, its `ComboKind` and its `Shape` (kind plus
+number of cards). Whether a set of cards is a combination *under a variant*, and what
+beats what, is the rule set's job (`tienlen.classify`, `tienlen.beats`). Combos have
+no ``<``: beating is partial and variant-dependent.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from functools import cached_property
+from typing import Final, overload
+
+import attrs
+
+from tienlen import _bits
+from tienlen._shapes import structural_key
+from tienlen.cards import DECK, Card, Rank, cards_of
+from tienlen.errors import InvalidRulesError
+
+__all__ = ["Combo", "ComboKind", "Plays", "Shape"]
+
+
+class ComboKind(enum.Enum):
+    """The kinds of combination (RULES §1.2).
+
+    Example:
+        >>> ComboKind.CONSECUTIVE_PAIRS.label
+        'consecutive pairs'
+    """
+
+    SINGLE = 1
+    """One card."""
+    PAIR = 2
+    """Two cards of one rank."""
+    TRIPLE = 3
+    """Three cards of one rank."""
+    FOUR_OF_A_KIND = 4
+    """Four cards of one rank (*tứ quý*)."""
+    STRAIGHT = 5
+    """Three or more cards of consecutive ranks, one per rank (*sảnh*)."""
+    CONSECUTIVE_PAIRS = 6
+    """Three or more pairs of consecutive ranks (*đôi thông*)."""
+    CONSECUTIVE_QUADS = 7
+    """Two or three four-of-a-kinds of consecutive ranks (Vietcong slams, RULES §5.2)."""
+
+    @property
+    def label(self) -> str:
+        """The kind in plain words: ``"four of a kind"``."""
+        return self.name.lower().replace("_", " ")
+
+    @property
+    def per_rank(self) -> int:
+        """Cards of each rank: 1 for singles and straights, 2 for pairs, 4 for quads."""
+        return _PER_RANK[self]
+
+    @property
+    def is_sequence(self) -> bool:
+        """Whether the kind spans consecutive ranks (straights, pair and quad runs)."""
+        return self.value >= ComboKind.STRAIGHT.value
+
+
+_PER_RANK: Final = {
+    ComboKind.SINGLE: 1,
+    ComboKind.PAIR: 2,
+    ComboKind.TRIPLE: 3,
+    ComboKind.FOUR_OF_A_KIND: 4,
+    ComboKind.STRAIGHT: 1,
+    ComboKind.CONSECUTIVE_PAIRS: 2,
+    ComboKind.CONSECUTIVE_QUADS: 4,
+}
+KIND_BY_CODE: Final = {kind.value: kind for kind in ComboKind}
+
+
+def _check_size(shape: Shape, _: attrs.Attribute[int], size: int) -> None:
+    per_rank = shape.kind.per_rank
+    if shape.kind.is_sequence:
+        minimum = 2 if shape.kind is ComboKind.CONSECUTIVE_QUADS else 3
+        ok = size % per_rank == 0 and minimum <= size // per_rank <= _bits.RANKS
+    else:
+        ok = size == per_rank
+    if not ok:
+        msg = f"no {shape.kind.label} has {size!r} cards"
+        raise InvalidRulesError(msg)
+
+
+@attrs.frozen
+class Shape:
+    """A kind plus a number of cards: only combinations of one shape compare (RULES §1.3).
+
+    Example:
+        >>> str(Shape(ComboKind.CONSECUTIVE_PAIRS, 6))
+        '3 consecutive pairs'
+        >>> Shape.of(ComboKind.STRAIGHT, 5) == Shape(ComboKind.STRAIGHT, 5)
+        True
+    """
+
+    kind: ComboKind
+    """The combination kind."""
+    size: int = attrs.field(validator=_check_size)
+    """The number of cards."""
+
+    @classmethod
+    def of(cls, kind: ComboKind, length: int = 1) -> Shape:
+        """The shape of a *kind*; *length* counts ranks for sequences (3 pairs → 6 cards).
+
+        Example:
+            >>> Shape.of(ComboKind.CONSECUTIVE_QUADS, 2).size
+            8
+        """
+        size = kind.per_rank * length if kind.is_sequence else kind.per_rank
+        return cls(kind, size)
+
+    @property
+    def length(self) -> int:
+        """The number of ranks the shape spans (1 for singles, pairs, triples, fours)."""
+        return self.size // self.kind.per_rank if self.kind.is_sequence else 1
+
+    @property
+    def code(self) -> int:
+        """A small int naming the shape (private encoding shared with the rules core)."""
+        return self.kind.value << 6 | self.size
+
+    @classmethod
+    def from_code(cls, code: int) -> Shape:
+        """The shape named by `code`."""
+        return cls(KIND_BY_CODE[code >> 6], code & 63)
+
+    def __str__(self) -> str:
+        if not self.kind.is_sequence:
+            return self.kind.label
+        noun = {ComboKind.STRAIGHT: "-card straight"}.get(self.kind)
+        if noun is not None:
+            return f"{self.size}{noun}"
+        return f"{self.length} {self.kind.label}"
+
+
+@attrs.frozen(eq=False)
+class Combo:
+    """A combination of cards (RULES §1.2), as classified by a rule set.
+
+    Get one from `tienlen.classify`. Combos are equal when they hold the same cards;
+    they have no ``<`` — use `tienlen.beats`.
+
+    Example:
+        >>> from tienlen import classify
+        >>> combo = classify("5h 3s 4s")
+        >>> combo.kind, combo.top, len(combo)
+        (<ComboKind.STRAIGHT: 5>, Card.parse('5h'), 3)
+        >>> combo
+        <Combo STRAIGHT '3s 4s 5h'>
+    """
+
+    _mask: int
+    _key: int
+
+    def __attrs_post_init__(self) -> None:
+        if not self._key or structural_key(self._mask) != self._key:
+            msg = f"mask {self._mask:#x} and key {self._key:#x} do not describe one combination"
+            raise ValueError(msg)
+
+    @cached_property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards in ascending order."""
+        return cards_of(self._mask)
+
+    @property
+    def kind(self) -> ComboKind:
+        """The kind of combination."""
+        return KIND_BY_CODE[self._key >> 12]
+
+    @property
+    def shape(self) -> Shape:
+        """The kind plus the number of cards."""
+        return Shape.from_code(self._key >> 6)
+
+    @property
+    def top(self) -> Card:
+        """The highest card, which decides same-shape comparisons (RULES §1.3)."""
+        return DECK[self._key & 63]
+
+    @property
+    def rank(self) -> Rank:
+        """The rank of the highest card (the rank of a pair, triple or four of a kind)."""
+        return DECK[self._key & 63].rank
+
+    @property
+    def key(self) -> int:
+        """A small int encoding shape and top card: equal shapes compare by ``key & 63``."""
+        return self._key
+
+    @property
+    def mask(self) -> int:
+        """The cards as an int mask (see `tienlen.Hand.mask`)."""
+        return self._mask
+
+    def unicode(self) -> str:
+        """The cards as players write them: ``3♠ 4♠ 5♥``."""
+        return " ".join(card.unicode() for card in self.cards)
+
+    def __len__(self) -> int:
+        return self._mask.bit_count()
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self.cards)
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and bool(self._mask >> card.index & 1)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Combo):
+            return self._mask == other._mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._mask)
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.cards))
+
+    def __repr__(self) -> str:
+        return f"<Combo {self.kind.name} {str(self)!r}>"
+
+
+def make_combo(mask: int, key: int) -> Combo:
+    """Build a `Combo` from a mask and its key without re-checking them (private)."""
+    combo = object.__new__(Combo)
+    object.__setattr__(combo, "_mask", mask)
+    object.__setattr__(combo, "_key", key)
+    return combo
+
+
+class Plays(Sequence[Combo]):
+    """An immutable, lazy sequence of the combinations a hand may play.
+
+    Returned by `tienlen.legal_plays`. ``len()`` costs nothing; a `Combo` is built only
+    for the items you take.
+
+    Example:
+        >>> from tienlen import legal_plays
+        >>> plays = legal_plays("3s 3h 4d")
+        >>> len(plays), [str(play) for play in plays]
+        (4, ['3s', '3h', '4d', '3s 3h'])
+    """
+
+    __slots__ = ("_masks",)
+
+    def __init__(self, masks: list[int]) -> None:
+        self._masks = masks
+
+    @property
+    def masks(self) -> tuple[int, ...]:
+        """The plays as int masks (see `tienlen.Hand.mask`), in the same order."""
+        return tuple(self._masks)
+
+    def __len__(self) -> int:
+        return len(self._masks)
+
+    @overload
+    def __getitem__(self, index: int) -> Combo: ...
+    @overload
+    def __getitem__(self, index: slice) -> Plays: ...
+    def __getitem__(self, index: int | slice) -> Combo | Plays:
+        if isinstance(index, slice):
+            return Plays(self._masks[index])
+        mask = self._masks[index]
+        return make_combo(mask, structural_key(mask))
+
+    def __iter__(self) -> Iterator[Combo]:
+        for mask in self._masks:
+            yield make_combo(mask, structural_key(mask))
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, Combo) and item.mask in self._masks
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Plays):
+            return self._masks == other._masks
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._masks))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(repr(str(play)) for play in self[:5])
+        more = ", ..." if len(self) > 5 else ""  # noqa: PLR2004
+        return f"<Plays ({len(self)}): [{shown}{more}]>"

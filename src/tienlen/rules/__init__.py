@@ -1,0 +1,196 @@
+"""Rule sets and the rule questions: `classify`, `beats`, `legal_plays` (RULES §1–§6).
+
+A rule set is anything satisfying the `RuleSet` protocol. The five presets are
+instances of `BaseRules`; look them up by name with `get_rules`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Final, Protocol
+
+from tienlen.cards import Card, Hand, as_cards
+from tienlen.combos import Combo, Plays
+from tienlen.errors import InvalidComboError, UnknownVariantError
+from tienlen.rules._base import BaseRules, Bomb, Direction, FirstLead, GameEnd, InstantWin, Scoring, as_hand
+from tienlen.rules.classic import CLASSIC
+from tienlen.rules.justus_pang import JUSTUS_PANG
+from tienlen.rules.kenneth_lo import KENNETH_LO
+from tienlen.rules.poker import POKER
+from tienlen.rules.vietcong import VIETCONG
+
+__all__ = [
+    "CLASSIC",
+    "JUSTUS_PANG",
+    "KENNETH_LO",
+    "POKER",
+    "RULESETS",
+    "VIETCONG",
+    "BaseRules",
+    "Bomb",
+    "Direction",
+    "FirstLead",
+    "GameEnd",
+    "InstantWin",
+    "RuleSet",
+    "Scoring",
+    "beats",
+    "classify",
+    "get_rules",
+    "legal_plays",
+]
+
+CardsLike = str | Iterable[Card]
+"""Card text or cards: what the convenience functions accept."""
+
+
+class RuleSet(Protocol):
+    """What the library asks a variant. Implementations must be immutable and hashable.
+
+    `BaseRules` implements it from settings; any object with these members works.
+    """
+
+    @property
+    def name(self) -> str:
+        """The canonical kebab-case name."""
+        ...
+
+    def classify(self, cards: Iterable[Card]) -> Combo | None:
+        """The combination *cards* form, or ``None``."""
+        ...
+
+    def beats(self, challenger: Combo, incumbent: Combo) -> bool:
+        """Whether *challenger* may be played on *incumbent*."""
+        ...
+
+    def legal_plays(self, hand: Hand, top: Combo | None = None) -> Plays:
+        """Every distinct combination in *hand* that may be led or that beats *top*."""
+        ...
+
+
+RULESETS: Final[Mapping[str, BaseRules]] = MappingProxyType(
+    {rules.name: rules for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER)}
+)
+"""The presets by canonical name, in the order of RULES.md."""
+
+
+def _normalise(name: str) -> str:
+    return name.strip().casefold().replace("_", "-").replace(" ", "-")
+
+
+def get_rules(name: str) -> BaseRules:
+    """The preset called *name* or one of its aliases, case-insensitively.
+
+    Raises:
+        UnknownVariantError: no preset answers to *name*.
+
+    Example:
+        >>> get_rules("Justus Pang") is JUSTUS_PANG
+        True
+        >>> get_rules("vc").name
+        'vietcong'
+    """
+    wanted = _normalise(name)
+    for rules in RULESETS.values():
+        if wanted == rules.name or wanted in map(_normalise, rules.aliases):
+            return rules
+    known = ", ".join(RULESETS)
+    msg = f"unknown variant: {name!r} (known: {known})"
+    raise UnknownVariantError(msg)
+
+
+def classify(cards: CardsLike, rules: RuleSet = CLASSIC) -> Combo | None:
+    """The combination *cards* form under *rules*, or ``None`` if they form none.
+
+    Implements RULES §1.2–§1.4 and the variant's shapes (§2.2, §3.1, §5.1–§5.2, §6.2).
+
+    Args:
+        cards: Card text (``"3s 4s 5h"``) or cards, in any order.
+        rules: The variant; `CLASSIC` by default.
+
+    Raises:
+        InvalidCardError: bad card text, or a duplicate card where one deck is in play.
+
+    Example:
+        >>> classify("7h 7s")
+        <Combo PAIR '7s 7h'>
+        >>> classify("As 2c 3d") is None  # sequences never wrap (RULES §1.4)
+        True
+        >>> classify("Jd Qh Kh Ac 2d", VIETCONG) is None  # no 2s in straights (§5.1)
+        True
+    """
+    return rules.classify(as_cards(cards))
+
+
+def as_combo(cards: Combo | CardsLike, rules: RuleSet) -> Combo:
+    """Classify *cards* strictly: a combination under *rules* or an error (private helper).
+
+    Raises:
+        InvalidComboError: the cards form no combination under *rules*.
+    """
+    if isinstance(cards, Combo):
+        return cards
+    parsed = as_cards(cards)
+    combo = rules.classify(parsed)
+    if combo is None:
+        shown = cards if isinstance(cards, str) else " ".join(map(str, parsed))
+        msg = f"{shown!r} is not a combination under {rules.name}"
+        raise InvalidComboError(msg)
+    return combo
+
+
+def beats(play: Combo | CardsLike, top: Combo | CardsLike, rules: RuleSet = CLASSIC) -> bool:
+    """Whether *play* may be played on *top* under *rules*.
+
+    Same shapes compare by their highest card (RULES §1.3); different shapes only
+    through the variant's bomb table (§2.3, §4.3, §5.2, §6.3). Equal cards never beat.
+
+    Args:
+        play: The combination played: a `Combo`, card text or cards.
+        top: The combination on top of the pile.
+        rules: The variant; `CLASSIC` by default.
+
+    Raises:
+        InvalidCardError: bad card text.
+        InvalidComboError: *play* or *top* is not a combination under *rules*.
+
+    Example:
+        >>> beats("8s", "7h")  # rank before suit (RULES §9 row 1)
+        True
+        >>> beats("5s 5c 5d 5h", "2h")  # four of a kind on a single 2 (row 8)
+        True
+        >>> beats("5s 5c 5d 5h", "Ah")  # only against 2s (row 9)
+        False
+    """
+    return rules.beats(as_combo(play, rules), as_combo(top, rules))
+
+
+def legal_plays(
+    hand: Hand | CardsLike,
+    top: Combo | CardsLike | None = None,
+    rules: RuleSet = CLASSIC,
+) -> Plays:
+    """Every distinct combination in *hand* that may be led, or that beats *top*.
+
+    Leads (*top* ``None``) are every combination the variant lets a player lead;
+    against a top they are the same-shape plays that beat it plus every bomb that
+    does (RULES §1.3, §2.3). With two decks equal combinations are listed once.
+
+    Args:
+        hand: The player's cards.
+        top: The combination to beat, or ``None`` to lead.
+        rules: The variant; `CLASSIC` by default.
+
+    Raises:
+        InvalidCardError: bad card text, or a duplicate card where one deck is in play.
+        InvalidComboError: *top* is not a combination under *rules*.
+
+    Example:
+        >>> [str(p) for p in legal_plays("3s 4s 5h 5d", "4h")]
+        ['5d', '5h']
+        >>> len(legal_plays("3s 4s 5h 5d"))  # 4 singles, 1 pair, 2 straights
+        7
+    """
+    checked_top = None if top is None else as_combo(top, rules)
+    return rules.legal_plays(as_hand(hand), checked_top)

@@ -1,0 +1,444 @@
+"""`BaseRules`: one frozen, keyword-only settings class for every variant (RULES §11).
+
+Each preset is an instance; a house rule is ``attrs.evolve(CLASSIC, …)``. The methods
+answer the rule questions from the settings alone, so every rule traces to one field
+and one section of RULES.md. Contradictory settings raise `InvalidRulesError` when
+the rule set is built.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from functools import cached_property
+from typing import Final
+
+import attrs
+
+from tienlen import _bits, _shapes
+from tienlen._movegen import Tables
+from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of
+from tienlen.combos import Combo, ComboKind, Plays, Shape, make_combo
+from tienlen.errors import InvalidCardError, InvalidComboError, InvalidRulesError
+
+__all__ = [
+    "BaseRules",
+    "Bomb",
+    "Direction",
+    "FirstLead",
+    "GameEnd",
+    "InstantWin",
+    "Scoring",
+]
+
+
+class Direction(enum.Enum):
+    """Play direction (RULES §2.1, §6.1). Players are numbered clockwise."""
+
+    CLOCKWISE = 1
+    """From player ``i`` to ``i + 1``."""
+    COUNTERCLOCKWISE = -1
+    """From player ``i`` to ``i - 1`` (Poker)."""
+
+
+class FirstLead(enum.Enum):
+    """When the lead must include 3♠, or the lowest dealt card (RULES §2.4, §5.3, §6.5)."""
+
+    FIRST_GAME = "first-game"
+    """Only in the first game of a match; later the previous winner leads anything."""
+    EVERY_GAME = "every-game"
+    """In every game (Vietcong)."""
+    FIRST_GAME_AND_AFTER_INSTANT_WIN = "first-game-and-after-instant-win"
+    """In the first game and after a game ended by an instant win (Poker, D-16)."""
+
+
+class GameEnd(enum.Enum):
+    """When a game ends (RULES §2.5, §4.4)."""
+
+    LAST_HOLDER = "last-holder"
+    """When only one player holds cards: that player is the loser."""
+    FIRST_OUT = "first-out"
+    """As soon as one player goes out: that player wins (Kenneth Lo, D-11)."""
+
+
+class Scoring(enum.Enum):
+    """How a game is paid (RULES §2.5, §4.4, §6.6)."""
+
+    LOSER_PAYS_EACH = "loser-pays-each"
+    """The loser pays one stake to every other player."""
+    EACH_PAYS_WINNER = "each-pays-winner"
+    """Every other player pays the winner one stake."""
+    POKER_POINTS = "poker-points"
+    """Place points, chop bonuses, frozen and end penalties (RULES §6.6)."""
+
+
+class InstantWin(enum.Enum):
+    """Hands that win at the deal (*tới trắng*, RULES §5.4, §6.7)."""
+
+    FOUR_TWOS = "four-twos"
+    """All four 2s."""
+    SIX_PAIRS = "six-pairs"
+    """Six pairs, counting ⌊n/2⌋ pairs per rank."""
+    FIVE_CONSECUTIVE_PAIRS = "five-consecutive-pairs"
+    """Five consecutive pairs without 2s."""
+    THIRTEEN_RANKS = "thirteen-ranks"
+    """One card of every rank, 3…A plus a 2 (the dragon)."""
+
+
+def _check_bomb(bomb: Bomb, _: object, target: Shape) -> None:
+    if target == bomb.bomb:
+        msg = f"a bomb cannot target its own shape ({target}): same shapes compare by top card"
+        raise InvalidRulesError(msg)
+
+
+@attrs.frozen(kw_only=True)
+class Bomb:
+    """One row of a bomb table: combinations of shape `bomb` beat `target` (RULES §2.3).
+
+    Example:
+        >>> four = Shape.of(ComboKind.FOUR_OF_A_KIND)
+        >>> str(Bomb(bomb=four, target=Shape.of(ComboKind.SINGLE), target_rank=Rank.TWO))
+        'four of a kind beats single 2'
+    """
+
+    bomb: Shape
+    """The shape that bombs."""
+    target: Shape = attrs.field(validator=_check_bomb)
+    """The shape it beats, whatever the cards' ranks."""
+    target_rank: Rank | None = None
+    """When set, only targets of this rank (the rank of their top card) are beaten."""
+
+    def __str__(self) -> str:
+        rank = f" {self.target_rank.symbol}" if self.target_rank is not None else ""
+        return f"{self.bomb} beats {self.target}{rank}"
+
+
+def _kinds(values: Iterable[ComboKind]) -> frozenset[ComboKind]:
+    return frozenset(values)
+
+
+def _bombs(values: Iterable[Bomb]) -> frozenset[Bomb]:
+    return frozenset(values)
+
+
+def _shape_set(values: Iterable[Shape]) -> frozenset[Shape]:
+    return frozenset(values)
+
+
+def _shape_tuple(values: Iterable[Shape]) -> tuple[Shape, ...]:
+    return tuple(values)
+
+
+def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
+def _instant_wins(values: Iterable[InstantWin]) -> frozenset[InstantWin]:
+    return frozenset(values)
+
+
+def _bomb_values(values: Iterable[tuple[Shape, int]]) -> tuple[tuple[Shape, int], ...]:
+    return tuple(sorted(values, key=lambda item: item[0].code))
+
+
+_STANDARD_KINDS: Final = frozenset(ComboKind) - {ComboKind.CONSECUTIVE_QUADS}
+_MAX_PLAYERS: Final = 8
+_ONE_DECK_PLAYERS: Final = 4
+_LONGEST_RUN: Final = _bits.RANKS
+_TWO: Final = Rank.TWO.value
+
+
+@attrs.frozen(kw_only=True)
+class BaseRules:
+    """A variant as data: every setting of RULES §11, with the rule questions it answers.
+
+    The five presets (`CLASSIC`, `JUSTUS_PANG`, `KENNETH_LO`, `VIETCONG`, `POKER`) are
+    instances. Make a house rule by changing settings, never by editing the library.
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC, classify
+        >>> house = attrs.evolve(CLASSIC, name="no-2s", twos_in_straights=False)
+        >>> classify("Jd Qh Kh Ac 2d", house) is None
+        True
+        >>> attrs.evolve(CLASSIC, min_consecutive_pairs=5, max_consecutive_pairs=4)
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidRulesError: ...
+    """
+
+    name: str
+    """The canonical kebab-case name (``"classic"``)."""
+    aliases: tuple[str, ...] = attrs.field(default=(), eq=False, converter=tuple)
+    """Other names `tienlen.get_rules` accepts."""
+    direction: Direction = Direction.CLOCKWISE
+    """Play direction (RULES §2.1, §6.1)."""
+    min_players: int = 2
+    """The fewest players a game may have."""
+    max_players: int = _ONE_DECK_PLAYERS
+    """The most players; above four, two decks are shuffled together (RULES §2.1)."""
+    hand_size: int = 13
+    """Cards dealt to each player with one deck (RULES §2.1)."""
+    three_player_hand_size: int = 13
+    """Cards each of three players gets: 13, or 17 by agreement (RULES §2.1, §4.1)."""
+    spare_card_to_starter: bool = False
+    """Three players, 17 cards each: the 52nd card goes to the starter (RULES §4.1, D-8)."""
+    two_deck_hand_size: int | None = 13
+    """Cards each with two decks (five or more players); ``None``: as many as possible."""
+    kinds: frozenset[ComboKind] = attrs.field(default=_STANDARD_KINDS, converter=_kinds)
+    """The combination kinds that exist (RULES §1.2)."""
+    twos_in_straights: bool = True
+    """Whether a 2 may top a straight (RULES §1.4, §10)."""
+    twos_in_consecutive_pairs: bool = True
+    """Whether 2-2 may top consecutive pairs (D-2, D-5, D-9, D-12)."""
+    twos_in_consecutive_quads: bool = True
+    """Whether 2-2-2-2 may top consecutive quads (only with `CONSECUTIVE_QUADS`)."""
+    min_consecutive_pairs: int = 3
+    """The fewest pairs in consecutive pairs (RULES §1.2)."""
+    max_consecutive_pairs: int = _LONGEST_RUN
+    """The most pairs in consecutive pairs (Poker: 4, RULES §6.2)."""
+    bombs: frozenset[Bomb] = attrs.field(default=frozenset(), converter=_bombs)
+    """The bomb table: which shape beats which target across shapes (RULES §2.3, §4.3, §5.2, §6.3)."""
+    bomb_chain: tuple[Shape, ...] = attrs.field(default=(), converter=_shape_tuple)
+    """Bomb shapes in rising order; each beats every shape before it (Poker, RULES §6.3)."""
+    jump_in: frozenset[Shape] = attrs.field(default=frozenset(), converter=_shape_set)
+    """Shapes any player may play out of turn onto a 2, a pair of 2s or a bomb (RULES §6.4)."""
+    first_lead: FirstLead = FirstLead.FIRST_GAME
+    """When the lead must include 3♠ or the lowest dealt card (RULES §2.4, §5.3, §6.5)."""
+    may_decline_first_lead: bool = False
+    """Whether that player may pass instead, locking themselves out (RULES §3.3, D-6)."""
+    continuation: bool = False
+    """Justus Pang continuation and close (RULES §3.4, D-7)."""
+    game_end: GameEnd = GameEnd.LAST_HOLDER
+    """When the game ends (RULES §2.5, §4.4)."""
+    scoring: Scoring = Scoring.LOSER_PAYS_EACH
+    """How a game is paid (RULES §2.5, §4.4, §6.6)."""
+    place_points: tuple[int, ...] = attrs.field(default=(4, 2, 1, 0), converter=_int_tuple)
+    """Poker place points, first place first (RULES §6.6.1)."""
+    short_table_last_place_zero: bool = True
+    """With fewer players the last place gets 0 place points (D-17)."""
+    two_values: tuple[int, ...] = attrs.field(default=(1, 2, 3, 4), converter=_int_tuple)
+    """Chop values of 2♠, 2♣, 2♦, 2♥ (RULES §6.6.2)."""
+    bomb_values: tuple[tuple[Shape, int], ...] = attrs.field(default=(), converter=_bomb_values)
+    """Chop values of bombs by shape (RULES §6.6.2)."""
+    frozen_penalty: int = 4
+    """What a frozen player loses besides their 2s and bombs (*cóng*, RULES §6.6.3)."""
+    instant_wins: frozenset[InstantWin] = attrs.field(default=frozenset(), converter=_instant_wins)
+    """Hands that win at the deal (RULES §5.4, §6.7)."""
+    instant_win_points: int = 12
+    """Points an instant win scores under `Scoring.POKER_POINTS` (RULES §6.7)."""
+
+    def __attrs_post_init__(self) -> None:
+        for problem in self._problems():
+            msg = f"invalid rule set {self.name!r}: {problem}"
+            raise InvalidRulesError(msg)
+        for bomb in self.bombs:
+            for shape in (bomb.bomb, bomb.target):
+                if self.max_top_rank(shape) is None:
+                    msg = f"invalid rule set {self.name!r}: bomb table uses {shape}, which is not a combination"
+                    raise InvalidRulesError(msg)
+
+    def _problems(self) -> Iterable[str]:  # noqa: C901
+        if not self.name:
+            yield "the name is empty"
+        if not 2 <= self.min_players <= self.max_players <= _MAX_PLAYERS:  # noqa: PLR2004
+            yield f"players must satisfy 2 <= min ({self.min_players}) <= max ({self.max_players}) <= 8"
+        if not 1 <= self.hand_size <= 13:  # noqa: PLR2004
+            yield f"hand_size must be 1-13, got {self.hand_size}"
+        if not 1 <= self.three_player_hand_size <= 17:  # noqa: PLR2004
+            yield f"three_player_hand_size must be 1-17, got {self.three_player_hand_size}"
+        if self.spare_card_to_starter and self.three_player_hand_size != 17:  # noqa: PLR2004
+            yield "spare_card_to_starter needs three_player_hand_size = 17"
+        if self.two_deck_hand_size is not None and not 1 <= self.two_deck_hand_size <= 104 // _MAX_PLAYERS:
+            yield f"two_deck_hand_size must be 1-13 or None, got {self.two_deck_hand_size}"
+        if not 3 <= self.min_consecutive_pairs <= self.max_consecutive_pairs <= _LONGEST_RUN:  # noqa: PLR2004
+            yield (
+                "consecutive pairs need 3 <= min_consecutive_pairs "
+                f"({self.min_consecutive_pairs}) <= max_consecutive_pairs ({self.max_consecutive_pairs}) <= 13"
+            )
+        if not {ComboKind.SINGLE}.issubset(self.kinds):
+            yield "singles must exist"
+        for shape in self.bomb_chain:
+            if self.max_top_rank(shape) is None:
+                yield f"bomb chain uses {shape}, which is not a combination"
+        if len(set(self.bomb_chain)) != len(self.bomb_chain):
+            yield "bomb chain lists a shape twice"
+        for shape in self.jump_in:
+            if self.max_top_rank(shape) is None:
+                yield f"jump-in shape {shape} is not a combination"
+        if len(self.two_values) != 4:  # noqa: PLR2004
+            yield "two_values needs one value per suit"
+        if self.scoring is Scoring.POKER_POINTS and len(self.place_points) < self.max_players:
+            yield f"place_points needs a value for each of {self.max_players} places"
+
+    # -- shapes and comparison (RULES §1.2-§1.4 and the variant's bomb table) -----
+
+    def max_top_rank(self, shape: Shape) -> Rank | None:
+        """The highest rank *shape*'s top card may have, or ``None`` if it is no combination.
+
+        Encodes RULES §1.2 (kinds and lengths), §1.4 (2s at the top of sequences) and
+        the variant's settings.
+
+        Example:
+            >>> from tienlen import JUSTUS_PANG
+            >>> JUSTUS_PANG.max_top_rank(Shape.of(ComboKind.STRAIGHT, 5))
+            <Rank.ACE: 11>
+        """
+        kind, length = shape.kind, shape.length
+        if kind not in self.kinds:
+            return None
+        if kind is ComboKind.STRAIGHT:
+            twos = self.twos_in_straights
+        elif kind is ComboKind.CONSECUTIVE_PAIRS:
+            if not self.min_consecutive_pairs <= length <= self.max_consecutive_pairs:
+                return None
+            twos = self.twos_in_consecutive_pairs
+        elif kind is ComboKind.CONSECUTIVE_QUADS:
+            if length > 3:  # noqa: PLR2004
+                return None
+            twos = self.twos_in_consecutive_quads
+        else:
+            return Rank.TWO
+        return Rank.TWO if twos else Rank.ACE
+
+    def is_leadable(self, kind: ComboKind) -> bool:
+        """Whether a combination of *kind* may be led: all but consecutive quads (D-13)."""
+        return kind in self.kinds and kind is not ComboKind.CONSECUTIVE_QUADS
+
+    @property
+    def decks(self) -> int:
+        """The most decks a game under these rules uses: 2 above four players (RULES §2.1)."""
+        return 2 if self.max_players > _ONE_DECK_PLAYERS else 1
+
+    def bombs_against(self, target: Combo) -> frozenset[Shape]:
+        """The shapes that beat *target* across shapes: the bomb table and chain.
+
+        Example:
+            >>> from tienlen import CLASSIC, classify
+            >>> sorted(str(s) for s in CLASSIC.bombs_against(classify("2h")))
+            ['3 consecutive pairs', 'four of a kind']
+        """
+        return self._bombs_against(target.shape, target.rank)
+
+    def _bombs_against(self, shape: Shape, rank: Rank) -> frozenset[Shape]:
+        found = {bomb.bomb for bomb in self.bombs if bomb.target == shape and bomb.target_rank in (None, rank)}
+        if shape in self.bomb_chain:
+            found.update(self.bomb_chain[self.bomb_chain.index(shape) + 1 :])
+        found.discard(shape)
+        return frozenset(found)
+
+    @cached_property
+    def _tables(self) -> Tables:
+        max_rank: dict[int, int] = {}
+        for code in _shapes.STRUCTURES.values():
+            top = self.max_top_rank(Shape.from_code(code))
+            if top is not None:
+                max_rank[code] = top.value
+        leadable = [kind.value for kind in ComboKind if self.is_leadable(kind)]
+        tables = Tables(max_rank, leadable, {})
+        bombers: dict[int, tuple[int, ...]] = {}
+        for key in tables.valid_keys:
+            shapes = self._bombs_against(Shape.from_code(key >> 6), DECK[key & 63].rank)
+            if shapes:
+                bombers[key] = tuple(sorted(shape.code for shape in shapes))
+        return Tables(max_rank, leadable, bombers)
+
+    def _mask(self, cards: Iterable[Card], text: object) -> int:
+        mask = mask_of(cards, text)
+        if mask >> _bits.CARDS and self.decks == 1:
+            return self._duplicate(mask, text)
+        return mask
+
+    def _duplicate(self, mask: int, text: object) -> int:
+        card = Hand(mask >> _bits.CARDS).cards[0]
+        shown = text if isinstance(text, str) else str(Hand(mask))
+        msg = f"duplicate card {str(card)!r} in {shown!r}: {self.name} is played with one deck"
+        raise InvalidCardError(msg)
+
+    def _checked_combo(self, combo: Combo) -> int:
+        key = combo.key
+        if key not in self._tables.valid_keys:
+            msg = f"{str(combo)!r} is not a combination under {self.name}"
+            raise InvalidComboError(msg)
+        if combo.mask >> _bits.CARDS and self.decks == 1:
+            self._duplicate(combo.mask, None)
+        return key
+
+    # -- the RuleSet protocol -----------------------------------------------------
+
+    def classify(self, cards: Iterable[Card]) -> Combo | None:
+        """The combination *cards* form under these rules, or ``None`` (RULES §1.2).
+
+        Raises:
+            InvalidCardError: a duplicate card where one deck is in play.
+
+        Example:
+            >>> from tienlen import VIETCONG, parse_cards
+            >>> VIETCONG.classify(parse_cards("7s 7c 7d 7h 8s 8c 8d 8h"))
+            <Combo CONSECUTIVE_QUADS '7s 7c 7d 7h 8s 8c 8d 8h'>
+        """
+        mask = self._mask(cards, None)
+        key = self._tables.classify(mask)
+        return make_combo(mask, key) if key else None
+
+    def beats(self, challenger: Combo, incumbent: Combo) -> bool:
+        """Whether *challenger* may be played on *incumbent* (RULES §1.3 and bomb table).
+
+        Raises:
+            InvalidComboError: either is not a combination under these rules.
+
+        Example:
+            >>> from tienlen import CLASSIC, classify
+            >>> CLASSIC.beats(classify("5s 5c 5d 5h"), classify("2h"))
+            True
+        """
+        tables = self._tables
+        return tables.beats(self._checked_combo(challenger), self._checked_combo(incumbent))
+
+    def legal_plays(self, hand: Hand, top: Combo | None = None) -> Plays:
+        """Every distinct combination in *hand* that may be led, or that beats *top*.
+
+        Raises:
+            InvalidCardError: *hand* holds a duplicate card where one deck is in play.
+            InvalidComboError: *top* is not a combination under these rules.
+
+        Example:
+            >>> from tienlen import CLASSIC, Hand, classify
+            >>> [str(p) for p in CLASSIC.legal_plays(Hand.parse("4s 9d 2c"), classify("8h"))]
+            ['9d', '2c']
+        """
+        mask = hand.mask
+        if mask >> _bits.CARDS and self.decks == 1:
+            self._duplicate(mask, None)
+        key = self._checked_combo(top) if top is not None else 0
+        return Plays(self._tables.plays(mask, key))
+
+    # -- dealing -----------------------------------------------------------------
+
+    def deal_size(self, players: int) -> tuple[int, int]:
+        """``(decks, cards per player)`` for a table of *players* (RULES §2.1, §4.1).
+
+        Raises:
+            InvalidRulesError: the rules do not allow that many players.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> CLASSIC.deal_size(4), CLASSIC.deal_size(6)
+            ((1, 13), (2, 13))
+        """
+        if not self.min_players <= players <= self.max_players:
+            msg = f"{self.name} is played by {self.min_players}-{self.max_players} players, not {players!r}"
+            raise InvalidRulesError(msg)
+        if players > _ONE_DECK_PLAYERS:
+            return 2, self.two_deck_hand_size or 2 * _bits.CARDS // players
+        if players == 3:  # noqa: PLR2004
+            return 1, self.three_player_hand_size
+        return 1, self.hand_size
+
+
+def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
+    """Normalise hand-like input to a `Hand` (private helper)."""
+    if isinstance(hand, Hand):
+        return hand
+    text = hand if isinstance(hand, str) else None
+    return Hand(mask_of(as_cards(hand), text))

@@ -1,0 +1,47 @@
+"""`CLASSIC`: the main rules as published on Pagat (RULES §2)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tienlen.cards import Rank
+from tienlen.combos import ComboKind, Shape
+from tienlen.rules._base import BaseRules, Bomb
+
+__all__ = ["CLASSIC"]
+
+SINGLE: Final = Shape.of(ComboKind.SINGLE)
+PAIR: Final = Shape.of(ComboKind.PAIR)
+TRIPLE: Final = Shape.of(ComboKind.TRIPLE)
+FOUR_OF_A_KIND: Final = Shape.of(ComboKind.FOUR_OF_A_KIND)
+
+
+def pairs(count: int) -> Shape:
+    """The shape of *count* consecutive pairs."""
+    return Shape.of(ComboKind.CONSECUTIVE_PAIRS, count)
+
+
+def quads(count: int) -> Shape:
+    """The shape of *count* consecutive four-of-a-kinds."""
+    return Shape.of(ComboKind.CONSECUTIVE_QUADS, count)
+
+
+def on_twos(bomb: Shape, target: Shape) -> Bomb:
+    """A bomb-table row against 2s: *bomb* beats *target* when its rank is 2."""
+    return Bomb(bomb=bomb, target=target, target_rank=Rank.TWO)
+
+
+CLASSIC: Final = BaseRules(
+    name="classic",
+    aliases=("pagat", "thirteen", "tien-len"),
+    max_players=8,  # five or more on two decks (RULES §2.1)
+    twos_in_straights=True,  # RULES §2.2
+    twos_in_consecutive_pairs=True,  # D-2
+    bombs=[  # exactly these four, exact sizes (RULES §2.3, D-3)
+        on_twos(FOUR_OF_A_KIND, SINGLE),
+        on_twos(pairs(3), SINGLE),
+        on_twos(pairs(4), PAIR),
+        on_twos(pairs(5), TRIPLE),
+    ],
+)
+"""The classic rules (RULES §2): four players, 2s in sequences, four bombs against 2s."""

@@ -1,0 +1,34 @@
+"""`POKER`: Tien Len Poker, Southern rules with points (RULES §6)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from tienlen.rules._base import BaseRules, Direction, FirstLead, InstantWin, Scoring
+from tienlen.rules.classic import FOUR_OF_A_KIND, PAIR, SINGLE, on_twos, pairs
+
+__all__ = ["POKER"]
+
+POKER: Final = BaseRules(
+    name="poker",
+    aliases=("tien-len-poker", "southern", "mien-nam", "pk"),
+    direction=Direction.COUNTERCLOCKWISE,  # RULES §6.1
+    max_players=4,  # RULES §6.1
+    twos_in_straights=False,  # RULES §6.2
+    twos_in_consecutive_pairs=False,  # RULES §6.2
+    max_consecutive_pairs=4,  # RULES §6.2
+    bombs=[  # RULES §6.3
+        on_twos(pairs(3), SINGLE),
+        on_twos(FOUR_OF_A_KIND, SINGLE),
+        on_twos(pairs(4), SINGLE),
+        on_twos(FOUR_OF_A_KIND, PAIR),
+        on_twos(pairs(4), PAIR),
+    ],
+    bomb_chain=(pairs(3), FOUR_OF_A_KIND, pairs(4)),  # RULES §6.3
+    jump_in=[pairs(4)],  # RULES §6.4, D-15
+    first_lead=FirstLead.FIRST_GAME_AND_AFTER_INSTANT_WIN,  # RULES §6.5, D-16
+    scoring=Scoring.POKER_POINTS,  # RULES §6.6
+    bomb_values=[(pairs(3), 4), (FOUR_OF_A_KIND, 6), (pairs(4), 8)],  # RULES §6.6.2
+    instant_wins=list(InstantWin),  # RULES §6.7
+)
+"""Counterclockwise, bomb chains, jump-ins, points and instant wins (RULES §6)."""
