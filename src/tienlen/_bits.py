@@ -39,7 +39,7 @@ def ranks_with_at_least(counts: int, k: int) -> int:
     """Bit ``4 * r`` set for every rank with at least *k* (1, 2 or 4) cards in *counts*."""
     if k == 1:
         return (counts | counts >> 1 | counts >> 2 | counts >> 3) & ONES
-    if k == 2:  # noqa: PLR2004
+    if k == 2:
         return (counts >> 1 | counts >> 2 | counts >> 3) & ONES
     return (counts >> 2 | counts >> 3) & ONES
 

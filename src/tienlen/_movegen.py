@@ -30,15 +30,22 @@ def _rank_subsets() -> list[list[tuple[tuple[int, ...], ...]]]:
         lo, hi = state & 15, state >> 4
         by_size: list[list[int]] = [[] for _ in range(5)]
         if hi & ~lo == 0:
-            for counts in _count_vectors([(lo >> s & 1) + (hi >> s & 1) for s in range(4)]):
+            for counts in _count_vectors(
+                [(lo >> s & 1) + (hi >> s & 1) for s in range(4)]
+            ):
                 size = sum(counts)
-                if 0 < size <= 4:  # noqa: PLR2004
+                if 0 < size <= 4:
                     sub_lo = sum(1 << s for s, c in enumerate(counts) if c)
-                    sub_hi = sum(1 << s for s, c in enumerate(counts) if c == 2)  # noqa: PLR2004
+                    sub_hi = sum(1 << s for s, c in enumerate(counts) if c == 2)
                     by_size[size].append(sub_lo | sub_hi << _CARDS)
-        base.append(tuple(tuple(sorted(subs, key=lambda m: (m & 15, m))) for subs in by_size))
+        base.append(
+            tuple(tuple(sorted(subs, key=lambda m: (m & 15, m))) for subs in by_size)
+        )
     return [
-        [tuple(tuple(m << 4 * rank for m in subs) for subs in by_size) for by_size in base]
+        [
+            tuple(tuple(m << 4 * rank for m in subs) for subs in by_size)
+            for by_size in base
+        ]
         for rank in range(_bits.RANKS)
     ]
 
@@ -46,11 +53,16 @@ def _rank_subsets() -> list[list[tuple[tuple[int, ...], ...]]]:
 def _count_vectors(limits: list[int]) -> list[list[int]]:
     vectors: list[list[int]] = [[]]
     for limit in limits:
-        vectors = [v + [c] for v in vectors for c in range(limit + 1)]
+        vectors = [[*v, c] for v in vectors for c in range(limit + 1)]
     return vectors
 
 
 SUBSETS: Final = _rank_subsets()
+SUBSETS_BY_SIZE: Final = tuple(
+    tuple(tuple(by_size[k] for by_size in SUBSETS[rank]) for rank in range(_bits.RANKS))
+    for k in range(5)
+)
+"""``SUBSETS_BY_SIZE[k][r][state]`` is ``SUBSETS[r][state][k]``."""
 
 
 def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
@@ -64,7 +76,7 @@ def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
             if present and start < 0:
                 start = rank
             elif not present and start >= 0:
-                if rank - start >= 2:  # noqa: PLR2004
+                if rank - start >= 2:
                     runs.append((start, rank - 1))
                 start = -1
         spread = sum(1 << 4 * r for r in range(_bits.RANKS) if ranks >> r & 1)
@@ -88,7 +100,9 @@ class Family:
 
     __slots__ = ("kind", "max_length", "max_rank", "min_length", "per_rank")
 
-    def __init__(self, kind: int, per_rank: int, lengths: Iterable[int], max_rank: int) -> None:
+    def __init__(
+        self, kind: int, per_rank: int, lengths: Iterable[int], max_rank: int
+    ) -> None:
         lengths = sorted(lengths)
         self.kind = kind
         self.per_rank = per_rank
@@ -121,13 +135,17 @@ class Tables:
         families: dict[int, Family] = {}
         for kind in sorted({code >> 6 for code in max_rank}):
             codes = [code for code in max_rank if code >> 6 == kind]
-            per_rank = kind if kind <= 4 else {5: 1, 6: 2, 7: 4}[kind]  # noqa: PLR2004
+            per_rank = kind if kind <= 4 else {5: 1, 6: 2, 7: 4}[kind]
             ranks = {max_rank[code] for code in codes}
             assert len(ranks) == 1
-            families[kind] = Family(kind, per_rank, [(code & 63) // per_rank for code in codes], ranks.pop())
+            families[kind] = Family(
+                kind, per_rank, [(code & 63) // per_rank for code in codes], ranks.pop()
+            )
         self.families = families
         leadable = set(leadable_kinds)
-        self.lead_families = tuple(f for k, f in sorted(families.items()) if k in leadable)
+        self.lead_families = tuple(
+            f for k, f in sorted(families.items()) if k in leadable
+        )
 
     def classify(self, mask: int) -> int:
         """The key of *mask* under these rules, or 0 when it is no combination."""
@@ -146,31 +164,45 @@ class Tables:
         out: list[int] = []
         states = rank_states(hand)
         if not top:
+            present = [(rank, state) for rank, state in enumerate(states) if state]
             for family in self.lead_families:
-                self._family(hand, states, family, -1, out, every_length=True)
+                if family.kind <= 4:
+                    subsets = SUBSETS_BY_SIZE[family.per_rank]
+                    for rank, state in present:
+                        if rank <= family.max_rank:
+                            out += subsets[rank][state]
+                else:
+                    self._all_runs(hand, states, family, out)
             return out
         code = top >> 6
-        family = self.families.get(code >> 6)
-        if family is not None:
-            self._shape(hand, states, family, code & 63, top & 63, out)
+        same = self.families.get(code >> 6)
+        if same is not None:
+            self._shape(hand, states, same, code & 63, top & 63, out)
         for bomb in self.bombers.get(top, ()):
             bomb_family = self.families[bomb >> 6]
             self._shape(hand, states, bomb_family, bomb & 63, -1, out)
         return out
 
-    def _shape(self, hand: int, states: list[int], family: Family, size: int, above: int, out: list[int]) -> None:
+    def _shape(
+        self,
+        hand: int,
+        states: list[int],
+        family: Family,
+        size: int,
+        above: int,
+        out: list[int],
+    ) -> None:
         """Plays of one shape whose top card is above card index *above* (-1: any)."""
-        if family.kind <= 4:  # noqa: PLR2004
+        if family.kind <= 4:
             _sets(states, family.per_rank, above, family.max_rank, out)
         else:
             avail = _available(hand, family)
             _runs(states, avail, family.per_rank, size // family.per_rank, above, out)
 
-    def _family(self, hand: int, states: list[int], family: Family, above: int, out: list[int], *, every_length: bool) -> None:
-        if family.kind <= 4:  # noqa: PLR2004
-            _sets(states, family.per_rank, above, family.max_rank, out)
-            return
-        assert every_length
+    def _all_runs(
+        self, hand: int, states: list[int], family: Family, out: list[int]
+    ) -> None:
+        """Every run of the family's lengths (all the sequences a hand may lead)."""
         avail = _available(hand, family)
         runs = MAXIMAL_RUNS[avail]
         k = family.per_rank
@@ -192,7 +224,7 @@ class Tables:
 def structural_key_fits(code: int, card: int) -> bool:
     """Whether a combination of shape *code* can have *card* on top (runs need room below)."""
     kind, size = code >> 6, code & 63
-    if kind <= 4:  # noqa: PLR2004
+    if kind <= 4:
         return True
     per_rank = {5: 1, 6: 2, 7: 4}[kind]
     return (card >> 2) >= size // per_rank - 1
@@ -219,7 +251,9 @@ def _sets(states: list[int], k: int, above: int, max_rank: int, out: list[int]) 
             out += SUBSETS[rank][state][k]
 
 
-def _runs(states: list[int], avail: int, k: int, length: int, above: int, out: list[int]) -> None:
+def _runs(
+    states: list[int], avail: int, k: int, length: int, above: int, out: list[int]
+) -> None:
     """Every run of exactly *length* ranks, *k* cards each, with top card above *above*."""
     starts = avail
     for i in range(1, length):

@@ -15,7 +15,9 @@ from typing import Final
 
 from tienlen import _bits
 
-SINGLE, PAIR, TRIPLE, FOUR_OF_A_KIND, STRAIGHT, CONSECUTIVE_PAIRS, CONSECUTIVE_QUADS = range(1, 8)
+SINGLE, PAIR, TRIPLE, FOUR_OF_A_KIND, STRAIGHT, CONSECUTIVE_PAIRS, CONSECUTIVE_QUADS = (
+    range(1, 8)
+)
 SEQUENCE_PER_RANK: Final = {STRAIGHT: 1, CONSECUTIVE_PAIRS: 2, CONSECUTIVE_QUADS: 4}
 
 
@@ -39,10 +41,20 @@ STRUCTURES: Final = _structures()
 
 def structural_key(mask: int) -> int:
     """The key (shape code and top card) of the cards in *mask*, or 0 if no structure fits."""
-    if not mask:
+    if mask >> 52:  # two copies of some card (two decks)
+        counts = _bits.rank_counts(mask)
+        top = (mask & _LOW_HALF).bit_length() - 1
+    elif mask:
+        counts = mask - ((mask >> 1) & _M5)
+        counts = (counts & _M3) + ((counts >> 2) & _M3)
+        top = mask.bit_length() - 1
+    else:
         return 0
-    counts = _bits.rank_counts(mask)
-    code = STRUCTURES.get(counts >> (((counts & -counts).bit_length() - 1) & ~3))
-    if code is None:
-        return 0
-    return code << 6 | _bits.top_card(mask)
+    code = _structure(counts >> (((counts & -counts).bit_length() - 1) & ~3))
+    return code << 6 | top if code else 0
+
+
+_M5: Final = _bits.M5
+_M3: Final = _bits.M3
+_LOW_HALF: Final = _bits.LOW_HALF
+_structure: Final = STRUCTURES.get

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterable, Iterator
-from typing import Final
+from collections.abc import Collection, Iterable, Iterator
+from typing import Final, Self
 
 import attrs
-from typing_extensions import Self
 
 from tienlen import _bits
 from tienlen.errors import InvalidCardError
@@ -146,9 +145,13 @@ class Card:
     """The card's suit."""
     index: int = attrs.field(init=False, repr=False)
     """Position in the total order: ``rank * 4 + suit``, from 0 (3♠) to 51 (2♥)."""
+    mask: int = attrs.field(init=False, repr=False)
+    """``1 << index``: the card as a one-card `Hand.mask`."""
 
     def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "index", self.rank.value * 4 + self.suit.value)
+        index = self.rank.value * 4 + self.suit.value
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "mask", 1 << index)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -222,7 +225,9 @@ class Card:
         return NotImplemented
 
 
-DECK: Final[tuple[Card, ...]] = tuple(Card(rank, suit) for rank in _RANKS for suit in _SUITS)
+DECK: Final[tuple[Card, ...]] = tuple(
+    Card(rank, suit) for rank in _RANKS for suit in _SUITS
+)
 """The 52 cards in ascending order; ``DECK[i].index == i``."""
 
 _RANK_BY_TEXT: Final = {
@@ -289,7 +294,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         (Card.parse('Th'), Card.parse('Jh'))
     """
     if not isinstance(text, str):
-        msg = f"expected card text, got {type(text).__name__}"
+        msg = f"expected card text, got {type(text).__name__}"  # type: ignore[unreachable]
         raise TypeError(msg)
     cards: list[Card] = []
     pos = _skip_separators(text, 0)
@@ -312,12 +317,12 @@ def as_cards(cards: str | Card | Iterable[Card]) -> tuple[Card, ...]:
     result = tuple(cards)
     for card in result:
         if not isinstance(card, Card):
-            msg = f"expected Card objects, got {type(card).__name__}: {card!r}"
+            msg = f"expected Card objects, got {type(card).__name__}: {card!r}"  # type: ignore[unreachable]
             raise TypeError(msg)
     return result
 
 
-def mask_of(cards: Iterable[Card], text: object = None) -> int:
+def mask_of(cards: Collection[Card], text: object = None) -> int:
     """The multiset mask of *cards* (private helper; at most two copies of a card).
 
     Raises:
@@ -400,7 +405,9 @@ class Hand:
 
     def count(self, card: Card) -> int:
         """How many copies of *card* the hand holds (0, 1 or 2)."""
-        return (self._mask >> card.index & 1) + (self._mask >> (_bits.CARDS + card.index) & 1)
+        return (self._mask >> card.index & 1) + (
+            self._mask >> (_bits.CARDS + card.index) & 1
+        )
 
     def unicode(self) -> str:
         """The hand as players write it: ``3♠ 4♠ 10♥``."""

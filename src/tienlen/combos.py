@@ -224,11 +224,16 @@ class Combo:
         return f"<Combo {self.kind.name} {str(self)!r}>"
 
 
+_new: Final = object.__new__
+_set_mask: Final = Combo.__dict__["_mask"].__set__
+_set_key: Final = Combo.__dict__["_key"].__set__
+
+
 def make_combo(mask: int, key: int) -> Combo:
     """Build a `Combo` from a mask and its key without re-checking them (private)."""
-    combo = object.__new__(Combo)
-    object.__setattr__(combo, "_mask", mask)
-    object.__setattr__(combo, "_key", key)
+    combo = _new(Combo)
+    _set_mask(combo, mask)
+    _set_key(combo, key)
     return combo
 
 
@@ -285,5 +290,5 @@ class Plays(Sequence[Combo]):
 
     def __repr__(self) -> str:
         shown = ", ".join(repr(str(play)) for play in self[:5])
-        more = ", ..." if len(self) > 5 else ""  # noqa: PLR2004
+        more = ", ..." if len(self) > 5 else ""
         return f"<Plays ({len(self)}): [{shown}{more}]>"

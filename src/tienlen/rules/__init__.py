@@ -10,10 +10,19 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Final, Protocol
 
-from tienlen.cards import Card, Hand, as_cards
+from tienlen.cards import Card, Hand, as_cards, parse_cards
 from tienlen.combos import Combo, Plays
 from tienlen.errors import InvalidComboError, UnknownVariantError
-from tienlen.rules._base import BaseRules, Bomb, Direction, FirstLead, GameEnd, InstantWin, Scoring, as_hand
+from tienlen.rules._base import (
+    BaseRules,
+    Bomb,
+    Direction,
+    FirstLead,
+    GameEnd,
+    InstantWin,
+    Scoring,
+    as_hand,
+)
 from tienlen.rules.classic import CLASSIC
 from tienlen.rules.justus_pang import JUSTUS_PANG
 from tienlen.rules.kenneth_lo import KENNETH_LO
@@ -120,7 +129,9 @@ def classify(cards: CardsLike, rules: RuleSet = CLASSIC) -> Combo | None:
         >>> classify("Jd Qh Kh Ac 2d", VIETCONG) is None  # no 2s in straights (§5.1)
         True
     """
-    return rules.classify(as_cards(cards))
+    if isinstance(cards, str):
+        cards = parse_cards(cards)
+    return rules.classify(cards)
 
 
 def as_combo(cards: Combo | CardsLike, rules: RuleSet) -> Combo:
@@ -140,7 +151,9 @@ def as_combo(cards: Combo | CardsLike, rules: RuleSet) -> Combo:
     return combo
 
 
-def beats(play: Combo | CardsLike, top: Combo | CardsLike, rules: RuleSet = CLASSIC) -> bool:
+def beats(
+    play: Combo | CardsLike, top: Combo | CardsLike, rules: RuleSet = CLASSIC
+) -> bool:
     """Whether *play* may be played on *top* under *rules*.
 
     Same shapes compare by their highest card (RULES §1.3); different shapes only
@@ -163,7 +176,11 @@ def beats(play: Combo | CardsLike, top: Combo | CardsLike, rules: RuleSet = CLAS
         >>> beats("5s 5c 5d 5h", "Ah")  # only against 2s (row 9)
         False
     """
-    return rules.beats(as_combo(play, rules), as_combo(top, rules))
+    if type(play) is not Combo:
+        play = as_combo(play, rules)
+    if type(top) is not Combo:
+        top = as_combo(top, rules)
+    return rules.beats(play, top)
 
 
 def legal_plays(

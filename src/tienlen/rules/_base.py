@@ -9,16 +9,17 @@ the rule set is built.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
-from functools import cached_property
-from typing import Final
+from collections.abc import Collection, Iterable
+from typing import Final, NoReturn
 
 import attrs
 
 from tienlen import _bits, _shapes
 from tienlen._movegen import Tables
-from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of
-from tienlen.combos import Combo, ComboKind, Plays, Shape, make_combo
+from tienlen._shapes import structural_key
+from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of, parse_cards
+from tienlen.combos import Combo, ComboKind, Plays, Shape, _set_key, _set_mask
+from tienlen.combos import _new as _new_combo
 from tienlen.errors import InvalidCardError, InvalidComboError, InvalidRulesError
 
 __all__ = [
@@ -113,6 +114,10 @@ class Bomb:
         return f"{self.bomb} beats {self.target}{rank}"
 
 
+def _str_tuple(values: Iterable[str]) -> tuple[str, ...]:
+    return tuple(values)
+
+
 def _kinds(values: Iterable[ComboKind]) -> frozenset[ComboKind]:
     return frozenset(values)
 
@@ -169,7 +174,7 @@ class BaseRules:
 
     name: str
     """The canonical kebab-case name (``"classic"``)."""
-    aliases: tuple[str, ...] = attrs.field(default=(), eq=False, converter=tuple)
+    aliases: tuple[str, ...] = attrs.field(default=(), eq=False, converter=_str_tuple)
     """Other names `tienlen.get_rules` accepts."""
     direction: Direction = Direction.CLOCKWISE
     """Play direction (RULES §2.1, §6.1)."""
@@ -213,20 +218,33 @@ class BaseRules:
     """When the game ends (RULES §2.5, §4.4)."""
     scoring: Scoring = Scoring.LOSER_PAYS_EACH
     """How a game is paid (RULES §2.5, §4.4, §6.6)."""
-    place_points: tuple[int, ...] = attrs.field(default=(4, 2, 1, 0), converter=_int_tuple)
+    place_points: tuple[int, ...] = attrs.field(
+        default=(4, 2, 1, 0), converter=_int_tuple
+    )
     """Poker place points, first place first (RULES §6.6.1)."""
     short_table_last_place_zero: bool = True
     """With fewer players the last place gets 0 place points (D-17)."""
-    two_values: tuple[int, ...] = attrs.field(default=(1, 2, 3, 4), converter=_int_tuple)
+    two_values: tuple[int, ...] = attrs.field(
+        default=(1, 2, 3, 4), converter=_int_tuple
+    )
     """Chop values of 2♠, 2♣, 2♦, 2♥ (RULES §6.6.2)."""
-    bomb_values: tuple[tuple[Shape, int], ...] = attrs.field(default=(), converter=_bomb_values)
+    bomb_values: tuple[tuple[Shape, int], ...] = attrs.field(
+        default=(), converter=_bomb_values
+    )
     """Chop values of bombs by shape (RULES §6.6.2)."""
     frozen_penalty: int = 4
     """What a frozen player loses besides their 2s and bombs (*cóng*, RULES §6.6.3)."""
-    instant_wins: frozenset[InstantWin] = attrs.field(default=frozenset(), converter=_instant_wins)
+    instant_wins: frozenset[InstantWin] = attrs.field(
+        default=frozenset(), converter=_instant_wins
+    )
     """Hands that win at the deal (RULES §5.4, §6.7)."""
     instant_win_points: int = 12
     """Points an instant win scores under `Scoring.POKER_POINTS` (RULES §6.7)."""
+
+    _tables: Tables = attrs.field(init=False, eq=False, repr=False)
+    _valid: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
+    _bombers: dict[int, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
+    _one_deck: bool = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         for problem in self._problems():
@@ -237,21 +255,34 @@ class BaseRules:
                 if self.max_top_rank(shape) is None:
                     msg = f"invalid rule set {self.name!r}: bomb table uses {shape}, which is not a combination"
                     raise InvalidRulesError(msg)
+        tables = self._compile()
+        object.__setattr__(self, "_tables", tables)
+        object.__setattr__(self, "_valid", tables.valid_keys)
+        object.__setattr__(self, "_bombers", tables.bombers)
+        object.__setattr__(self, "_one_deck", self.decks == 1)
 
-    def _problems(self) -> Iterable[str]:  # noqa: C901
+    def _problems(self) -> Iterable[str]:
         if not self.name:
             yield "the name is empty"
-        if not 2 <= self.min_players <= self.max_players <= _MAX_PLAYERS:  # noqa: PLR2004
+        if not 2 <= self.min_players <= self.max_players <= _MAX_PLAYERS:
             yield f"players must satisfy 2 <= min ({self.min_players}) <= max ({self.max_players}) <= 8"
-        if not 1 <= self.hand_size <= 13:  # noqa: PLR2004
+        if not 1 <= self.hand_size <= 13:
             yield f"hand_size must be 1-13, got {self.hand_size}"
-        if not 1 <= self.three_player_hand_size <= 17:  # noqa: PLR2004
+        if not 1 <= self.three_player_hand_size <= 17:
             yield f"three_player_hand_size must be 1-17, got {self.three_player_hand_size}"
-        if self.spare_card_to_starter and self.three_player_hand_size != 17:  # noqa: PLR2004
+        if self.spare_card_to_starter and self.three_player_hand_size != 17:
             yield "spare_card_to_starter needs three_player_hand_size = 17"
-        if self.two_deck_hand_size is not None and not 1 <= self.two_deck_hand_size <= 104 // _MAX_PLAYERS:
+        if (
+            self.two_deck_hand_size is not None
+            and not 1 <= self.two_deck_hand_size <= 104 // _MAX_PLAYERS
+        ):
             yield f"two_deck_hand_size must be 1-13 or None, got {self.two_deck_hand_size}"
-        if not 3 <= self.min_consecutive_pairs <= self.max_consecutive_pairs <= _LONGEST_RUN:  # noqa: PLR2004
+        if (
+            not 3
+            <= self.min_consecutive_pairs
+            <= self.max_consecutive_pairs
+            <= _LONGEST_RUN
+        ):
             yield (
                 "consecutive pairs need 3 <= min_consecutive_pairs "
                 f"({self.min_consecutive_pairs}) <= max_consecutive_pairs ({self.max_consecutive_pairs}) <= 13"
@@ -266,9 +297,12 @@ class BaseRules:
         for shape in self.jump_in:
             if self.max_top_rank(shape) is None:
                 yield f"jump-in shape {shape} is not a combination"
-        if len(self.two_values) != 4:  # noqa: PLR2004
+        if len(self.two_values) != 4:
             yield "two_values needs one value per suit"
-        if self.scoring is Scoring.POKER_POINTS and len(self.place_points) < self.max_players:
+        if (
+            self.scoring is Scoring.POKER_POINTS
+            and len(self.place_points) < self.max_players
+        ):
             yield f"place_points needs a value for each of {self.max_players} places"
 
     # -- shapes and comparison (RULES §1.2-§1.4 and the variant's bomb table) -----
@@ -294,7 +328,7 @@ class BaseRules:
                 return None
             twos = self.twos_in_consecutive_pairs
         elif kind is ComboKind.CONSECUTIVE_QUADS:
-            if length > 3:  # noqa: PLR2004
+            if length > 3:
                 return None
             twos = self.twos_in_consecutive_quads
         else:
@@ -321,65 +355,87 @@ class BaseRules:
         return self._bombs_against(target.shape, target.rank)
 
     def _bombs_against(self, shape: Shape, rank: Rank) -> frozenset[Shape]:
-        found = {bomb.bomb for bomb in self.bombs if bomb.target == shape and bomb.target_rank in (None, rank)}
+        found = {
+            bomb.bomb
+            for bomb in self.bombs
+            if bomb.target == shape and bomb.target_rank in (None, rank)
+        }
         if shape in self.bomb_chain:
             found.update(self.bomb_chain[self.bomb_chain.index(shape) + 1 :])
         found.discard(shape)
         return frozenset(found)
 
-    @cached_property
-    def _tables(self) -> Tables:
+    def _compile(self) -> Tables:
         max_rank: dict[int, int] = {}
         for code in _shapes.STRUCTURES.values():
             top = self.max_top_rank(Shape.from_code(code))
             if top is not None:
                 max_rank[code] = top.value
         leadable = [kind.value for kind in ComboKind if self.is_leadable(kind)]
-        tables = Tables(max_rank, leadable, {})
+        valid = Tables(max_rank, leadable, {}).valid_keys
         bombers: dict[int, tuple[int, ...]] = {}
-        for key in tables.valid_keys:
+        for key in valid:
             shapes = self._bombs_against(Shape.from_code(key >> 6), DECK[key & 63].rank)
             if shapes:
                 bombers[key] = tuple(sorted(shape.code for shape in shapes))
         return Tables(max_rank, leadable, bombers)
 
-    def _mask(self, cards: Iterable[Card], text: object) -> int:
-        mask = mask_of(cards, text)
-        if mask >> _bits.CARDS and self.decks == 1:
-            return self._duplicate(mask, text)
-        return mask
-
-    def _duplicate(self, mask: int, text: object) -> int:
+    def _duplicate(self, mask: int, shown: object) -> NoReturn:
         card = Hand(mask >> _bits.CARDS).cards[0]
-        shown = text if isinstance(text, str) else str(Hand(mask))
+        if shown is None:
+            shown = str(Hand(mask))
         msg = f"duplicate card {str(card)!r} in {shown!r}: {self.name} is played with one deck"
         raise InvalidCardError(msg)
 
-    def _checked_combo(self, combo: Combo) -> int:
-        key = combo.key
-        if key not in self._tables.valid_keys:
-            msg = f"{str(combo)!r} is not a combination under {self.name}"
-            raise InvalidComboError(msg)
-        if combo.mask >> _bits.CARDS and self.decks == 1:
-            self._duplicate(combo.mask, None)
-        return key
+    def _invalid(self, combo: Combo) -> NoReturn:
+        if combo._mask >> _bits.CARDS and self.decks == 1:  # noqa: SLF001
+            self._duplicate(combo._mask, None)  # noqa: SLF001
+        msg = f"{str(combo)!r} is not a combination under {self.name}"
+        raise InvalidComboError(msg)
 
     # -- the RuleSet protocol -----------------------------------------------------
 
-    def classify(self, cards: Iterable[Card]) -> Combo | None:
+    def classify(self, cards: str | Iterable[Card]) -> Combo | None:
         """The combination *cards* form under these rules, or ``None`` (RULES §1.2).
 
         Raises:
-            InvalidCardError: a duplicate card where one deck is in play.
+            InvalidCardError: bad card text, or a duplicate card where one deck is in play.
 
         Example:
-            >>> from tienlen import VIETCONG, parse_cards
-            >>> VIETCONG.classify(parse_cards("7s 7c 7d 7h 8s 8c 8d 8h"))
+            >>> from tienlen import VIETCONG
+            >>> VIETCONG.classify("7s 7c 7d 7h 8s 8c 8d 8h")
             <Combo CONSECUTIVE_QUADS '7s 7c 7d 7h 8s 8c 8d 8h'>
         """
-        mask = self._mask(cards, None)
-        key = self._tables.classify(mask)
-        return make_combo(mask, key) if key else None
+        shown: object = None
+        if isinstance(cards, str):
+            shown, cards = cards, parse_cards(cards)
+        try:
+            count = len(cards)  # type: ignore[arg-type]  # Collections are the common case
+        except TypeError:
+            cards = tuple(cards)
+            count = len(cards)
+        mask = 0
+        try:
+            for card in cards:
+                mask |= card.mask
+        except AttributeError:
+            raise TypeError(_not_cards(cards)) from None
+        if mask.bit_count() != count:
+            mask = self._multiset(tuple(cards), shown)
+        key = structural_key(mask)
+        if key not in self._valid:
+            return None
+        combo = _new_combo(Combo)  # make_combo, inlined on this hot path
+        _set_mask(combo, mask)
+        _set_key(combo, key)
+        return combo
+
+    def _multiset(self, cards: Collection[Card], shown: object) -> int:
+        """The mask of *cards* holding a card twice: allowed with two decks only."""
+        mask = mask_of(cards, shown)
+        if self._one_deck:
+            self._duplicate(mask, shown)
+        return mask
 
     def beats(self, challenger: Combo, incumbent: Combo) -> bool:
         """Whether *challenger* may be played on *incumbent* (RULES §1.3 and bomb table).
@@ -392,8 +448,17 @@ class BaseRules:
             >>> CLASSIC.beats(classify("5s 5c 5d 5h"), classify("2h"))
             True
         """
-        tables = self._tables
-        return tables.beats(self._checked_combo(challenger), self._checked_combo(incumbent))
+        a = challenger._key  # noqa: SLF001
+        b = incumbent._key  # noqa: SLF001
+        valid = self._valid
+        if a not in valid or (self._one_deck and challenger._mask >> _bits.CARDS):  # noqa: SLF001
+            self._invalid(challenger)
+        if b not in valid or (self._one_deck and incumbent._mask >> _bits.CARDS):  # noqa: SLF001
+            self._invalid(incumbent)
+        if a >> 6 == b >> 6:
+            return (a & 63) > (b & 63)
+        shapes = self._bombers.get(b)
+        return shapes is not None and a >> 6 in shapes
 
     def legal_plays(self, hand: Hand, top: Combo | None = None) -> Plays:
         """Every distinct combination in *hand* that may be led, or that beats *top*.
@@ -407,10 +472,14 @@ class BaseRules:
             >>> [str(p) for p in CLASSIC.legal_plays(Hand.parse("4s 9d 2c"), classify("8h"))]
             ['9d', '2c']
         """
-        mask = hand.mask
-        if mask >> _bits.CARDS and self.decks == 1:
+        mask = hand._mask  # noqa: SLF001
+        if self._one_deck and mask >> _bits.CARDS:
             self._duplicate(mask, None)
-        key = self._checked_combo(top) if top is not None else 0
+        key = 0
+        if top is not None:
+            key = top._key  # noqa: SLF001
+            if key not in self._valid or (self._one_deck and top._mask >> _bits.CARDS):  # noqa: SLF001
+                self._invalid(top)
         return Plays(self._tables.plays(mask, key))
 
     # -- dealing -----------------------------------------------------------------
@@ -431,9 +500,13 @@ class BaseRules:
             raise InvalidRulesError(msg)
         if players > _ONE_DECK_PLAYERS:
             return 2, self.two_deck_hand_size or 2 * _bits.CARDS // players
-        if players == 3:  # noqa: PLR2004
+        if players == 3:
             return 1, self.three_player_hand_size
         return 1, self.hand_size
+
+
+def _not_cards(cards: object) -> str:
+    return f"expected card text or Card objects, got {cards!r}"
 
 
 def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:

@@ -8,7 +8,16 @@ import attrs
 
 from tienlen.combos import ComboKind
 from tienlen.rules._base import FirstLead, InstantWin
-from tienlen.rules.classic import CLASSIC, FOUR_OF_A_KIND, PAIR, SINGLE, TRIPLE, on_twos, pairs, quads
+from tienlen.rules.classic import (
+    CLASSIC,
+    FOUR_OF_A_KIND,
+    PAIR,
+    SINGLE,
+    TRIPLE,
+    on_twos,
+    pairs,
+    quads,
+)
 
 __all__ = ["VIETCONG"]
 

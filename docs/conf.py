@@ -1,0 +1,91 @@
+"""Sphinx configuration for the tienlen documentation.
+
+Built by ``.ci/run`` with ``sphinx-build -n -W --keep-going`` for both the ``html``
+and the ``doctest`` builders (STYLE R61-R62). CI has no network beyond the package
+registries, so intersphinx is not used: references to the standard library and to
+attrs that cannot resolve are listed in ``nitpick_ignore_regex`` instead (STYLE §7.14).
+"""
+
+from importlib.metadata import PackageNotFoundError, version
+
+# -- Project information ---------------------------------------------------------
+
+project = "tienlen"
+author = "the tienlen developers"
+copyright = "2026, the tienlen developers"
+
+try:
+    release = version("tienlen")
+except PackageNotFoundError:  # not installed yet (e.g. a fresh checkout)
+    release = "0.0.0"
+version = ".".join(release.split(".")[:2])
+
+# -- General configuration -------------------------------------------------------
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
+    "sphinx.ext.doctest",
+    "myst_parser",
+]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+root_doc = "index"
+language = "en"
+exclude_patterns = ["_build"]
+
+# `Card` in a docstring links to the object (attrs, STYLE R61).
+default_role = "any"
+
+# Fail on every reference that does not resolve (run with -n -W).
+nitpicky = True
+
+_BUILTINS = (
+    "None|NoneType|object|type|bool|int|float|complex|str|bytes|tuple|list|dict"
+    "|set|frozenset|slice|range|Ellipsis|NotImplemented"
+    "|BaseException|Exception|ValueError|TypeError|KeyError|IndexError"
+    "|LookupError|RuntimeError|AttributeError|NotImplementedError|StopIteration"
+)
+_STDLIB_MODULES = (
+    "collections|collections\\.abc|typing|typing_extensions|types|enum|random"
+    "|functools|itertools|re|io|os|pathlib|abc|dataclasses|builtins"
+)
+_TYPING_NAMES = (
+    "Any|Self|Literal|Final|ClassVar|TypeAlias|TypeVar|Protocol|NewType"
+    "|Callable|Iterable|Iterator|Generator|Collection|Sequence|Mapping"
+    "|Set|AbstractSet|MutableMapping|Hashable|Sized|Container"
+)
+nitpick_ignore_regex = [
+    # Built-in types and exceptions, bare or spelt with `builtins.`.
+    (r"py:.*", rf"(builtins\.)?({_BUILTINS})"),
+    # Standard-library modules and everything in them (no intersphinx offline).
+    (r"py:.*", rf"({_STDLIB_MODULES})(\..*)?"),
+    # Names that autodoc prints unqualified from typing / collections.abc.
+    (r"py:.*", rf"({_TYPING_NAMES})"),
+    (r"py:.*", r"(Random|Enum|StrEnum|IntEnum|Flag|IntFlag)"),
+    # attrs.
+    (r"py:.*", r"(attrs?|attr\._make|attrs\._make)(\..*)?"),
+]
+
+# -- autodoc / napoleon ----------------------------------------------------------
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+
+napoleon_google_docstring = True
+napoleon_numpy_docstring = False
+
+# -- doctest ---------------------------------------------------------------------
+
+doctest_global_setup = "from tienlen import *"
+
+# -- MyST ------------------------------------------------------------------------
+
+myst_enable_extensions = ["colon_fence", "deflist"]
+myst_heading_anchors = 3
+
+# -- HTML ------------------------------------------------------------------------
+
+html_theme = "furo"
+html_title = f"tienlen {release}"
