@@ -19,12 +19,16 @@ from __future__ import annotations
 from tienlen.cards import DECK, Card, Hand, Rank, Suit, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import (
+    IllegalPlayError,
+    IllegalReason,
     InvalidCardError,
     InvalidComboError,
     InvalidRulesError,
+    InvalidStateError,
     TienLenError,
     UnknownVariantError,
 )
+from tienlen.game import Action, Actions, ChopChain, GameState, Pass, Play
 from tienlen.rules import (
     CLASSIC,
     JUSTUS_PANG,
@@ -45,6 +49,7 @@ from tienlen.rules import (
     get_rules,
     legal_plays,
 )
+from tienlen.scoring import GameResult, ScoreItem, ScoreKind
 
 __version__ = "0.1.0.dev0"
 
@@ -56,22 +61,34 @@ __all__ = [
     "POKER",
     "RULESETS",
     "VIETCONG",
+    "Action",
+    "Actions",
     "BaseRules",
     "Bomb",
     "Card",
+    "ChopChain",
     "Combo",
     "ComboKind",
     "Direction",
     "FirstLead",
     "GameEnd",
+    "GameResult",
+    "GameState",
     "Hand",
+    "IllegalPlayError",
+    "IllegalReason",
     "InstantWin",
     "InvalidCardError",
     "InvalidComboError",
     "InvalidRulesError",
+    "InvalidStateError",
+    "Pass",
+    "Play",
     "Plays",
     "Rank",
     "RuleSet",
+    "ScoreItem",
+    "ScoreKind",
     "Scoring",
     "Shape",
     "Suit",

@@ -16,6 +16,7 @@ from tienlen import _bits
 from tienlen._shapes import STRUCTURES, structural_key
 
 _LOW: Final = _bits.LOW_HALF
+_SINGLE_CODE: Final = 1 << 6 | 1
 _CARDS: Final = _bits.CARDS
 
 
@@ -63,6 +64,11 @@ SUBSETS_BY_SIZE: Final = tuple(
     for k in range(5)
 )
 """``SUBSETS_BY_SIZE[k][r][state]`` is ``SUBSETS[r][state][k]``."""
+ALL_SETS: Final = tuple(
+    tuple(sum(SUBSETS[rank][state][1:], ()) for state in range(256))
+    for rank in range(_bits.RANKS)
+)
+"""``ALL_SETS[r][state]``: every single, pair, triple and four of rank *r*, by size."""
 
 
 def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
@@ -115,7 +121,14 @@ class Family:
 class Tables:
     """A rule set compiled to ints: classify, beat and generate plays on masks."""
 
-    __slots__ = ("bombers", "families", "lead_families", "max_rank", "valid_keys")
+    __slots__ = (
+        "all_sets",
+        "bombers",
+        "families",
+        "lead_families",
+        "max_rank",
+        "valid_keys",
+    )
 
     def __init__(
         self,
@@ -146,6 +159,12 @@ class Tables:
         self.lead_families = tuple(
             f for k, f in sorted(families.items()) if k in leadable
         )
+        set_families = [
+            f
+            for f in self.lead_families
+            if f.kind <= 4 and f.max_rank == _bits.RANKS - 1
+        ]
+        self.all_sets = len(set_families) == 4
 
     def classify(self, mask: int) -> int:
         """The key of *mask* under these rules, or 0 when it is no combination."""
@@ -162,23 +181,40 @@ class Tables:
     def plays(self, hand: int, top: int) -> list[int]:
         """Every distinct play in *hand* that may be led (*top* 0) or that beats *top*."""
         out: list[int] = []
-        states = rank_states(hand)
         if not top:
-            present = [(rank, state) for rank, state in enumerate(states) if state]
+            states = rank_states(hand)
+            if self.all_sets:  # every single, pair, triple and four: rank by rank
+                for rank, state in enumerate(states):
+                    if state:
+                        out += ALL_SETS[rank][state]
             for family in self.lead_families:
-                if family.kind <= 4:
-                    subsets = SUBSETS_BY_SIZE[family.per_rank]
-                    for rank, state in present:
-                        if rank <= family.max_rank:
-                            out += subsets[rank][state]
-                else:
+                if family.kind > 4:
                     self._all_runs(hand, states, family, out)
+                elif not self.all_sets:
+                    subsets = SUBSETS_BY_SIZE[family.per_rank]
+                    for rank in range(family.max_rank + 1):
+                        if states[rank]:
+                            out += subsets[rank][states[rank]]
             return out
         code = top >> 6
         same = self.families.get(code >> 6)
+        bombs = self.bombers.get(top, ())
+        if (
+            code == _SINGLE_CODE and same is not None
+        ):  # the commonest case, on bits alone
+            above = (top & 63) + 1
+            higher = (hand & _LOW & ((1 << 4 * same.max_rank + 4) - 1)) >> above
+            while higher:
+                low = higher & -higher
+                out.append(low << above)
+                higher ^= low
+            if not bombs:
+                return out
+            same = None
+        states = rank_states(hand)
         if same is not None:
             self._shape(hand, states, same, code & 63, top & 63, out)
-        for bomb in self.bombers.get(top, ()):
+        for bomb in bombs:
             bomb_family = self.families[bomb >> 6]
             self._shape(hand, states, bomb_family, bomb & 63, -1, out)
         return out

@@ -247,7 +247,7 @@ class Plays(Sequence[Combo]):
         >>> from tienlen import legal_plays
         >>> plays = legal_plays("3s 3h 4d")
         >>> len(plays), [str(play) for play in plays]
-        (4, ['3s', '3h', '4d', '3s 3h'])
+        (4, ['3s', '3h', '3s 3h', '4d'])
     """
 
     __slots__ = ("_masks",)

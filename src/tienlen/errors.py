@@ -8,10 +8,15 @@ operation never changes anything.
 
 from __future__ import annotations
 
+import enum
+
 __all__ = [
+    "IllegalPlayError",
+    "IllegalReason",
     "InvalidCardError",
     "InvalidComboError",
     "InvalidRulesError",
+    "InvalidStateError",
     "TienLenError",
     "UnknownVariantError",
 ]
@@ -51,3 +56,57 @@ class InvalidRulesError(TienLenError, ValueError):
 
 class UnknownVariantError(TienLenError, ValueError):
     """A variant name that no registered rule set answers to."""
+
+
+class InvalidStateError(TienLenError, ValueError):
+    """A game that cannot exist: a card in two hands, an empty hand, a wrong leader."""
+
+
+class IllegalReason(enum.StrEnum):
+    """Why an action is illegal now: `IllegalPlayError.reason`."""
+
+    GAME_OVER = "game over"
+    """The game has ended (RULES §2.5, §4.4, §5.4, §6.7)."""
+    UNKNOWN_PLAYER = "no such player"
+    """The player index is not at the table."""
+    PLAYER_OUT = "player is out"
+    """The player has no cards left (RULES §1.5.5)."""
+    NOT_YOUR_TURN = "not your turn"
+    """Another player is to act (RULES §1.5.2)."""
+    LOCKED_OUT = "locked out"
+    """The player passed earlier in this trick (RULES §1.5.3)."""
+    CARDS_NOT_IN_HAND = "cards not in hand"
+    """The player does not hold those cards."""
+    NOT_A_COMBO = "not a combination"
+    """The cards form no combination under the rules (RULES §1.2)."""
+    CANNOT_LEAD = "cannot be led"
+    """Consecutive quads are slams only (RULES §5.2, D-13)."""
+    MUST_INCLUDE = "must include the first-lead card"
+    """The first lead must contain 3♠ or the lowest dealt card (RULES §2.4, D-4)."""
+    WRONG_SHAPE = "wrong shape"
+    """Only the same shape, or a bomb the table allows, beats the top (RULES §1.3, §3.4)."""
+    DOES_NOT_BEAT = "does not beat"
+    """Same shape but not strictly higher (RULES §1.3)."""
+    CANNOT_PASS = "cannot pass"  # noqa: S105
+    """The leader must play (RULES §1.5.1)."""
+
+
+class IllegalPlayError(TienLenError, ValueError):
+    """An action the rules do not allow now; the game state is unchanged.
+
+    Attributes:
+        reason: The machine-readable `IllegalReason`.
+        player: The acting player's index.
+        action: The action refused, as text (``"9s 9c 9d 9h"`` or ``"pass"``).
+    """
+
+    def __init__(
+        self, reason: IllegalReason, player: int, action: str, detail: str
+    ) -> None:
+        self.reason = reason
+        self.player = player
+        self.action = action
+        shown = "pass" if action == "pass" else f"play {action!r}"
+        super().__init__(
+            f"illegal {shown} by player {player}: {reason.value}: {detail}"
+        )

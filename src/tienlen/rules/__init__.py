@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Final, Protocol
 
 from tienlen.cards import Card, Hand, as_cards, parse_cards
-from tienlen.combos import Combo, Plays
+from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import InvalidComboError, UnknownVariantError
 from tienlen.rules._base import (
     BaseRules,
@@ -75,6 +75,95 @@ class RuleSet(Protocol):
 
     def legal_plays(self, hand: Hand, top: Combo | None = None) -> Plays:
         """Every distinct combination in *hand* that may be led or that beats *top*."""
+        ...
+
+    def is_leadable(self, kind: ComboKind) -> bool:
+        """Whether a combination of *kind* may be led."""
+        ...
+
+    # -- what the game engine asks (RULES §1.5, §2-§6) --
+
+    @property
+    def direction(self) -> Direction:
+        """Play direction."""
+        ...
+
+    def deal_size(self, players: int) -> tuple[int, int]:
+        """``(decks, cards per player)`` for *players*."""
+        ...
+
+    @property
+    def spare_card_to_starter(self) -> bool:
+        """Whether three players' spare card goes to the starter."""
+        ...
+
+    def lead_must_include(
+        self, *, first_game: bool, after_instant_win: bool = False
+    ) -> bool:
+        """Whether the first lead must include 3♠ or the lowest dealt card."""
+        ...
+
+    @property
+    def may_decline_first_lead(self) -> bool:
+        """Whether that player may pass instead."""
+        ...
+
+    @property
+    def continuation(self) -> bool:
+        """Whether Justus Pang continuation applies."""
+        ...
+
+    @property
+    def jump_in(self) -> frozenset[Shape]:
+        """Shapes that may be played out of turn."""
+        ...
+
+    def is_chop_target(self, top: Combo) -> bool:
+        """Whether *top* is a single 2, a pair of 2s or a bomb."""
+        ...
+
+    def may_jump_in(self, play: Combo, top: Combo) -> bool:
+        """Whether *play* may be played out of turn onto *top*."""
+        ...
+
+    @property
+    def game_end(self) -> GameEnd:
+        """When the game ends."""
+        ...
+
+    def instant_win(self, hand: Hand) -> InstantWin | None:
+        """The instant win *hand* qualifies for at the deal."""
+        ...
+
+    @property
+    def scoring(self) -> Scoring:
+        """How a game is paid."""
+        ...
+
+    def is_catch(self, play: Combo, top: Combo) -> bool:
+        """Whether playing *play* on *top* is a catch."""
+        ...
+
+    def chop_value(self, combo: Combo) -> int:
+        """What catching *combo* is worth."""
+        ...
+
+    def hand_value(self, hand: Hand) -> int:
+        """The value of the 2s and bombs in *hand*."""
+        ...
+
+    def place_points_for(self, players: int) -> tuple[int, ...]:
+        """Place points for a table of *players*."""
+        ...
+
+    @property
+    def frozen_penalty(self) -> int:
+        """What a frozen player loses besides their 2s and bombs."""
+        ...
+
+    @property
+    def instant_win_points(self) -> int:
+        """Points an instant win scores under Poker points."""
         ...
 
 

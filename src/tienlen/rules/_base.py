@@ -9,7 +9,7 @@ the rule set is built.
 from __future__ import annotations
 
 import enum
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Final, NoReturn
 
 import attrs
@@ -18,7 +18,15 @@ from tienlen import _bits, _shapes
 from tienlen._movegen import Tables
 from tienlen._shapes import structural_key
 from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of, parse_cards
-from tienlen.combos import Combo, ComboKind, Plays, Shape, _set_key, _set_mask
+from tienlen.combos import (
+    Combo,
+    ComboKind,
+    Plays,
+    Shape,
+    _set_key,
+    _set_mask,
+    make_combo,
+)
 from tienlen.combos import _new as _new_combo
 from tienlen.errors import InvalidCardError, InvalidComboError, InvalidRulesError
 
@@ -245,6 +253,7 @@ class BaseRules:
     _valid: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
     _bombers: dict[int, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
     _one_deck: bool = attrs.field(init=False, eq=False, repr=False)
+    _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         for problem in self._problems():
@@ -260,6 +269,8 @@ class BaseRules:
         object.__setattr__(self, "_valid", tables.valid_keys)
         object.__setattr__(self, "_bombers", tables.bombers)
         object.__setattr__(self, "_one_deck", self.decks == 1)
+        bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
+        object.__setattr__(self, "_bomb_shapes", frozenset(bomb_shapes))
 
     def _problems(self) -> Iterable[str]:
         if not self.name:
@@ -388,8 +399,8 @@ class BaseRules:
         raise InvalidCardError(msg)
 
     def _invalid(self, combo: Combo) -> NoReturn:
-        if combo._mask >> _bits.CARDS and self.decks == 1:  # noqa: SLF001
-            self._duplicate(combo._mask, None)  # noqa: SLF001
+        if combo._mask >> _bits.CARDS and self.decks == 1:
+            self._duplicate(combo._mask, None)
         msg = f"{str(combo)!r} is not a combination under {self.name}"
         raise InvalidComboError(msg)
 
@@ -406,6 +417,12 @@ class BaseRules:
             >>> VIETCONG.classify("7s 7c 7d 7h 8s 8c 8d 8h")
             <Combo CONSECUTIVE_QUADS '7s 7c 7d 7h 8s 8c 8d 8h'>
         """
+        if type(cards) is Hand or type(cards) is Combo:  # already a mask
+            mask = cards._mask
+            if self._one_deck and mask >> _bits.CARDS:
+                self._duplicate(mask, None)
+            key = structural_key(mask)
+            return make_combo(mask, key) if key in self._valid else None
         shown: object = None
         if isinstance(cards, str):
             shown, cards = cards, parse_cards(cards)
@@ -448,12 +465,12 @@ class BaseRules:
             >>> CLASSIC.beats(classify("5s 5c 5d 5h"), classify("2h"))
             True
         """
-        a = challenger._key  # noqa: SLF001
-        b = incumbent._key  # noqa: SLF001
+        a = challenger._key
+        b = incumbent._key
         valid = self._valid
-        if a not in valid or (self._one_deck and challenger._mask >> _bits.CARDS):  # noqa: SLF001
+        if a not in valid or (self._one_deck and challenger._mask >> _bits.CARDS):
             self._invalid(challenger)
-        if b not in valid or (self._one_deck and incumbent._mask >> _bits.CARDS):  # noqa: SLF001
+        if b not in valid or (self._one_deck and incumbent._mask >> _bits.CARDS):
             self._invalid(incumbent)
         if a >> 6 == b >> 6:
             return (a & 63) > (b & 63)
@@ -472,15 +489,141 @@ class BaseRules:
             >>> [str(p) for p in CLASSIC.legal_plays(Hand.parse("4s 9d 2c"), classify("8h"))]
             ['9d', '2c']
         """
-        mask = hand._mask  # noqa: SLF001
+        mask = hand._mask
         if self._one_deck and mask >> _bits.CARDS:
             self._duplicate(mask, None)
         key = 0
         if top is not None:
-            key = top._key  # noqa: SLF001
-            if key not in self._valid or (self._one_deck and top._mask >> _bits.CARDS):  # noqa: SLF001
+            key = top._key
+            if key not in self._valid or (self._one_deck and top._mask >> _bits.CARDS):
                 self._invalid(top)
         return Plays(self._tables.plays(mask, key))
+
+    # -- game flow (RULES §1.5, §2.4, §3, §6.4) -----------------------------------
+
+    def lead_must_include(
+        self, *, first_game: bool, after_instant_win: bool = False
+    ) -> bool:
+        """Whether a game's first lead must include 3♠ or the lowest dealt card.
+
+        RULES §2.4 (first game), §5.3 (every game), §6.5 (and after an instant win, D-16).
+
+        Example:
+            >>> from tienlen import CLASSIC, VIETCONG
+            >>> CLASSIC.lead_must_include(first_game=False), VIETCONG.lead_must_include(first_game=False)
+            (False, True)
+        """
+        if first_game or self.first_lead is FirstLead.EVERY_GAME:
+            return True
+        return (
+            after_instant_win
+            and self.first_lead is FirstLead.FIRST_GAME_AND_AFTER_INSTANT_WIN
+        )
+
+    def is_bomb(self, shape: Shape) -> bool:
+        """Whether *shape* appears in the bomb table or chain (a *bomb*, RULES §6.2)."""
+        return shape in self._bomb_shapes
+
+    def is_catch(self, play: Combo, top: Combo) -> bool:
+        """Whether playing *play* on *top* is a catch (*chặt*, RULES §6.6.2).
+
+        A catch is a bomb played onto a single 2, a pair of 2s or a bomb.
+        """
+        return self.is_bomb(play.shape) and self.is_chop_target(top)
+
+    def is_chop_target(self, top: Combo) -> bool:
+        """Whether *top* is a single 2, a pair of 2s or a bomb (RULES §6.4, §6.6.2)."""
+        kind = top.kind
+        if kind in (ComboKind.SINGLE, ComboKind.PAIR):
+            return top.rank is Rank.TWO
+        return self.is_bomb(top.shape)
+
+    def may_jump_in(self, play: Combo, top: Combo) -> bool:
+        """Whether *play* may be played out of turn onto *top* (Poker jump-in, RULES §6.4).
+
+        Only the `jump_in` shapes, only onto a single 2, a pair of 2s or a bomb, and only
+        when *play* beats *top* (D-15).
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> POKER.may_jump_in(classify("3s 3c 4s 4c 5s 5c 6s 6c"), classify("2h"))
+            True
+            >>> POKER.may_jump_in(classify("9s 9c 9d 9h"), classify("2h"))
+            False
+        """
+        return (
+            play.shape in self.jump_in
+            and self.is_chop_target(top)
+            and self.beats(play, top)
+        )
+
+    def instant_win(self, hand: Hand) -> InstantWin | None:
+        """The instant win *hand* qualifies for at the deal, or ``None`` (RULES §5.4, §6.7).
+
+        Example:
+            >>> from tienlen import POKER, Hand
+            >>> POKER.instant_win(Hand.parse("3s 3c 5d 5h 7s 7c 9d 9h Js Jc Kd Kh 2s"))
+            <InstantWin.SIX_PAIRS: 'six-pairs'>
+        """
+        if not self.instant_wins:
+            return None
+        counts = [0] * _bits.RANKS
+        for card in hand:
+            counts[card.rank.value] += 1
+        for win in InstantWin:
+            if win in self.instant_wins and _INSTANT_WIN_TESTS[win](counts):
+                return win
+        return None
+
+    def chop_value(self, combo: Combo) -> int:
+        """What catching *combo* is worth: 2s by suit, bombs by shape (RULES §6.6.2).
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> POKER.chop_value(classify("2s 2h")), POKER.chop_value(classify("9s 9c 9d 9h"))
+            (5, 6)
+        """
+        if (
+            combo.kind in (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
+            and combo.rank is Rank.TWO
+        ):
+            return sum(self.two_values[card.suit.value] for card in combo.cards)
+        return dict(self.bomb_values).get(combo.shape, 0)
+
+    def hand_value(self, hand: Hand) -> int:
+        """The value of the 2s and bombs in *hand*: the best disjoint set (RULES §6.6.4, D-20).
+
+        Example:
+            >>> from tienlen import POKER, Hand
+            >>> POKER.hand_value(Hand.parse("2s 2d 4s"))
+            4
+            >>> POKER.hand_value(Hand.parse("2s 2c 2d 2h"))  # four 2s count 10 singly, 6 as a bomb
+            10
+        """
+        counts = [0] * _bits.RANKS
+        twos: list[int] = []
+        for card in hand:
+            counts[card.rank.value] += 1
+            if card.rank is Rank.TWO:
+                twos.append(self.two_values[card.suit.value])
+        items = [
+            (shape.kind.per_rank, shape.length, value)
+            for shape, value in self.bomb_values
+        ]
+        return _best_packing(tuple(counts), sorted(twos), items)
+
+    def place_points_for(self, players: int) -> tuple[int, ...]:
+        """Poker place points for a table of *players*, first place first (RULES §6.6.1, D-17).
+
+        Example:
+            >>> from tienlen import POKER
+            >>> POKER.place_points_for(4), POKER.place_points_for(3), POKER.place_points_for(2)
+            ((4, 2, 1, 0), (4, 2, 0), (4, 0))
+        """
+        points = self.place_points[:players]
+        if self.short_table_last_place_zero:
+            points = (*self.place_points[: players - 1], 0)
+        return points
 
     # -- dealing -----------------------------------------------------------------
 
@@ -515,3 +658,69 @@ def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
         return hand
     text = hand if isinstance(hand, str) else None
     return Hand(mask_of(as_cards(hand), text))
+
+
+def _has_run_of_pairs(counts: list[int], length: int) -> bool:
+    run = 0
+    for count in counts[:_TWO]:  # without 2s (RULES §6.7)
+        run = run + 1 if count >= 2 else 0
+        if run >= length:
+            return True
+    return False
+
+
+def _four_twos(counts: list[int]) -> bool:
+    return counts[_TWO] >= 4
+
+
+def _six_pairs(counts: list[int]) -> bool:
+    return (
+        sum(count // 2 for count in counts) >= 6
+    )  # a triple counts once, a four twice
+
+
+def _five_consecutive_pairs(counts: list[int]) -> bool:
+    return _has_run_of_pairs(counts, 5)
+
+
+def _thirteen_ranks(counts: list[int]) -> bool:
+    return all(counts)
+
+
+_INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[list[int]], bool]]] = {
+    InstantWin.FOUR_TWOS: _four_twos,
+    InstantWin.SIX_PAIRS: _six_pairs,
+    InstantWin.FIVE_CONSECUTIVE_PAIRS: _five_consecutive_pairs,
+    InstantWin.THIRTEEN_RANKS: _thirteen_ranks,
+}
+
+
+def _best_packing(
+    counts: tuple[int, ...], twos: list[int], items: list[tuple[int, int, int]]
+) -> int:
+    """The largest total of disjoint items (bombs by per-rank need and length, and single 2s).
+
+    Bombs need ``per_rank`` cards at each of ``length`` consecutive ranks; a 2 used by a
+    bomb is the lowest-valued one, so the dearest 2s stay free to count singly (D-20).
+    """
+    best = 0
+
+    def search(rank: int, left: tuple[int, ...], total: int) -> None:
+        nonlocal best
+        if rank == _bits.RANKS:
+            free = left[_TWO]
+            best = max(best, total + sum(twos[len(twos) - free :]) if free else total)
+            return
+        search(rank + 1, left, total)
+        for per_rank, length, value in items:
+            end = rank + length
+            if end <= _bits.RANKS and all(
+                left[r] >= per_rank for r in range(rank, end)
+            ):
+                used = tuple(
+                    c - per_rank if rank <= r < end else c for r, c in enumerate(left)
+                )
+                search(rank, used, total + value)
+
+    search(0, counts, 0)
+    return best

@@ -1,0 +1,1071 @@
+"""The game engine: an immutable `GameState` that referees a whole game (RULES §1.5, §2–§6).
+
+Players are numbered ``0 … n−1`` clockwise; play moves to ``i + 1`` clockwise and to
+``i − 1`` counterclockwise (RULES §2.1, §6.1). A state never changes: `GameState.apply`
+returns the next state. `GameState.check` says why an action is illegal,
+`GameState.is_legal` whether it is, and `GameState.legal_actions` lists exactly the
+actions `GameState.is_legal` accepts, including Poker jump-ins by players whose turn it
+is not (RULES §6.4).
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Final, overload
+
+import attrs
+
+from tienlen import _bits
+from tienlen._shapes import structural_key
+from tienlen.cards import DECK, Card, Hand, mask_of
+from tienlen.combos import Combo, make_combo
+from tienlen.errors import IllegalPlayError, IllegalReason, InvalidStateError
+from tienlen.rules import RuleSet
+from tienlen.rules._base import Direction, GameEnd, InstantWin, Scoring, as_hand
+from tienlen.scoring import GameResult, ScoreItem, ScoreKind
+
+__all__ = ["Action", "Actions", "ChopChain", "GameState", "Pass", "Play"]
+
+
+def _to_hand(cards: Hand | str | Iterable[Card]) -> Hand:
+    return as_hand(cards)
+
+
+@attrs.frozen(kw_only=True)
+class Play:
+    """A player playing cards (a combination, if it is legal).
+
+    Example:
+        >>> play = Play(player=2, cards="7h 7s")
+        >>> str(play), play.player
+        ('7s 7h', 2)
+    """
+
+    player: int
+    """Who plays."""
+    cards: Hand = attrs.field(converter=_to_hand)
+    """The cards played (card text and iterables of cards are accepted)."""
+    _origin: object = attrs.field(default=None, init=False, eq=False, repr=False)
+    """The state whose `GameState.legal_actions` made this play (it needs no re-check there)."""
+
+    def __str__(self) -> str:
+        return str(self.cards)
+
+
+@attrs.frozen(kw_only=True)
+class Pass:
+    """A player passing: they are locked out of the rest of the trick (RULES §1.5.3).
+
+    Example:
+        >>> str(Pass(player=1))
+        'pass'
+    """
+
+    player: int
+    """Who passes."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+_PASSES: Final = tuple(Pass(player=player) for player in range(8))
+
+Action = Play | Pass
+"""What a player does on their turn (or, for a Poker jump-in, out of it)."""
+
+_new: Final = object.__new__
+_set_player: Final = Play.__dict__["player"].__set__
+_set_cards: Final = Play.__dict__["cards"].__set__
+_set_origin: Final = Play.__dict__["_origin"].__set__
+_new_hand: Final = object.__new__
+_set_hand_mask: Final = Hand.__dict__["_mask"].__set__
+
+
+def _hand(mask: int) -> Hand:
+    """A `Hand` of *mask*, built without attrs' init (private hot path)."""
+    hand = _new_hand(Hand)
+    _set_hand_mask(hand, mask)
+    return hand
+
+
+def _play(player: int, mask: int, origin: GameState) -> Play:
+    """A `Play` of *origin*'s legal actions, built without re-checking (private hot path)."""
+    play = _new(Play)
+    _set_player(play, player)
+    _set_cards(play, _hand(mask))
+    _set_origin(play, origin)
+    return play
+
+
+class Actions(Sequence[Action]):
+    """The legal actions of a state: a lazy, immutable sequence.
+
+    The acting player's plays come first, then their pass (when allowed), then Poker
+    jump-ins by other players. ``len()`` is free and an action object is built only
+    when you take it, so ``random.choice(state.legal_actions())`` is cheap.
+    """
+
+    __slots__ = ("_groups", "_len", "_pass", "_state")
+
+    def __init__(
+        self,
+        state: GameState,
+        groups: list[tuple[int, Sequence[int]]],
+        pass_player: int | None,
+    ) -> None:
+        self._state = state
+        self._groups = groups
+        self._pass = pass_player
+        size = len(groups[0][1]) if pass_player is None else len(groups[0][1]) + 1
+        for _, masks in groups[1:]:
+            size += len(masks)
+        self._len = size
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Action]: ...
+    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            msg = "action index out of range"
+            raise IndexError(msg)
+        groups = self._groups
+        player, masks = groups[0]
+        if index < len(masks):
+            return _play(player, masks[index], self._state)
+        index -= len(masks)
+        if self._pass is not None:
+            if index == 0:
+                return _PASSES[self._pass]
+            index -= 1
+        for player, masks in groups[1:]:
+            if index < len(masks):
+                return _play(player, masks[index], self._state)
+            index -= len(masks)
+        raise AssertionError  # pragma: no cover - guarded by the range check
+
+    def __iter__(self) -> Iterator[Action]:
+        groups = iter(self._groups)
+        first = next(groups, None)
+        if first is not None:
+            player, masks = first
+            for mask in masks:
+                yield _play(player, mask, self._state)
+        if self._pass is not None:
+            yield _PASSES[self._pass]
+        for player, masks in groups:
+            for mask in masks:
+                yield _play(player, mask, self._state)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{a.player}:{a}" for a in self[:6])
+        more = ", ..." if len(self) > 6 else ""
+        return f"<Actions ({len(self)}): [{shown}{more}]>"
+
+
+class _Keep(enum.Enum):
+    KEEP = enum.auto()
+
+
+_KEEP: Final = _Keep.KEEP
+
+
+def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
+    return tuple(values)
+
+
+def _actions(values: Iterable[Action]) -> tuple[Action, ...]:
+    return tuple(values)
+
+
+def _ints(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
+@attrs.frozen(kw_only=True)
+class ChopChain:
+    """The open Poker chop chain of a trick (RULES §6.6.2, D-18)."""
+
+    points: int
+    """The accumulated value of the catches so far."""
+    victim: int
+    """The owner of the last caught combination: who pays when the trick ends."""
+    catcher: int
+    """The last catcher: who is paid."""
+    caught: tuple[Combo, ...]
+    """The caught combinations, in order."""
+
+
+@attrs.frozen(kw_only=True, slots=False)
+class GameState:
+    """One moment of a game, immutable and hashable.
+
+    Build the first state with `GameState.deal` or `GameState.from_hands`; move on with
+    `apply` (or `play`, `pass_turn`), which return a new state and never change this
+    one. States compare equal when the position is the same, whatever the history.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> state = GameState.from_hands(["3s 7h", "4d 9c", "5c Jd"], CLASSIC)
+        >>> state.to_act, state.must_include
+        (0, Card.parse('3s'))
+        >>> state = state.play("3s").play("4d").pass_turn()
+        >>> state.to_act, str(state.top), sorted(state.passed)
+        (0, '4d', [2])
+    """
+
+    rules: RuleSet
+    """The variant being played."""
+    hands: tuple[Hand, ...] = attrs.field(converter=_hands)
+    """Every player's cards, by player index."""
+    dealt: tuple[Hand, ...] = attrs.field(converter=_hands)
+    """Every player's cards at the start of the game."""
+    to_act: int | None
+    """Whose turn it is; ``None`` once the game is over."""
+    top: Combo | None
+    """The combination to beat; ``None`` when the player to act leads."""
+    last_player: int | None
+    """Who played `top`."""
+    locked: int
+    """Bit ``i`` set when player ``i`` has passed in this trick (see `passed`)."""
+    out: int
+    """Bit ``i`` set when player ``i`` is out of the game (finished or frozen)."""
+    finish_order: tuple[int, ...] = attrs.field(converter=_ints)
+    """The players who have gone out, first out first."""
+    frozen: tuple[int, ...] = attrs.field(converter=_ints)
+    """Poker players frozen out when first place was taken (RULES §6.6.3)."""
+    required: int
+    """Mask of the card the lead must include (RULES §2.4); 0 when there is none."""
+    may_decline: bool
+    """Whether the player to act may decline the first lead by passing (RULES §3.3)."""
+    chop: ChopChain | None
+    """The open Poker chop chain of this trick (RULES §6.6.2)."""
+    items: tuple[ScoreItem, ...]
+    """Score items already settled during play (Poker chops and frozen players)."""
+    result: GameResult | None
+    """How the game ended; ``None`` while it goes on."""
+    history: tuple[Action, ...] = attrs.field(converter=_actions, eq=False, repr=False)
+    """Every action applied since the deal, in order (not part of equality)."""
+
+    # -- construction -------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: RuleSet,
+        players: int = 4,
+        seed: int | random.Random | None = None,
+        *,
+        first_game: bool = True,
+        leader: int | None = None,
+        after_instant_win: bool = False,
+        dealer: int | None = None,
+    ) -> GameState:
+        """Shuffle and deal a new game (RULES §2.1, §4.1).
+
+        The same *seed* gives the same game on every machine. Cards per player and decks
+        follow ``rules.deal_size(players)``; Kenneth Lo's three-player spare card goes
+        to the starter (RULES §4.1, D-8). The first dealer is random (drawn from *seed*)
+        unless given; it only matters when two decks hold two 3♠ (RULES §2.4).
+
+        Args:
+            rules: The variant.
+            players: How many players.
+            seed: An int, a `random.Random`, or ``None`` for an unseeded deal.
+            first_game: Whether this is the first game of a match (RULES §2.4).
+            leader: Who leads a later game (the previous winner); ignored, and checked,
+                when the lead is fixed by 3♠.
+            after_instant_win: Whether the previous game ended by an instant win (D-16).
+            dealer: The dealer's index.
+
+        Raises:
+            InvalidRulesError: the rules do not allow that many players.
+            InvalidStateError: a later game without a leader, or a wrong leader.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.deal(CLASSIC, players=4, seed=7)
+            >>> [len(hand) for hand in state.hands], state.to_act == GameState.deal(CLASSIC, 4, 7).to_act
+            ([13, 13, 13, 13], True)
+        """
+        decks, size = rules.deal_size(players)
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        deck = list(DECK) * decks
+        rng.shuffle(deck)
+        if dealer is None:
+            dealer = rng.randrange(players)
+        masks = [mask_of(deck[i * size : (i + 1) * size]) for i in range(players)]
+        spare = deck[players * size :]
+        if rules.spare_card_to_starter and players == 3 and len(spare) == 1:
+            starter = _spare_starter(
+                rules, masks, first_game=first_game, leader=leader, dealer=dealer
+            )
+            masks[starter] |= spare[0].mask
+            return cls._start(rules, masks, leader=starter, required=0, dealer=dealer)
+        return cls._begin(rules, masks, first_game, leader, after_instant_win, dealer)
+
+    @classmethod
+    def from_hands(
+        cls,
+        hands: Sequence[Hand | str | Iterable[Card]],
+        rules: RuleSet,
+        *,
+        first_game: bool = True,
+        leader: int | None = None,
+        after_instant_win: bool = False,
+        dealer: int | None = None,
+    ) -> GameState:
+        """Start a game from given hands, one per player (any sizes, for scenarios and tests).
+
+        The first lead follows the variant as for `deal`. Under Kenneth Lo with three
+        players, a player holding 18 cards against two of 17 is the starter holding the
+        spare card and leads freely (RULES §4.1). With no dealer given, the player before
+        player 0 in play direction deals, so player 0 is first from the dealer.
+
+        Raises:
+            InvalidCardError: bad card text.
+            InvalidRulesError: the rules do not allow that many players.
+            InvalidStateError: an empty hand, a card held more often than the decks
+                allow, a later game without a leader, or a wrong leader.
+
+        Example:
+            >>> from tienlen import POKER
+            >>> state = GameState.from_hands(["4s 5s", "3s 9h"], POKER)
+            >>> state.to_act, str(state.must_include)
+            (1, '3s')
+        """
+        parsed = [as_hand(hand) for hand in hands]
+        players = len(parsed)
+        decks, size = rules.deal_size(players)
+        for player, hand in enumerate(parsed):
+            if not hand:
+                msg = f"player {player} has no cards"
+                raise InvalidStateError(msg)
+        total = 0
+        for player, hand in enumerate(parsed):
+            clash = _bits.overflowing_sum(total, hand.mask) | (
+                total & hand.mask if decks == 1 else 0
+            )
+            if clash or (decks == 1 and hand.mask >> _bits.CARDS):
+                card = DECK[_bits.top_card(clash or hand.mask >> _bits.CARDS)]
+                msg = f"card {str(card)!r} is dealt more often than {decks} deck(s) allow (player {player})"
+                raise InvalidStateError(msg)
+            total = _bits.multiset_sum(total, hand.mask)
+        if dealer is None:
+            dealer = (0 - _step(rules)) % players
+        masks = [hand.mask for hand in parsed]
+        sizes = sorted(len(hand) for hand in parsed)
+        if (
+            rules.spare_card_to_starter
+            and players == 3
+            and sizes == [size, size, size + 1]
+        ):
+            starter = next(p for p, hand in enumerate(parsed) if len(hand) == size + 1)
+            if leader is not None and leader != starter:
+                msg = f"player {starter} holds the spare card and starts (RULES §4.1), not player {leader}"
+                raise InvalidStateError(msg)
+            return cls._start(rules, masks, leader=starter, required=0, dealer=dealer)
+        return cls._begin(rules, masks, first_game, leader, after_instant_win, dealer)
+
+    @classmethod
+    def _begin(
+        cls,
+        rules: RuleSet,
+        masks: list[int],
+        first_game: bool,  # noqa: FBT001
+        leader: int | None,
+        after_instant_win: bool,  # noqa: FBT001
+        dealer: int,
+    ) -> GameState:
+        """Fix the leader and the card the lead must include (RULES §2.4, §5.3, §6.5, D-4)."""
+        players = len(masks)
+        if leader is not None and not 0 <= leader < players:
+            msg = f"leader {leader!r} is not a player (0-{players - 1})"
+            raise InvalidStateError(msg)
+        if not rules.lead_must_include(
+            first_game=first_game, after_instant_win=after_instant_win
+        ):
+            if leader is None:
+                msg = "a later game needs its leader (the previous winner, RULES §2.4)"
+                raise InvalidStateError(msg)
+            return cls._start(rules, masks, leader=leader, required=0, dealer=dealer)
+        card, holder = _lowest_holder(rules, masks, dealer)
+        if leader is not None and leader != holder:
+            msg = f"player {holder} holds {DECK[card]} and must lead (RULES §2.4), not player {leader}"
+            raise InvalidStateError(msg)
+        return cls._start(
+            rules, masks, leader=holder, required=1 << card, dealer=dealer
+        )
+
+    @classmethod
+    def _start(
+        cls,
+        rules: RuleSet,
+        masks: list[int],
+        *,
+        leader: int,
+        required: int,
+        dealer: int,
+    ) -> GameState:
+        """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
+        del dealer  # the dealer only decides who leads
+        hands = tuple(Hand(mask) for mask in masks)
+        state = cls(
+            rules=rules,
+            hands=hands,
+            dealt=hands,
+            to_act=leader,
+            top=None,
+            last_player=None,
+            locked=0,
+            out=0,
+            finish_order=(),
+            frozen=(),
+            required=required,
+            may_decline=bool(required) and rules.may_decline_first_lead,
+            chop=None,
+            items=(),
+            result=None,
+            history=(),
+        )
+        for player in state._order_from(leader):
+            win = rules.instant_win(hands[player])
+            if win is not None:
+                return state._instant_win(player, win)
+        return state
+
+    # -- queries ------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """How many players sit at the table."""
+        return len(self.hands)
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.result is not None
+
+    @property
+    def passed(self) -> frozenset[int]:
+        """The players locked out of the current trick (RULES §1.5.3)."""
+        return frozenset(p for p in range(self.players) if self.locked >> p & 1)
+
+    @property
+    def must_include(self) -> Card | None:
+        """The card the current lead must include (3♠ or the lowest dealt card), if any."""
+        return DECK[self.required.bit_length() - 1] if self.required else None
+
+    @property
+    def is_continuing(self) -> bool:
+        """Whether the player to act may continue or close their trick (RULES §3.4)."""
+        return self.top is not None and self.to_act == self.last_player
+
+    def in_game(self, player: int) -> bool:
+        """Whether *player* is still playing (not finished, not frozen)."""
+        return not self.out >> player & 1
+
+    def legal_actions(self) -> Actions:
+        """Every legal action now: the acting player's plays and pass, then jump-ins.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s 9h", "5d 6d"], CLASSIC)
+            >>> [str(action) for action in state.legal_actions()]
+            ['3s']
+        """
+        player = self.to_act
+        if player is None:
+            return Actions(self, [(0, ())], None)
+        hand = self.hands[player]
+        top = self.top
+        rules = self.rules
+        if top is None:
+            masks: Sequence[int] = rules.legal_plays(hand)._masks
+            if self.required:
+                masks = [m for m in masks if m & self.required]
+            return Actions(
+                self, [(player, masks)], player if self.may_decline else None
+            )
+        masks = rules.legal_plays(hand, top)._masks
+        if player == self.last_player:  # continuation: same shape only (RULES §3.4)
+            code = top.key >> 6
+            masks = [m for m in masks if structural_key(m) >> 6 == code]
+        groups: list[tuple[int, Sequence[int]]] = [(player, masks)]
+        if rules.jump_in:
+            groups += self._jump_ins(player)
+        return Actions(self, groups, player)
+
+    def _jump_ins(self, acting: int) -> list[tuple[int, Sequence[int]]]:
+        """Poker jump-ins by players other than the one to act (RULES §6.4, D-15)."""
+        top = self.top
+        rules = self.rules
+        if top is None or not rules.jump_in or not rules.is_chop_target(top):
+            return []
+        groups: list[tuple[int, Sequence[int]]] = []
+        for player in self._order_from(acting):
+            if player in (acting, self.last_player) or not self.in_game(player):
+                continue
+            masks = [
+                p.mask
+                for p in rules.legal_plays(self.hands[player], top)
+                if rules.may_jump_in(p, top)
+            ]
+            if masks:
+                groups.append((player, masks))
+        return groups
+
+    # -- check / is_legal / apply ---------------------------------------------------
+
+    def check(self, action: Action) -> None:
+        """Raise `IllegalPlayError` (with a `IllegalReason`) if *action* is illegal now.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+            >>> state.check(Play(player=0, cards="4s"))
+            Traceback (most recent call last):
+            ...
+            tienlen.errors.IllegalPlayError: illegal play '4s' by player 0: must include the first-lead card: ...
+        """
+        self._verdict(action)
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether *action* is legal now (`check` without the exception)."""
+        try:
+            self._verdict(action)
+        except IllegalPlayError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> GameState:
+        """The state after *action*; this state is unchanged.
+
+        Raises:
+            IllegalPlayError: the action is illegal now (see `check`).
+        """
+        if (
+            type(action) is Play and action._origin is self
+        ):  # from legal_actions(): legal
+            mask = action.cards.mask
+            return self._after_play(
+                action.player, make_combo(mask, structural_key(mask)), action
+            )
+        combo = self._verdict(action)
+        if combo is None:
+            return self._after_pass(action.player)
+        return self._after_play(action.player, combo, action)
+
+    def play(
+        self, cards: Hand | str | Iterable[Card], player: int | None = None
+    ) -> GameState:
+        """Play *cards* for *player* (by default the player to act); see `apply`.
+
+        Raises:
+            IllegalPlayError: the play is illegal now.
+            InvalidCardError: bad card text.
+        """
+        return self.apply(Play(player=self._actor(player, "play"), cards=cards))
+
+    def pass_turn(self, player: int | None = None) -> GameState:
+        """Pass for *player* (by default the player to act); see `apply`.
+
+        Raises:
+            IllegalPlayError: passing is illegal now.
+        """
+        return self.apply(Pass(player=self._actor(player, "pass")))
+
+    def _actor(self, player: int | None, action: str) -> int:
+        if player is not None:
+            return player
+        if self.to_act is None:
+            raise IllegalPlayError(
+                IllegalReason.GAME_OVER, -1, action, "the game is over"
+            )
+        return self.to_act
+
+    def _refuse(
+        self, reason: IllegalReason, action: Action, detail: str
+    ) -> IllegalPlayError:
+        top = f" on {str(self.top)!r}" if self.top is not None else ""
+        return IllegalPlayError(
+            reason, action.player, str(action), f"{detail}{top} ({self.rules.name})"
+        )
+
+    def _verdict(self, action: Action) -> Combo | None:
+        """Check *action*; return its combination for a legal play, ``None`` for a legal pass."""
+        player = action.player
+        if self.result is not None:
+            raise self._refuse(IllegalReason.GAME_OVER, action, "the game is over")
+        if type(player) is not int or not 0 <= player < len(self.hands):
+            raise self._refuse(
+                IllegalReason.UNKNOWN_PLAYER,
+                action,
+                f"players are 0-{len(self.hands) - 1}",
+            )
+        if self.out >> player & 1:
+            raise self._refuse(
+                IllegalReason.PLAYER_OUT, action, f"player {player} is out of the game"
+            )
+        to_act = self.to_act
+        if type(action) is Pass:
+            if player != to_act:
+                raise self._not_your_turn(action)
+            if self.top is None and not self.may_decline:
+                raise self._refuse(
+                    IllegalReason.CANNOT_PASS, action, "the leader must play"
+                )
+            return None
+        if not isinstance(action, Play):
+            msg = f"expected a Play or Pass, got {action!r}"
+            raise TypeError(msg)
+        top = self.top
+        rules = self.rules
+        if player != to_act and (
+            top is None or not rules.jump_in or player == self.last_player
+        ):
+            raise self._not_your_turn(action)
+        mask = action.cards.mask
+        if not mask or not _bits.is_submultiset(mask, self.hands[player].mask):
+            raise self._refuse(
+                IllegalReason.CARDS_NOT_IN_HAND,
+                action,
+                f"player {player} holds {self.hands[player]}",
+            )
+        combo = rules.classify(action.cards)
+        if combo is None:
+            raise self._refuse(
+                IllegalReason.NOT_A_COMBO, action, "no combination has these cards"
+            )
+        if player != to_act:
+            assert top is not None
+            if not rules.may_jump_in(combo, top):
+                raise self._not_your_turn(action)
+            return combo
+        if top is None:
+            if not rules.is_leadable(combo.kind):
+                raise self._refuse(
+                    IllegalReason.CANNOT_LEAD,
+                    action,
+                    f"{combo.kind.label} cannot be led",
+                )
+            if self.required and not mask & self.required:
+                raise self._refuse(
+                    IllegalReason.MUST_INCLUDE,
+                    action,
+                    f"the first lead must include {self.must_include}",
+                )
+            return combo
+        if player == self.last_player and combo.shape != top.shape:
+            raise self._refuse(
+                IllegalReason.WRONG_SHAPE, action, "a continuation must keep the shape"
+            )
+        if not rules.beats(combo, top):
+            if combo.shape != top.shape:
+                raise self._refuse(
+                    IllegalReason.WRONG_SHAPE,
+                    action,
+                    f"a {combo.shape} cannot beat a {top.shape}",
+                )
+            raise self._refuse(
+                IllegalReason.DOES_NOT_BEAT,
+                action,
+                f"{combo.top} is not higher than {top.top}",
+            )
+        return combo
+
+    def _not_your_turn(self, action: Action) -> IllegalPlayError:
+        if self.locked >> action.player & 1:
+            return self._refuse(
+                IllegalReason.LOCKED_OUT,
+                action,
+                f"player {action.player} passed in this trick",
+            )
+        return self._refuse(
+            IllegalReason.NOT_YOUR_TURN, action, f"player {self.to_act} is to act"
+        )
+
+    # -- transitions --------------------------------------------------------------
+
+    def _order_from(self, player: int) -> list[int]:
+        """Every seat in play direction, starting with *player*."""
+        step = _step(self.rules)
+        n = len(self.hands)
+        return [(player + step * i) % n for i in range(n)]
+
+    def _after_pass(self, player: int) -> GameState:
+        action = _PASSES[player]
+        locked = self.locked | 1 << player
+        if self.top is None:  # the first lead declined (RULES §3.3, D-6)
+            nxt = self._scan(player, None, locked, self.out)
+            return self._evolve(
+                to_act=nxt, locked=locked, required=0, may_decline=False, action=action
+            )
+        if player == self.last_player:  # closing a continuation (RULES §3.4, D-7)
+            return self._new_trick(player, self.out, self.items, self.chop, action)
+        nxt = self._scan(player, self.last_player, locked, self.out)
+        if nxt is None:
+            leader = self._next_leader(self.last_player, self.out)
+            return self._new_trick(leader, self.out, self.items, self.chop, action)
+        return self._evolve(to_act=nxt, locked=locked, action=action)
+
+    def _after_play(self, player: int, combo: Combo, action: Action) -> GameState:
+        rules = self.rules
+        hands = list(self.hands)
+        left = _bits.difference(hands[player].mask, combo.mask)
+        hands[player] = _hand(left)
+        new_hands = tuple(hands)
+        items = self.items
+        chop = self.chop
+        if (
+            self.top is not None
+            and rules.scoring is Scoring.POKER_POINTS
+            and rules.is_catch(combo, self.top)
+        ):
+            chop = self._catch(player, self.top)
+        out = self.out
+        if left:
+            nxt = self._scan(player, player, self.locked, out)
+            if nxt is not None:
+                return self._evolve(
+                    hands=new_hands, to_act=nxt, top=combo, last_player=player, required=0,
+                    may_decline=False, chop=chop, action=action,
+                )  # fmt: skip
+            if rules.continuation:  # the others all passed (RULES §3.4, D-7)
+                return self._evolve(
+                    hands=new_hands, to_act=player, top=combo, last_player=player, required=0,
+                    may_decline=False, chop=chop, action=action,
+                )  # fmt: skip
+            return self._evolve(hands=new_hands)._new_trick(
+                player, out, items, chop, action
+            )
+        # the player goes out (RULES §1.5.5)
+        out |= 1 << player
+        finish_order = (*self.finish_order, player)
+        frozen = self.frozen
+        if (
+            chop is not None and chop is not self.chop
+        ):  # a catch emptied the hand (RULES §6.6.2)
+            items = (*items, _chop_item(chop))
+            chop = None
+        if rules.scoring is Scoring.POKER_POINTS and len(finish_order) == 1:
+            frozen, frozen_items = self._freeze(player, new_hands)
+            items = (*items, *frozen_items)
+            for victim in frozen:
+                out |= 1 << victim
+        state = self._evolve(
+            hands=new_hands, top=combo, last_player=player, out=out, finish_order=finish_order,
+            frozen=frozen, required=0, may_decline=False, items=items, chop=chop, action=action,
+        )  # fmt: skip
+        if rules.game_end is GameEnd.FIRST_OUT or len(hands) - out.bit_count() <= 1:
+            return state._with_result(_settle(state))
+        nxt = self._scan(player, player, self.locked, out)
+        if nxt is not None:
+            return state._evolve(to_act=nxt)
+        return state._new_trick(self._next_leader(player, out), out, items, chop, None)
+
+    def _next_leader(self, last: int | None, out: int) -> int:
+        """Who leads when the others all passed (RULES §1.5.4-§1.5.5, D-1).
+
+        The last player, or if they went out the next player in play direction still in
+        the game, even one who passed.
+        """
+        assert last is not None
+        if not out >> last & 1:
+            return last
+        leader = self._scan(last, None, 0, out)
+        assert leader is not None
+        return leader
+
+    def _new_trick(
+        self,
+        leader: int,
+        out: int,
+        items: tuple[ScoreItem, ...],
+        chop: ChopChain | None,
+        action: Action | None,
+    ) -> GameState:
+        """Clear the pile and settle the trick's chop chain (RULES §1.5.4, §6.6.2)."""
+        if chop is not None and chop.points:
+            items = (*items, _chop_item(chop))
+        return self._evolve(
+            to_act=leader, top=None, last_player=None, locked=0, out=out, required=0,
+            may_decline=False, items=items, chop=None, action=action,
+        )  # fmt: skip
+
+    def _catch(self, player: int, top: Combo) -> ChopChain:
+        """Add a catch to the trick's chop chain (RULES §6.6.2, D-18)."""
+        victim = self.last_player
+        assert victim is not None
+        value = 0 if not self.hands[victim] else self.rules.chop_value(top)
+        chain = self.chop
+        points = value + (chain.points if chain is not None else 0)
+        caught = (*chain.caught, top) if chain is not None else (top,)
+        return ChopChain(points=points, victim=victim, catcher=player, caught=caught)
+
+    def _freeze(
+        self, winner: int, hands: tuple[Hand, ...]
+    ) -> tuple[tuple[int, ...], list[ScoreItem]]:
+        """Freeze every player still holding all their dealt cards (*cóng*, RULES §6.6.3)."""
+        frozen: list[int] = []
+        items: list[ScoreItem] = []
+        for player in self._order_from(winner):
+            if (
+                player != winner
+                and not self.out >> player & 1
+                and hands[player] == self.dealt[player]
+            ):
+                frozen.append(player)
+                points = self.rules.frozen_penalty + self.rules.hand_value(
+                    hands[player]
+                )
+                items.append(
+                    ScoreItem(
+                        kind=ScoreKind.FROZEN,
+                        player=winner,
+                        payer=player,
+                        points=points,
+                    )
+                )
+        return tuple(frozen), items
+
+    def _scan(self, actor: int, last: int | None, locked: int, out: int) -> int | None:
+        """The next player to act after *actor*, or ``None`` when the trick is over.
+
+        The trick is over when the turn would come back to *last*, the player who made the
+        last play: everyone else still in the game has passed (RULES §1.5.4, §1.5.6).
+        """
+        skip = locked | out
+        for seat in _SEATS_AFTER[self.rules.direction][len(self.hands)][actor]:
+            if seat == last:
+                return None
+            if not skip >> seat & 1:
+                return seat
+        return None
+
+    def _instant_win(self, winner: int, win: InstantWin) -> GameState:
+        """A hand won at the deal (RULES §5.4, §6.7, D-14, D-21)."""
+        order = tuple(self._order_from(winner))
+        rules = self.rules
+        if rules.scoring is Scoring.POKER_POINTS:
+            items = [
+                ScoreItem(
+                    kind=ScoreKind.INSTANT_WIN,
+                    player=winner,
+                    points=rules.instant_win_points,
+                )
+            ]
+        else:
+            items = [
+                ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=1)
+                for p in order[1:]
+            ]
+        result = GameResult.from_items(
+            players=len(order), finish_order=order, items=items, instant_win=win
+        )
+        return self._with_result(result)
+
+    def _with_result(self, result: GameResult) -> GameState:
+        return attrs.evolve(
+            self, to_act=None, result=result, chop=None, may_decline=False, required=0
+        )
+
+    def _evolve(
+        self,
+        *,
+        hands: tuple[Hand, ...] | _Keep = _KEEP,
+        to_act: int | _Keep | None = _KEEP,
+        top: Combo | _Keep | None = _KEEP,
+        last_player: int | _Keep | None = _KEEP,
+        locked: int | _Keep = _KEEP,
+        out: int | _Keep = _KEEP,
+        finish_order: tuple[int, ...] | _Keep = _KEEP,
+        frozen: tuple[int, ...] | _Keep = _KEEP,
+        required: int | _Keep = _KEEP,
+        may_decline: bool | _Keep = _KEEP,
+        chop: ChopChain | _Keep | None = _KEEP,
+        items: tuple[ScoreItem, ...] | _Keep = _KEEP,
+        action: Action | None = None,
+    ) -> GameState:
+        """A copy with some fields changed, built without attrs' checks (hot path)."""
+        new = _new(GameState)
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        if hands is not _KEEP:
+            fields["hands"] = hands
+        if to_act is not _KEEP:
+            fields["to_act"] = to_act
+        if top is not _KEEP:
+            fields["top"] = top
+        if last_player is not _KEEP:
+            fields["last_player"] = last_player
+        if locked is not _KEEP:
+            fields["locked"] = locked
+        if out is not _KEEP:
+            fields["out"] = out
+        if finish_order is not _KEEP:
+            fields["finish_order"] = finish_order
+        if frozen is not _KEEP:
+            fields["frozen"] = frozen
+        if required is not _KEEP:
+            fields["required"] = required
+        if may_decline is not _KEEP:
+            fields["may_decline"] = may_decline
+        if chop is not _KEEP:
+            fields["chop"] = chop
+        if items is not _KEEP:
+            fields["items"] = items
+        if action is not None:
+            fields["history"] = (*self.history, action)
+        return new
+
+    # -- text ---------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        lines = [f"{self.rules.name}, {self.players} players"]
+        for player, hand in enumerate(self.hands):
+            marks = []
+            if player == self.to_act:
+                marks.append("to act")
+            if self.locked >> player & 1:
+                marks.append("passed")
+            if player in self.finish_order:
+                marks.append(f"out #{self.finish_order.index(player) + 1}")
+            if player in self.frozen:
+                marks.append("frozen")
+            note = f"  ({', '.join(marks)})" if marks else ""
+            lines.append(f"  {player}: {hand}{note}")
+        lines.append(f"  top: {self.top if self.top is not None else '-'}")
+        if self.result is not None:
+            lines.append(
+                f"  over: order {list(self.result.finish_order)}, scores {list(self.result.scores)}"
+            )
+        return "\n".join(lines)
+
+
+_SEATS_AFTER: Final = {
+    direction: {
+        n: tuple(
+            tuple((seat + direction.value * i) % n for i in range(1, n + 1))
+            for seat in range(n)
+        )
+        for n in range(1, 9)
+    }
+    for direction in Direction
+}
+"""``_SEATS_AFTER[direction][players][seat]``: the seats after *seat* in play, itself last."""
+
+
+def _step(rules: RuleSet) -> int:
+    return 1 if rules.direction is Direction.CLOCKWISE else -1
+
+
+def _chop_item(chop: ChopChain) -> ScoreItem:
+    return ScoreItem(
+        kind=ScoreKind.CHOP,
+        player=chop.catcher,
+        payer=chop.victim,
+        points=chop.points,
+        combos=chop.caught,
+    )
+
+
+def _lowest_holder(rules: RuleSet, masks: list[int], dealer: int) -> tuple[int, int]:
+    """The first-lead card (3♠, else the lowest dealt, D-4) and who leads with it.
+
+    With two decks and two holders, the first in play direction from the dealer leads.
+    """
+    union = 0
+    for mask in masks:
+        union |= mask
+    card = ((union & _bits.LOW_HALF) & -(union & _bits.LOW_HALF)).bit_length() - 1
+    step = _step(rules)
+    n = len(masks)
+    for i in range(1, n + 1):
+        player = (dealer + step * i) % n
+        if masks[player] >> card & 1:
+            return card, player
+    raise AssertionError  # pragma: no cover - some player holds the lowest card
+
+
+def _spare_starter(
+    rules: RuleSet,
+    masks: list[int],
+    *,
+    first_game: bool,
+    leader: int | None,
+    dealer: int,
+) -> int:
+    """Kenneth Lo's three-player starter, decided on the 51 dealt cards (RULES §4.1, D-8)."""
+    if not first_game:
+        if leader is None or not 0 <= leader < len(masks):
+            msg = "a later game needs its leader (the previous winner, RULES §4.1)"
+            raise InvalidStateError(msg)
+        return leader
+    _, holder = _lowest_holder(rules, masks, dealer)
+    return holder
+
+
+def _settle(state: GameState) -> GameResult:
+    """Score a finished game (RULES §2.5, §4.4, §6.6)."""
+    rules = state.rules
+    n = state.players
+    active = [p for p in state._order_from(state.finish_order[-1]) if state.in_game(p)]
+    finishers = list(state.finish_order)
+    if rules.game_end is GameEnd.FIRST_OUT:
+        rest = sorted(
+            active, key=lambda p: len(state.hands[p])
+        )  # stable: play order breaks ties
+        order = [*finishers, *rest]
+    else:
+        order = [*finishers, *active, *state.frozen]
+    items = list(state.items)
+    if state.chop is not None and state.chop.points:
+        items.append(_chop_item(state.chop))
+    if rules.scoring is Scoring.LOSER_PAYS_EACH:
+        loser = order[-1]
+        items += [
+            ScoreItem(kind=ScoreKind.STAKE, player=p, payer=loser, points=1)
+            for p in order[:-1]
+        ]
+    elif rules.scoring is Scoring.EACH_PAYS_WINNER:
+        winner = order[0]
+        items += [
+            ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=1)
+            for p in order[1:]
+        ]
+    else:
+        items += _poker_end(state, order)
+    return GameResult.from_items(
+        players=n, finish_order=order, items=items, frozen=state.frozen
+    )
+
+
+def _poker_end(state: GameState, order: list[int]) -> list[ScoreItem]:
+    """Place points and the end penalty (RULES §6.6.1, §6.6.4, D-17, D-19)."""
+    rules = state.rules
+    points = rules.place_points_for(state.players)
+    items = [
+        ScoreItem(kind=ScoreKind.PLACE, player=player, points=points[place])
+        for place, player in enumerate(order)
+        if player not in state.frozen and points[place]
+    ]
+    playing = [p for p in order if p not in state.frozen]
+    last = playing[-1]
+    value = rules.hand_value(state.hands[last])
+    if value and len(playing) > 1:
+        items.append(
+            ScoreItem(
+                kind=ScoreKind.END_PENALTY, player=playing[-2], payer=last, points=value
+            )
+        )
+    return items
