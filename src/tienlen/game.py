@@ -596,10 +596,9 @@ class GameState:
     def _refuse(
         self, reason: IllegalReason, action: Action, detail: str
     ) -> IllegalPlayError:
-        top = f" on {str(self.top)!r}" if self.top is not None else ""
-        return IllegalPlayError(
-            reason, action.player, str(action), f"{detail}{top} ({self.rules.name})"
-        )
+        table = f"top {str(self.top)!r}" if self.top is not None else "no top"
+        context = f"{detail} ({table}, {self.rules.name})"
+        return IllegalPlayError(reason, action.player, str(action), context)
 
     def _verdict(self, action: Action) -> Combo | None:
         """Check *action*; return its combination for a legal play, ``None`` for a legal pass."""
