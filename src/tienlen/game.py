@@ -711,11 +711,15 @@ class GameState:
             )
         if player == self.last_player:  # closing a continuation (RULES §3.4, D-7)
             return self._new_trick(player, self.out, self.items, self.chop, action)
-        nxt = self._scan(player, self.last_player, locked, self.out)
-        if nxt is None:
-            leader = self._next_leader(self.last_player, self.out)
-            return self._new_trick(leader, self.out, self.items, self.chop, action)
-        return self._evolve(to_act=nxt, locked=locked, action=action)
+        last = self.last_player
+        nxt = self._scan(player, last, locked, self.out)
+        if nxt is not None:
+            return self._evolve(to_act=nxt, locked=locked, action=action)
+        assert last is not None
+        if self.rules.continuation and not self.out >> last & 1:  # RULES §3.4, D-7
+            return self._evolve(to_act=last, locked=locked, action=action)
+        leader = self._next_leader(last, self.out)
+        return self._new_trick(leader, self.out, self.items, self.chop, action)
 
     def _after_play(self, player: int, combo: Combo, action: Action) -> GameState:
         rules = self.rules
