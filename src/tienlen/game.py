@@ -26,7 +26,7 @@ from tienlen.rules import RuleSet
 from tienlen.rules._base import Direction, GameEnd, InstantWin, Scoring, as_hand
 from tienlen.scoring import GameResult, ScoreItem, ScoreKind
 
-__all__ = ["Action", "Actions", "ChopChain", "GameState", "Pass", "Play"]
+__all__ = ["Action", "Actions", "ChopChain", "GameSetup", "GameState", "Pass", "Play"]
 
 
 def _to_hand(cards: Hand | str | Iterable[Card]) -> Hand:
@@ -192,6 +192,45 @@ def _ints(values: Iterable[int]) -> tuple[int, ...]:
 
 
 @attrs.frozen(kw_only=True)
+class GameSetup:
+    """How a game started, as passed to `GameState.deal` or `GameState.from_hands`."""
+
+    first_game: bool
+    """Whether it is the first game of a match (RULES §2.4)."""
+    leader: int | None
+    """The leader passed in (a later game's previous winner), or ``None``."""
+    after_instant_win: bool
+    """Whether the previous game ended by an instant win (D-16)."""
+    dealer: int
+    """The dealer: the first 3♠ holder after them leads when two decks hold two."""
+
+    @classmethod
+    def checked(
+        cls,
+        players: int,
+        first_game: bool,  # noqa: FBT001
+        leader: int | None,
+        after_instant_win: bool,  # noqa: FBT001
+        dealer: int,
+    ) -> GameSetup:
+        """A setup for *players*, refusing seats that are not at the table.
+
+        Raises:
+            InvalidStateError: *leader* or *dealer* is not a seat.
+        """
+        for name, seat in (("leader", leader), ("dealer", dealer)):
+            if seat is not None and (type(seat) is not int or not 0 <= seat < players):
+                msg = f"{name} {seat!r} is not a player (0-{players - 1})"
+                raise InvalidStateError(msg)
+        return cls(
+            first_game=first_game,
+            leader=leader,
+            after_instant_win=after_instant_win,
+            dealer=dealer,
+        )
+
+
+@attrs.frozen(kw_only=True)
 class ChopChain:
     """The open Poker chop chain of a trick (RULES §6.6.2, D-18)."""
 
@@ -255,6 +294,8 @@ class GameState:
     """How the game ended; ``None`` while it goes on."""
     history: tuple[Action, ...] = attrs.field(converter=_actions, eq=False, repr=False)
     """Every action applied since the deal, in order (not part of equality)."""
+    setup: GameSetup = attrs.field(eq=False, repr=False)
+    """How the game started: first game or not, leader, dealer (not part of equality)."""
 
     # -- construction -------------------------------------------------------------
 
@@ -303,15 +344,16 @@ class GameState:
         rng.shuffle(deck)
         if dealer is None:
             dealer = rng.randrange(players)
+        setup = GameSetup.checked(
+            players, first_game, leader, after_instant_win, dealer
+        )
         masks = [mask_of(deck[i * size : (i + 1) * size]) for i in range(players)]
         spare = deck[players * size :]
         if rules.spare_card_to_starter and players == 3 and len(spare) == 1:
-            starter = _spare_starter(
-                rules, masks, first_game=first_game, leader=leader, dealer=dealer
-            )
+            starter = _spare_starter(rules, masks, setup)
             masks[starter] |= spare[0].mask
-            return cls._start(rules, masks, leader=starter, required=0, dealer=dealer)
-        return cls._begin(rules, masks, first_game, leader, after_instant_win, dealer)
+            return cls._start(rules, masks, leader=starter, required=0, setup=setup)
+        return cls._begin(rules, masks, setup)
 
     @classmethod
     def from_hands(
@@ -362,6 +404,9 @@ class GameState:
             total = _bits.multiset_sum(total, hand.mask)
         if dealer is None:
             dealer = (0 - _step(rules)) % players
+        setup = GameSetup.checked(
+            players, first_game, leader, after_instant_win, dealer
+        )
         masks = [hand.mask for hand in parsed]
         sizes = sorted(len(hand) for hand in parsed)
         if (
@@ -373,38 +418,25 @@ class GameState:
             if leader is not None and leader != starter:
                 msg = f"player {starter} holds the spare card and starts (RULES §4.1), not player {leader}"
                 raise InvalidStateError(msg)
-            return cls._start(rules, masks, leader=starter, required=0, dealer=dealer)
-        return cls._begin(rules, masks, first_game, leader, after_instant_win, dealer)
+            return cls._start(rules, masks, leader=starter, required=0, setup=setup)
+        return cls._begin(rules, masks, setup)
 
     @classmethod
-    def _begin(
-        cls,
-        rules: RuleSet,
-        masks: list[int],
-        first_game: bool,  # noqa: FBT001
-        leader: int | None,
-        after_instant_win: bool,  # noqa: FBT001
-        dealer: int,
-    ) -> GameState:
+    def _begin(cls, rules: RuleSet, masks: list[int], setup: GameSetup) -> GameState:
         """Fix the leader and the card the lead must include (RULES §2.4, §5.3, §6.5, D-4)."""
-        players = len(masks)
-        if leader is not None and not 0 <= leader < players:
-            msg = f"leader {leader!r} is not a player (0-{players - 1})"
-            raise InvalidStateError(msg)
+        leader = setup.leader
         if not rules.lead_must_include(
-            first_game=first_game, after_instant_win=after_instant_win
+            first_game=setup.first_game, after_instant_win=setup.after_instant_win
         ):
             if leader is None:
                 msg = "a later game needs its leader (the previous winner, RULES §2.4)"
                 raise InvalidStateError(msg)
-            return cls._start(rules, masks, leader=leader, required=0, dealer=dealer)
-        card, holder = _lowest_holder(rules, masks, dealer)
+            return cls._start(rules, masks, leader=leader, required=0, setup=setup)
+        card, holder = _lowest_holder(rules, masks, setup.dealer)
         if leader is not None and leader != holder:
             msg = f"player {holder} holds {DECK[card]} and must lead (RULES §2.4), not player {leader}"
             raise InvalidStateError(msg)
-        return cls._start(
-            rules, masks, leader=holder, required=1 << card, dealer=dealer
-        )
+        return cls._start(rules, masks, leader=holder, required=1 << card, setup=setup)
 
     @classmethod
     def _start(
@@ -414,10 +446,9 @@ class GameState:
         *,
         leader: int,
         required: int,
-        dealer: int,
+        setup: GameSetup,
     ) -> GameState:
         """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
-        del dealer  # the dealer only decides who leads
         hands = tuple(Hand(mask) for mask in masks)
         state = cls(
             rules=rules,
@@ -436,6 +467,7 @@ class GameState:
             items=(),
             result=None,
             history=(),
+            setup=setup,
         )
         for player in state._order_from(leader):
             win = rules.instant_win(hands[player])
@@ -634,7 +666,9 @@ class GameState:
         ):
             raise self._not_your_turn(action)
         mask = action.cards.mask
-        if not mask or not _bits.is_submultiset(mask, self.hands[player].mask):
+        if not mask:
+            raise self._refuse(IllegalReason.NOT_A_COMBO, action, "a play needs cards")
+        if not _bits.is_submultiset(mask, self.hands[player].mask):
             raise self._refuse(
                 IllegalReason.CARDS_NOT_IN_HAND,
                 action,
@@ -1000,21 +1034,20 @@ def _lowest_holder(rules: RuleSet, masks: list[int], dealer: int) -> tuple[int, 
     raise AssertionError  # pragma: no cover - some player holds the lowest card
 
 
-def _spare_starter(
-    rules: RuleSet,
-    masks: list[int],
-    *,
-    first_game: bool,
-    leader: int | None,
-    dealer: int,
-) -> int:
-    """Kenneth Lo's three-player starter, decided on the 51 dealt cards (RULES §4.1, D-8)."""
-    if not first_game:
-        if leader is None or not 0 <= leader < len(masks):
+def _spare_starter(rules: RuleSet, masks: list[int], setup: GameSetup) -> int:
+    """Kenneth Lo's three-player starter, decided on the 51 dealt cards (RULES §4.1, D-8).
+
+    The first game: the holder of 3♠, or of the lowest dealt card; later: the leader.
+    """
+    if not setup.first_game:
+        if setup.leader is None:
             msg = "a later game needs its leader (the previous winner, RULES §4.1)"
             raise InvalidStateError(msg)
-        return leader
-    _, holder = _lowest_holder(rules, masks, dealer)
+        return setup.leader
+    card, holder = _lowest_holder(rules, masks, setup.dealer)
+    if setup.leader is not None and setup.leader != holder:
+        msg = f"player {holder} holds {DECK[card]} and starts (RULES §4.1), not player {setup.leader}"
+        raise InvalidStateError(msg)
     return holder
 
 
