@@ -25,7 +25,6 @@ from tienlen.combos import (
     Shape,
     _set_key,
     _set_mask,
-    make_combo,
 )
 from tienlen.combos import _new as _new_combo
 from tienlen.errors import InvalidCardError, InvalidComboError, InvalidRulesError
@@ -159,6 +158,7 @@ _MAX_PLAYERS: Final = 8
 _ONE_DECK_PLAYERS: Final = 4
 _LONGEST_RUN: Final = _bits.RANKS
 _TWO: Final = Rank.TWO.value
+_LOW_HALF: Final = _bits.LOW_HALF
 
 
 @attrs.frozen(kw_only=True)
@@ -417,28 +417,22 @@ class BaseRules:
             >>> VIETCONG.classify("7s 7c 7d 7h 8s 8c 8d 8h")
             <Combo CONSECUTIVE_QUADS '7s 7c 7d 7h 8s 8c 8d 8h'>
         """
-        if type(cards) is Hand or type(cards) is Combo:  # already a mask
-            mask = cards._mask
-            if self._one_deck and mask >> _bits.CARDS:
+        kind = type(cards)
+        if kind is tuple or kind is list:  # parsed cards: the hot path
+            mask = 0
+            try:
+                for card in cards:
+                    mask |= card.mask  # type: ignore[union-attr]  # cards is a tuple or list
+            except AttributeError:
+                raise TypeError(_not_cards(cards)) from None
+            if mask.bit_count() != len(cards):  # type: ignore[arg-type]
+                mask = self._multiset(tuple(cards), None)  # type: ignore[arg-type]
+        elif kind is Hand or kind is Combo:  # already a mask
+            mask = cards._mask  # type: ignore[union-attr]
+            if mask > _LOW_HALF and self._one_deck:
                 self._duplicate(mask, None)
-            key = structural_key(mask)
-            return make_combo(mask, key) if key in self._valid else None
-        shown: object = None
-        if isinstance(cards, str):
-            shown, cards = cards, parse_cards(cards)
-        try:
-            count = len(cards)  # type: ignore[arg-type]  # Collections are the common case
-        except TypeError:
-            cards = tuple(cards)
-            count = len(cards)
-        mask = 0
-        try:
-            for card in cards:
-                mask |= card.mask
-        except AttributeError:
-            raise TypeError(_not_cards(cards)) from None
-        if mask.bit_count() != count:
-            mask = self._multiset(tuple(cards), shown)
+        else:
+            mask = self._mask_of_any(cards)
         key = structural_key(mask)
         if key not in self._valid:
             return None
@@ -446,6 +440,22 @@ class BaseRules:
         _set_mask(combo, mask)
         _set_key(combo, key)
         return combo
+
+    def _mask_of_any(self, cards: str | Iterable[Card]) -> int:
+        """The mask of card text or any iterable of cards (the general path)."""
+        shown: object = None
+        if isinstance(cards, str):
+            shown, cards = cards, parse_cards(cards)
+        parsed = tuple(cards)
+        mask = 0
+        try:
+            for card in parsed:
+                mask |= card.mask
+        except AttributeError:
+            raise TypeError(_not_cards(cards)) from None
+        if mask.bit_count() != len(parsed):
+            mask = self._multiset(parsed, shown)
+        return mask
 
     def _multiset(self, cards: Collection[Card], shown: object) -> int:
         """The mask of *cards* holding a card twice: allowed with two decks only."""
@@ -468,9 +478,9 @@ class BaseRules:
         a = challenger._key
         b = incumbent._key
         valid = self._valid
-        if a not in valid or (self._one_deck and challenger._mask >> _bits.CARDS):
+        if a not in valid or (challenger._mask > _LOW_HALF and self._one_deck):
             self._invalid(challenger)
-        if b not in valid or (self._one_deck and incumbent._mask >> _bits.CARDS):
+        if b not in valid or (incumbent._mask > _LOW_HALF and self._one_deck):
             self._invalid(incumbent)
         if a >> 6 == b >> 6:
             return (a & 63) > (b & 63)
