@@ -10,7 +10,6 @@ is not (RULES §6.4).
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, overload
@@ -172,13 +171,6 @@ class Actions(Sequence[Action]):
         return f"<Actions ({len(self)}): [{shown}{more}]>"
 
 
-class _Keep(enum.Enum):
-    KEEP = enum.auto()
-
-
-_KEEP: Final = _Keep.KEEP
-
-
 def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
     return tuple(values)
 
@@ -296,6 +288,11 @@ class GameState:
     """Every action applied since the deal, in order (not part of equality)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started: first game or not, leader, dealer (not part of equality)."""
+    _seats: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        seats = _SEATS_AFTER[self.rules.direction][len(self.hands)]
+        object.__setattr__(self, "_seats", seats)
 
     # -- construction -------------------------------------------------------------
 
@@ -736,108 +733,115 @@ class GameState:
         return [(player + step * i) % n for i in range(n)]
 
     def _after_pass(self, player: int) -> GameState:
-        action = _PASSES[player]
+        fields = self.__dict__.copy()
+        fields["history"] = (*self.history, _PASSES[player])
         locked = self.locked | 1 << player
+        out = self.out
         if self.top is None:  # the first lead declined (RULES §3.3, D-6)
-            nxt = self._scan(player, None, locked, self.out)
-            return self._evolve(
-                to_act=nxt, locked=locked, required=0, may_decline=False, action=action
-            )
-        if player == self.last_player:  # closing a continuation (RULES §3.4, D-7)
-            return self._new_trick(player, self.out, self.items, self.chop, action)
+            fields["to_act"] = self._scan(player, None, locked, out)
+            fields["locked"] = locked
+            fields["required"] = 0
+            fields["may_decline"] = False
+            return _state(fields)
         last = self.last_player
-        nxt = self._scan(player, last, locked, self.out)
-        if nxt is not None:
-            return self._evolve(to_act=nxt, locked=locked, action=action)
         assert last is not None
-        if self.rules.continuation and not self.out >> last & 1:  # RULES §3.4, D-7
-            return self._evolve(to_act=last, locked=locked, action=action)
-        leader = self._next_leader(last, self.out)
-        return self._new_trick(leader, self.out, self.items, self.chop, action)
+        leader = player  # closing a continuation (RULES §3.4, D-7)
+        if player != last:
+            nxt = self._scan(player, last, locked, out)
+            if nxt is None and self.rules.continuation and not out >> last & 1:
+                nxt = last  # the others all passed: continue or close (RULES §3.4)
+            if nxt is not None:
+                fields["to_act"] = nxt
+                fields["locked"] = locked
+                return _state(fields)
+            leader = self._next_leader(last, out)
+        _clear_trick(fields, leader)
+        return _state(fields)
 
     def _after_play(self, player: int, combo: Combo, action: Action) -> GameState:
         rules = self.rules
+        fields = self.__dict__.copy()
         hands = list(self.hands)
-        left = _bits.difference(hands[player].mask, combo.mask)
+        held = hands[player].mask
+        left = (
+            held ^ combo.mask
+            if held <= _bits.LOW_HALF
+            else _bits.difference(held, combo.mask)
+        )
         hands[player] = _hand(left)
-        new_hands = tuple(hands)
-        items = self.items
-        chop = self.chop
+        fields["hands"] = tuple(hands)
+        fields["top"] = combo
+        fields["last_player"] = player
+        fields["history"] = (*self.history, action)
+        if self.required:  # the first lead is made (RULES §2.4)
+            fields["required"] = 0
+            fields["may_decline"] = False
+        top = self.top
         if (
-            self.top is not None
+            top is not None
             and rules.scoring is Scoring.POKER_POINTS
-            and rules.is_catch(combo, self.top)
+            and rules.is_catch(combo, top)
         ):
-            chop = self._catch(player, self.top)
-        out = self.out
-        if left:
-            nxt = self._scan(player, player, self.locked, out)
-            if nxt is not None:
-                return self._evolve(
-                    hands=new_hands, to_act=nxt, top=combo, last_player=player, required=0,
-                    may_decline=False, chop=chop, action=action,
-                )  # fmt: skip
-            if rules.continuation:  # the others all passed (RULES §3.4, D-7)
-                return self._evolve(
-                    hands=new_hands, to_act=player, top=combo, last_player=player, required=0,
-                    may_decline=False, chop=chop, action=action,
-                )  # fmt: skip
-            return self._evolve(hands=new_hands)._new_trick(
-                player, out, items, chop, action
-            )
-        # the player goes out (RULES §1.5.5)
-        out |= 1 << player
-        finish_order = (*self.finish_order, player)
-        frozen = self.frozen
+            fields["chop"] = self._catch(player, top)
+        if not left:
+            return self._going_out(fields, player)
+        nxt = self._scan(player, player, self.locked, self.out)
         if (
-            chop is not None and chop is not self.chop
-        ):  # a catch emptied the hand (RULES §6.6.2)
+            nxt is None and rules.continuation
+        ):  # the others all passed (RULES §3.4, D-7)
+            nxt = player
+        if nxt is None:
+            _clear_trick(fields, player)
+        else:
+            fields["to_act"] = nxt
+        return _state(fields)
+
+    def _going_out(self, fields: dict[str, object], player: int) -> GameState:
+        """The player played their last card (RULES §1.5.5): finish, freeze, or end."""
+        rules = self.rules
+        out = self.out | 1 << player
+        finish_order = (*self.finish_order, player)
+        items = self.items
+        chop = fields["chop"]
+        if chop is not None and chop is not self.chop:  # paid at once (RULES §6.6.2)
+            assert isinstance(chop, ChopChain)
             items = (*items, _chop_item(chop))
-            chop = None
+            fields["chop"] = None
         if rules.scoring is Scoring.POKER_POINTS and len(finish_order) == 1:
-            frozen, frozen_items = self._freeze(player, new_hands)
+            hands = fields["hands"]
+            assert isinstance(hands, tuple)
+            frozen, frozen_items = self._freeze(player, hands)
             items = (*items, *frozen_items)
             for victim in frozen:
                 out |= 1 << victim
-        state = self._evolve(
-            hands=new_hands, top=combo, last_player=player, out=out, finish_order=finish_order,
-            frozen=frozen, required=0, may_decline=False, items=items, chop=chop, action=action,
-        )  # fmt: skip
-        if rules.game_end is GameEnd.FIRST_OUT or len(hands) - out.bit_count() <= 1:
+            fields["frozen"] = frozen
+        fields["out"] = out
+        fields["finish_order"] = finish_order
+        fields["items"] = items
+        if (
+            rules.game_end is GameEnd.FIRST_OUT
+            or len(self.hands) - out.bit_count() <= 1
+        ):
+            state = _state(fields)
             return state._with_result(_settle(state))
         nxt = self._scan(player, player, self.locked, out)
-        if nxt is not None:
-            return state._evolve(to_act=nxt)
-        return state._new_trick(self._next_leader(player, out), out, items, chop, None)
+        if nxt is None:
+            _clear_trick(fields, self._next_leader(player, out))
+        else:
+            fields["to_act"] = nxt
+        return _state(fields)
 
-    def _next_leader(self, last: int | None, out: int) -> int:
+    def _next_leader(self, last: int, out: int) -> int:
         """Who leads when the others all passed (RULES §1.5.4-§1.5.5, D-1).
 
         The last player, or if they went out the next player in play direction still in
         the game, even one who passed.
         """
-        assert last is not None
         if not out >> last & 1:
             return last
         leader = self._scan(last, None, 0, out)
         assert leader is not None
         return leader
-
-    def _new_trick(
-        self,
-        leader: int,
-        out: int,
-        items: tuple[ScoreItem, ...],
-        chop: ChopChain | None,
-        action: Action | None,
-    ) -> GameState:
-        """Clear the pile and settle the trick's chop chain (RULES §1.5.4, §6.6.2)."""
-        if chop is not None and chop.points:
-            items = (*items, _chop_item(chop))
-        return self._evolve(
-            to_act=leader, top=None, last_player=None, locked=0, out=out, required=0,
-            may_decline=False, items=items, chop=None, action=action,
-        )  # fmt: skip
 
     def _catch(self, player: int, top: Combo) -> ChopChain:
         """Add a catch to the trick's chop chain (RULES §6.6.2, D-18)."""
@@ -882,7 +886,7 @@ class GameState:
         last play: everyone else still in the game has passed (RULES §1.5.4, §1.5.6).
         """
         skip = locked | out
-        for seat in _SEATS_AFTER[self.rules.direction][len(self.hands)][actor]:
+        for seat in self._seats[actor]:
             if seat == last:
                 return None
             if not skip >> seat & 1:
@@ -915,55 +919,6 @@ class GameState:
         return attrs.evolve(
             self, to_act=None, result=result, chop=None, may_decline=False, required=0
         )
-
-    def _evolve(
-        self,
-        *,
-        hands: tuple[Hand, ...] | _Keep = _KEEP,
-        to_act: int | _Keep | None = _KEEP,
-        top: Combo | _Keep | None = _KEEP,
-        last_player: int | _Keep | None = _KEEP,
-        locked: int | _Keep = _KEEP,
-        out: int | _Keep = _KEEP,
-        finish_order: tuple[int, ...] | _Keep = _KEEP,
-        frozen: tuple[int, ...] | _Keep = _KEEP,
-        required: int | _Keep = _KEEP,
-        may_decline: bool | _Keep = _KEEP,
-        chop: ChopChain | _Keep | None = _KEEP,
-        items: tuple[ScoreItem, ...] | _Keep = _KEEP,
-        action: Action | None = None,
-    ) -> GameState:
-        """A copy with some fields changed, built without attrs' checks (hot path)."""
-        new = _new(GameState)
-        fields = new.__dict__
-        fields.update(self.__dict__)
-        if hands is not _KEEP:
-            fields["hands"] = hands
-        if to_act is not _KEEP:
-            fields["to_act"] = to_act
-        if top is not _KEEP:
-            fields["top"] = top
-        if last_player is not _KEEP:
-            fields["last_player"] = last_player
-        if locked is not _KEEP:
-            fields["locked"] = locked
-        if out is not _KEEP:
-            fields["out"] = out
-        if finish_order is not _KEEP:
-            fields["finish_order"] = finish_order
-        if frozen is not _KEEP:
-            fields["frozen"] = frozen
-        if required is not _KEEP:
-            fields["required"] = required
-        if may_decline is not _KEEP:
-            fields["may_decline"] = may_decline
-        if chop is not _KEEP:
-            fields["chop"] = chop
-        if items is not _KEEP:
-            fields["items"] = items
-        if action is not None:
-            fields["history"] = (*self.history, action)
-        return new
 
     # -- text ---------------------------------------------------------------------
 
@@ -1000,6 +955,34 @@ _SEATS_AFTER: Final = {
     for direction in Direction
 }
 """``_SEATS_AFTER[direction][players][seat]``: the seats after *seat* in play, itself last."""
+
+
+_set_fields: Final = object.__setattr__
+
+
+def _state(fields: dict[str, object]) -> GameState:
+    """A `GameState` with these field values, built without attrs' checks (hot path)."""
+    state = _new(GameState)
+    _set_fields(state, "__dict__", fields)
+    return state
+
+
+def _clear_trick(fields: dict[str, object], leader: int) -> None:
+    """End the trick in *fields*: clear the pile, settle the chop chain (RULES §1.5.4, §6.6.2)."""
+    chop = fields["chop"]
+    if chop is not None:
+        assert isinstance(chop, ChopChain)
+        items = fields["items"]
+        assert isinstance(items, tuple)
+        if chop.points:
+            fields["items"] = (*items, _chop_item(chop))
+        fields["chop"] = None
+    fields["to_act"] = leader
+    fields["top"] = None
+    fields["last_player"] = None
+    fields["locked"] = 0
+    fields["required"] = 0
+    fields["may_decline"] = False
 
 
 def _step(rules: RuleSet) -> int:
