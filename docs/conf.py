@@ -71,6 +71,7 @@ nitpick_ignore_regex = [
 # -- autodoc / napoleon ----------------------------------------------------------
 
 autodoc_member_order = "bysource"
+autodoc_preserve_defaults = True
 autodoc_typehints = "description"
 
 napoleon_google_docstring = True

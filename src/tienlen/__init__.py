@@ -28,7 +28,7 @@ from tienlen.errors import (
     TienLenError,
     UnknownVariantError,
 )
-from tienlen.game import Action, Actions, ChopChain, GameState, Pass, Play
+from tienlen.game import Action, Actions, ChopChain, GameSetup, GameState, Pass, Play
 from tienlen.rules import (
     CLASSIC,
     JUSTUS_PANG,
@@ -73,6 +73,7 @@ __all__ = [
     "FirstLead",
     "GameEnd",
     "GameResult",
+    "GameSetup",
     "GameState",
     "Hand",
     "IllegalPlayError",

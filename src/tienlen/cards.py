@@ -77,12 +77,12 @@ class Rank(_OrderedEnum):
 
     @property
     def letter(self) -> str:
-        """The one-character ASCII form: ``3``…``9``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``2``."""
+        """The one-character ASCII form, one of ``3``…``9``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``2``."""
         return _RANK_LETTERS[self.value]
 
     @property
     def symbol(self) -> str:
-        """The form players write: as `letter`, except ``10`` for the ten."""
+        """The form players write, as `letter` except ``10`` for the ten."""
         return "10" if self is Rank.TEN else self.letter
 
 
@@ -103,12 +103,12 @@ class Suit(_OrderedEnum):
 
     @property
     def letter(self) -> str:
-        """The lowercase ASCII letter: ``s``, ``c``, ``d`` or ``h``."""
+        """The lowercase ASCII letter, ``s``, ``c``, ``d`` or ``h``."""
         return "scdh"[self.value]
 
     @property
     def symbol(self) -> str:
-        """The suit symbol: ``♠``, ``♣``, ``♦`` or ``♥``."""
+        """The suit symbol, ``♠``, ``♣``, ``♦`` or ``♥``."""
         return "♠♣♦♥"[self.value]
 
     @property
@@ -126,7 +126,7 @@ _SUITS: Final = tuple(Suit)
 class Card:
     """One playing card, totally ordered by rank, then suit (RULES §1.1).
 
-    Cards compare, hash and sort by their `index` (3♠ = 0 … 2♥ = 51). Build them with
+    Cards compare, hash and sort by their ``index`` (3♠ = 0 … 2♥ = 51). Build them with
     `Card.parse` or ``Card(Rank.TEN, Suit.HEARTS)``.
 
     Example:
@@ -144,9 +144,9 @@ class Card:
     suit: Suit
     """The card's suit."""
     index: int = attrs.field(init=False, repr=False)
-    """Position in the total order: ``rank * 4 + suit``, from 0 (3♠) to 51 (2♥)."""
+    """Position in the total order, ``rank * 4 + suit``, from 0 (3♠) to 51 (2♥)."""
     mask: int = attrs.field(init=False, repr=False)
-    """``1 << index``: the card as a one-card `Hand.mask`."""
+    """The card as a one-card `Hand.mask` (``1 << index``)."""
 
     def __attrs_post_init__(self) -> None:
         index = self.rank.value * 4 + self.suit.value
@@ -400,7 +400,7 @@ class Hand:
 
     @property
     def mask(self) -> int:
-        """The hand as an int: bit ``i`` for card ``i``, bit ``52 + i`` for its second copy."""
+        """The hand as an int, with bit ``i`` for card ``i`` and bit ``52 + i`` for its second copy."""
         return self._mask
 
     def count(self, card: Card) -> int:

@@ -48,12 +48,12 @@ class ComboKind(enum.Enum):
 
     @property
     def label(self) -> str:
-        """The kind in plain words: ``"four of a kind"``."""
+        """The kind in plain words, such as ``"four of a kind"``."""
         return self.name.lower().replace("_", " ")
 
     @property
     def per_rank(self) -> int:
-        """Cards of each rank: 1 for singles and straights, 2 for pairs, 4 for quads."""
+        """Cards of each rank, from 1 (singles, straights) to 4 (fours, consecutive quads)."""
         return _PER_RANK[self]
 
     @property
@@ -188,7 +188,7 @@ class Combo:
 
     @property
     def key(self) -> int:
-        """A small int encoding shape and top card: equal shapes compare by ``key & 63``."""
+        """A small int encoding shape and top card; equal shapes compare by ``key & 63``."""
         return self._key
 
     @property

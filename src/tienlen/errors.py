@@ -23,7 +23,7 @@ __all__ = [
 
 
 class TienLenError(Exception):
-    """The root of every error `tienlen` raises on purpose."""
+    """The root of every error ``tienlen`` raises on purpose."""
 
 
 class InvalidCardError(TienLenError, ValueError):

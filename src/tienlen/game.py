@@ -194,7 +194,7 @@ class GameSetup:
     after_instant_win: bool
     """Whether the previous game ended by an instant win (D-16)."""
     dealer: int
-    """The dealer: the first 3♠ holder after them leads when two decks hold two."""
+    """The dealer, after whom the first 3♠ holder leads when two decks hold two."""
 
     @classmethod
     def checked(
@@ -229,9 +229,9 @@ class ChopChain:
     points: int
     """The accumulated value of the catches so far."""
     victim: int
-    """The owner of the last caught combination: who pays when the trick ends."""
+    """The owner of the last caught combination, who pays when the trick ends."""
     catcher: int
-    """The last catcher: who is paid."""
+    """The last catcher, who is paid."""
     caught: tuple[Combo, ...]
     """The caught combinations, in order."""
 
@@ -287,7 +287,7 @@ class GameState:
     history: tuple[Action, ...] = attrs.field(converter=_actions, eq=False, repr=False)
     """Every action applied since the deal, in order (not part of equality)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
-    """How the game started: first game or not, leader, dealer (not part of equality)."""
+    """How the game started, with its leader and dealer (not part of equality)."""
     _seats: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -318,7 +318,7 @@ class GameState:
         Args:
             rules: The variant.
             players: How many players.
-            seed: An int, a `random.Random`, or ``None`` for an unseeded deal.
+            seed: An int, a ``random.Random``, or ``None`` for an unseeded deal.
             first_game: Whether this is the first game of a match (RULES §2.4).
             leader: Who leads a later game (the previous winner); ignored, and checked,
                 when the lead is fixed by 3♠.

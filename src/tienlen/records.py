@@ -5,11 +5,12 @@ dealt hands (and the seed, when the game was dealt from one), how the first lead
 decided, every action and the result. `load` and `loads` treat records as untrusted
 input: anything corrupt, truncated or tampered with (an illegal action, a card in two
 hands, an unknown rule set, a wrong type) raises `RecordError` naming what is wrong
-and where, and nothing half-built is returned. `replay` rebuilds every intermediate
-`GameState`.
+and where, and nothing half-built is returned. `GameRecord.states` rebuilds every
+intermediate `GameState`.
 
 Example:
     >>> from tienlen import CLASSIC, GameState
+    >>> from tienlen.records import dumps, loads, record
     >>> state = GameState.from_hands(["3s 9h", "8d", "5c"], CLASSIC)
     >>> state = state.play("3s").play("8d").pass_turn().pass_turn().play("5c")
     >>> text = dumps(record(state))
@@ -36,6 +37,7 @@ __all__ = [
     "FORMAT",
     "VERSION",
     "GameRecord",
+    "JsonValue",
     "RecordError",
     "dump",
     "dumps",
@@ -134,6 +136,7 @@ def record(state: GameState, *, seed: int | None = None) -> GameRecord:
 
     Example:
         >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.records import record
         >>> game = record(GameState.deal(CLASSIC, 4, seed=1), seed=1)
         >>> len(game.hands), game.actions
         (4, ())
@@ -155,7 +158,8 @@ def record(state: GameState, *, seed: int | None = None) -> GameRecord:
 
 # -- rules as JSON ----------------------------------------------------------------
 
-_Value = str | int | bool | None | list["_Value"] | dict[str, "_Value"]
+JsonValue = str | int | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
+"""A JSON value, as ``json`` reads and writes it."""
 
 
 def _shape_text(shape: Shape) -> str:
@@ -174,7 +178,7 @@ def _shape_from(text: object, where: str) -> Shape:
         raise RecordError(where, f"no such shape {text!r}") from None
 
 
-def _setting_to_json(value: object) -> _Value:
+def _setting_to_json(value: object) -> JsonValue:
     if isinstance(value, enum.Enum):
         return value.name.lower()
     if isinstance(value, Shape):
@@ -194,12 +198,13 @@ def _setting_to_json(value: object) -> _Value:
     return value
 
 
-def rules_to_json(rules: BaseRules) -> dict[str, _Value]:
+def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
     """A rule set as JSON: its name, the preset it derives from and the changed settings.
 
     Example:
         >>> import attrs
         >>> from tienlen import CLASSIC
+        >>> from tienlen.records import rules_to_json
         >>> rules_to_json(attrs.evolve(CLASSIC, twos_in_straights=False))
         {'name': 'classic', 'base': 'classic', 'changes': {'twos_in_straights': False}}
     """
@@ -209,7 +214,7 @@ def rules_to_json(rules: BaseRules) -> dict[str, _Value]:
     return {"name": rules.name, "base": base.name, "changes": _changes(base, rules)}
 
 
-def _changes(base: BaseRules, rules: BaseRules) -> dict[str, _Value]:
+def _changes(base: BaseRules, rules: BaseRules) -> dict[str, JsonValue]:
     return {
         field.name: _setting_to_json(getattr(rules, field.name))
         for field in attrs.fields(BaseRules)
@@ -364,13 +369,13 @@ def rules_from_json(data: object, where: str = "rules") -> BaseRules:
 # -- records as JSON ----------------------------------------------------------------
 
 
-def _action_to_json(action: Action) -> dict[str, _Value]:
+def _action_to_json(action: Action) -> dict[str, JsonValue]:
     if isinstance(action, Pass):
         return {"player": action.player, "pass": True}
     return {"player": action.player, "play": str(action.cards)}
 
 
-def to_json(game: GameRecord) -> dict[str, _Value]:
+def to_json(game: GameRecord) -> dict[str, JsonValue]:
     """A record as a JSON-ready dict (see `dumps` for the format)."""
     final = game.final
     result = final.result
@@ -561,4 +566,4 @@ def load(file: IO[str]) -> GameRecord:
     return loads(file.read())
 
 
-_: Callable[[GameRecord], dict[str, _Value]] = to_json
+_: Callable[[GameRecord], dict[str, JsonValue]] = to_json

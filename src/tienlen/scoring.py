@@ -27,7 +27,7 @@ class ScoreKind(enum.Enum):
     PLACE = "place"
     """Poker place points (RULES §6.6.1)."""
     CHOP = "chop"
-    """A chop chain: the last victim pays the last catcher (*chặt*, RULES §6.6.2)."""
+    """A chop chain, the last victim paying the last catcher (*chặt*, RULES §6.6.2)."""
     FROZEN = "frozen"
     """A frozen player pays the first-place player (*cóng*, RULES §6.6.3)."""
     END_PENALTY = "end-penalty"

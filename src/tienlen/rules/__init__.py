@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 CardsLike = str | Iterable[Card]
-"""Card text or cards: what the convenience functions accept."""
+"""Card text or cards, as the convenience functions accept."""
 
 
 class RuleSet(Protocol):

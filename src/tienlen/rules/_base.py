@@ -64,9 +64,9 @@ class GameEnd(enum.Enum):
     """When a game ends (RULES §2.5, §4.4)."""
 
     LAST_HOLDER = "last-holder"
-    """When only one player holds cards: that player is the loser."""
+    """When only one player holds cards, the loser."""
     FIRST_OUT = "first-out"
-    """As soon as one player goes out: that player wins (Kenneth Lo, D-11)."""
+    """As soon as one player goes out, the winner (Kenneth Lo, D-11)."""
 
 
 class Scoring(enum.Enum):
@@ -193,11 +193,11 @@ class BaseRules:
     hand_size: int = 13
     """Cards dealt to each player with one deck (RULES §2.1)."""
     three_player_hand_size: int = 13
-    """Cards each of three players gets: 13, or 17 by agreement (RULES §2.1, §4.1)."""
+    """Cards each of three players gets, 13 or by agreement 17 (RULES §2.1, §4.1)."""
     spare_card_to_starter: bool = False
-    """Three players, 17 cards each: the 52nd card goes to the starter (RULES §4.1, D-8)."""
+    """With three players of 17 cards, whether the 52nd card goes to the starter (RULES §4.1, D-8)."""
     two_deck_hand_size: int | None = 13
-    """Cards each with two decks (five or more players); ``None``: as many as possible."""
+    """Cards each with two decks (five or more players), or ``None`` for as many as possible."""
     kinds: frozenset[ComboKind] = attrs.field(default=_STANDARD_KINDS, converter=_kinds)
     """The combination kinds that exist (RULES §1.2)."""
     twos_in_straights: bool = True
@@ -209,9 +209,9 @@ class BaseRules:
     min_consecutive_pairs: int = 3
     """The fewest pairs in consecutive pairs (RULES §1.2)."""
     max_consecutive_pairs: int = _LONGEST_RUN
-    """The most pairs in consecutive pairs (Poker: 4, RULES §6.2)."""
+    """The most pairs in consecutive pairs (4 in Poker, RULES §6.2)."""
     bombs: frozenset[Bomb] = attrs.field(default=frozenset(), converter=_bombs)
-    """The bomb table: which shape beats which target across shapes (RULES §2.3, §4.3, §5.2, §6.3)."""
+    """The bomb table, which shape beats which target across shapes (RULES §2.3, §4.3, §5.2, §6.3)."""
     bomb_chain: tuple[Shape, ...] = attrs.field(default=(), converter=_shape_tuple)
     """Bomb shapes in rising order; each beats every shape before it (Poker, RULES §6.3)."""
     jump_in: frozenset[Shape] = attrs.field(default=frozenset(), converter=_shape_set)
@@ -352,7 +352,7 @@ class BaseRules:
 
     @property
     def decks(self) -> int:
-        """The most decks a game under these rules uses: 2 above four players (RULES §2.1)."""
+        """The most decks a game under these rules uses, 2 above four players (RULES §2.1)."""
         return 2 if self.max_players > _ONE_DECK_PLAYERS else 1
 
     def bombs_against(self, target: Combo) -> frozenset[Shape]:

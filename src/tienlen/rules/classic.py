@@ -44,4 +44,4 @@ CLASSIC: Final = BaseRules(
         on_twos(pairs(5), TRIPLE),
     ],
 )
-"""The classic rules (RULES §2): four players, 2s in sequences, four bombs against 2s."""
+"""The classic rules (RULES §2), with 2s in sequences and four bombs against 2s."""
