@@ -190,6 +190,12 @@ class Card:
         """The card as players write it, with ``10`` and a suit symbol: ``10♥``."""
         return self.rank.symbol + self.suit.symbol
 
+    def _repr_svg_(self) -> str:
+        """The card as an SVG picture, for Jupyter (see `tienlen.svg.card`)."""
+        from tienlen import svg  # noqa: PLC0415  # svg imports this module
+
+        return svg.card(self)
+
     def __str__(self) -> str:
         return self.rank.letter + self.suit.letter
 
@@ -412,6 +418,12 @@ class Hand:
     def unicode(self) -> str:
         """The hand as players write it: ``3♠ 4♠ 10♥``."""
         return " ".join(card.unicode() for card in self)
+
+    def _repr_svg_(self) -> str:
+        """The hand as an SVG picture, for Jupyter (see `tienlen.svg.hand`)."""
+        from tienlen import svg  # noqa: PLC0415  # svg imports this module
+
+        return svg.hand(self)
 
     def __len__(self) -> int:
         return self._mask.bit_count()

@@ -200,6 +200,12 @@ class Combo:
         """The cards as players write them: ``3♠ 4♠ 5♥``."""
         return " ".join(card.unicode() for card in self.cards)
 
+    def _repr_svg_(self) -> str:
+        """The combination as an SVG picture, for Jupyter (see `tienlen.svg.combo`)."""
+        from tienlen import svg  # noqa: PLC0415  # svg imports this module
+
+        return svg.combo(self)
+
     def __len__(self) -> int:
         return self._mask.bit_count()
 

@@ -922,6 +922,12 @@ class GameState:
 
     # -- text ---------------------------------------------------------------------
 
+    def _repr_svg_(self) -> str:
+        """The table as an SVG picture, for Jupyter (see `tienlen.svg.state`)."""
+        from tienlen import svg  # noqa: PLC0415  # svg imports this module
+
+        return svg.state(self)
+
     def __str__(self) -> str:
         lines = [f"{self.rules.name}, {self.players} players"]
         for player, hand in enumerate(self.hands):
