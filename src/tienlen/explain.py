@@ -10,7 +10,7 @@ Example:
     >>> why_not_combination("As 2c 3d")
     'sequences never wrap around from 2 to 3 (RULES §1.4)'
     >>> explain_beats("5s 5c 5d 5h", "2h")
-    'yes: four of a kind beats a single 2 (bomb table, RULES §2.3)'
+    'yes: the bomb table lets a four of a kind beat a single 2 (RULES §2.3)'
 """
 
 from __future__ import annotations
@@ -132,20 +132,27 @@ def explain_beats(
         return f"no: the same shape, but {high} is not higher than {low} (RULES §1.3)"
     target = _target_words(incumbent)
     if verdict:
-        return f"yes: {challenger.shape} beats {target} (bomb table, {_section(rules)})"
-    return (
-        f"no: a {challenger.shape} cannot beat {target}: different shapes, "
-        f"and no bomb applies (RULES §1.3)"
-    )
+        return f"yes: the bomb table lets {_shape_words(challenger.shape)} beat {target} ({_section(rules)})"
+    shape = _shape_words(challenger.shape)
+    return f"no: {shape} cannot beat {target}: different shapes, and no bomb applies (RULES §1.3)"
 
 
 def _target_words(combo: Combo) -> str:
-    if combo.rank is Rank.TWO and combo.kind is ComboKind.SINGLE:
-        return "a single 2"
-    if combo.rank is Rank.TWO and combo.kind is ComboKind.PAIR:
-        return "a pair of 2s"
-    if combo.rank is Rank.TWO and combo.kind is ComboKind.TRIPLE:
-        return "three 2s"
-    shape = str(combo.shape)
-    article = "an" if shape[0] in "aeiou8" else "a"
-    return f"{article} {shape}"
+    """A combination in words: "a single 2", "a pair of 7s", "a 5-card straight"."""
+    rank = combo.rank.symbol
+    words = {
+        ComboKind.SINGLE: f"a single {rank}",
+        ComboKind.PAIR: f"a pair of {rank}s",
+        ComboKind.TRIPLE: f"three {rank}s",
+        ComboKind.FOUR_OF_A_KIND: f"four {rank}s",
+    }.get(combo.kind)
+    if words is not None:
+        return words
+    return _shape_words(combo.shape)
+
+
+def _shape_words(shape: Shape) -> str:
+    """A shape with its article: "a pair", "a 5-card straight", "3 consecutive pairs"."""
+    if shape.kind in (ComboKind.CONSECUTIVE_PAIRS, ComboKind.CONSECUTIVE_QUADS):
+        return str(shape)
+    return f"a {shape}"

@@ -20,7 +20,13 @@ from tienlen import _bits
 from tienlen._shapes import structural_key
 from tienlen.cards import DECK, Card, Hand, mask_of
 from tienlen.combos import Combo, make_combo
-from tienlen.errors import IllegalPlayError, IllegalReason, InvalidStateError
+from tienlen.errors import (
+    IllegalPlayError,
+    IllegalReason,
+    InvalidRulesError,
+    InvalidStateError,
+)
+from tienlen.explain import why_not_combination
 from tienlen.rules import RuleSet
 from tienlen.rules._base import Direction, GameEnd, InstantWin, Scoring, as_hand
 from tienlen.scoring import GameResult, ScoreItem, ScoreKind
@@ -372,9 +378,9 @@ class GameState:
 
         Raises:
             InvalidCardError: bad card text.
-            InvalidRulesError: the rules do not allow that many players.
-            InvalidStateError: an empty hand, a card held more often than the decks
-                allow, a later game without a leader, or a wrong leader.
+            InvalidStateError: a number of players the rules do not allow, an empty
+                hand, a card held more often than the decks allow, a later game
+                without a leader, or a wrong leader.
 
         Example:
             >>> from tienlen import POKER
@@ -384,7 +390,10 @@ class GameState:
         """
         parsed = [as_hand(hand) for hand in hands]
         players = len(parsed)
-        decks, size = rules.deal_size(players)
+        try:
+            decks, size = rules.deal_size(players)
+        except InvalidRulesError as error:
+            raise InvalidStateError(str(error)) from None
         for player, hand in enumerate(parsed):
             if not hand:
                 msg = f"player {player} has no cards"
@@ -673,9 +682,8 @@ class GameState:
             )
         combo = rules.classify(action.cards)
         if combo is None:
-            raise self._refuse(
-                IllegalReason.NOT_A_COMBO, action, "no combination has these cards"
-            )
+            reason = why_not_combination(action.cards.cards, rules) or "no combination"
+            raise self._refuse(IllegalReason.NOT_A_COMBO, action, reason)
         if player != to_act:
             assert top is not None
             if not rules.may_jump_in(combo, top):
@@ -805,7 +813,8 @@ class GameState:
         chop = fields["chop"]
         if chop is not None and chop is not self.chop:  # paid at once (RULES §6.6.2)
             assert isinstance(chop, ChopChain)
-            items = (*items, _chop_item(chop))
+            if chop.points:
+                items = (*items, _chop_item(chop))
             fields["chop"] = None
         if rules.scoring is Scoring.POKER_POINTS and len(finish_order) == 1:
             hands = fields["hands"]

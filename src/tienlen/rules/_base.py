@@ -617,8 +617,9 @@ class BaseRules:
             if card.rank is Rank.TWO:
                 twos.append(self.two_values[card.suit.value])
         items = [
-            (shape.kind.per_rank, shape.length, value)
+            (shape.kind.per_rank, shape.length, value, top.value)
             for shape, value in self.bomb_values
+            if (top := self.max_top_rank(shape)) is not None  # only combinations count
         ]
         return _best_packing(tuple(counts), sorted(twos), items)
 
@@ -706,12 +707,13 @@ _INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[list[int]], bool]]] = {
 
 
 def _best_packing(
-    counts: tuple[int, ...], twos: list[int], items: list[tuple[int, int, int]]
+    counts: tuple[int, ...], twos: list[int], items: list[tuple[int, int, int, int]]
 ) -> int:
     """The largest total of disjoint items (bombs by per-rank need and length, and single 2s).
 
-    Bombs need ``per_rank`` cards at each of ``length`` consecutive ranks; a 2 used by a
-    bomb is the lowest-valued one, so the dearest 2s stay free to count singly (D-20).
+    Bombs need ``per_rank`` cards at each of ``length`` consecutive ranks, the highest no
+    higher than ``top_rank``; a 2 used by a bomb is the lowest-valued one, so the dearest
+    2s stay free to count singly (D-20).
     """
     best = 0
 
@@ -722,9 +724,9 @@ def _best_packing(
             best = max(best, total + sum(twos[len(twos) - free :]) if free else total)
             return
         search(rank + 1, left, total)
-        for per_rank, length, value in items:
+        for per_rank, length, value, top_rank in items:
             end = rank + length
-            if end <= _bits.RANKS and all(
+            if end - 1 <= top_rank and all(
                 left[r] >= per_rank for r in range(rank, end)
             ):
                 used = tuple(
