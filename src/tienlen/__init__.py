@@ -29,6 +29,15 @@ from tienlen.errors import (
     UnknownVariantError,
 )
 from tienlen.game import Action, Actions, ChopChain, GameSetup, GameState, Pass, Play
+from tienlen.match import Match
+from tienlen.players import (
+    GreedyPlayer,
+    Observation,
+    Player,
+    PlayerError,
+    RandomPlayer,
+    play_game,
+)
 from tienlen.rules import (
     CLASSIC,
     JUSTUS_PANG,
@@ -50,6 +59,7 @@ from tienlen.rules import (
     legal_plays,
 )
 from tienlen.scoring import GameResult, ScoreItem, ScoreKind
+from tienlen.simulation import MapExecutor, SimulatedGame, SimulationStats, simulate
 
 __version__ = "0.1.0.dev0"
 
@@ -75,6 +85,7 @@ __all__ = [
     "GameResult",
     "GameSetup",
     "GameState",
+    "GreedyPlayer",
     "Hand",
     "IllegalPlayError",
     "IllegalReason",
@@ -83,15 +94,23 @@ __all__ = [
     "InvalidComboError",
     "InvalidRulesError",
     "InvalidStateError",
+    "MapExecutor",
+    "Match",
+    "Observation",
     "Pass",
     "Play",
+    "Player",
+    "PlayerError",
     "Plays",
+    "RandomPlayer",
     "Rank",
     "RuleSet",
     "ScoreItem",
     "ScoreKind",
     "Scoring",
     "Shape",
+    "SimulatedGame",
+    "SimulationStats",
     "Suit",
     "TienLenError",
     "UnknownVariantError",
@@ -101,6 +120,8 @@ __all__ = [
     "get_rules",
     "legal_plays",
     "parse_cards",
+    "play_game",
+    "simulate",
 ]
 
 

@@ -10,6 +10,8 @@ is not (RULES §6.4).
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, overload
@@ -52,8 +54,9 @@ class Play:
     """Who plays."""
     cards: Hand = attrs.field(converter=_to_hand)
     """The cards played (card text and iterables of cards are accepted)."""
-    _origin: object = attrs.field(default=None, init=False, eq=False, repr=False)
-    """The state whose `GameState.legal_actions` made this play (it needs no re-check there)."""
+    _origin: int = attrs.field(default=0, init=False, eq=False, repr=False)
+    """The serial number of the state whose `GameState.legal_actions` made this play:
+    that state applies it without checking it again (0 for plays made elsewhere)."""
 
     def __str__(self) -> str:
         return str(self.cards)
@@ -100,7 +103,7 @@ def _play(player: int, mask: int, origin: GameState) -> Play:
     play = _new(Play)
     _set_player(play, player)
     _set_cards(play, _hand(mask))
-    _set_origin(play, origin)
+    _set_origin(play, origin._serial)
     return play
 
 
@@ -295,10 +298,12 @@ class GameState:
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started, with its leader and dealer (not part of equality)."""
     _seats: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+    _serial: int = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
         seats = _SEATS_AFTER[self.rules.direction][len(self.hands)]
         object.__setattr__(self, "_seats", seats)
+        object.__setattr__(self, "_serial", _new_serial())
 
     # -- construction -------------------------------------------------------------
 
@@ -592,8 +597,8 @@ class GameState:
             IllegalPlayError: the action is illegal now (see `check`).
         """
         if (
-            type(action) is Play and action._origin is self
-        ):  # from legal_actions(): legal
+            type(action) is Play and action._origin == self._serial
+        ):  # from legal_actions()
             mask = action.cards.mask
             return self._after_play(
                 action.player, make_combo(mask, structural_key(mask)), action
@@ -977,9 +982,18 @@ _set_fields: Final = object.__setattr__
 
 def _state(fields: dict[str, object]) -> GameState:
     """A `GameState` with these field values, built without attrs' checks (hot path)."""
+    fields["_serial"] = _new_serial()
     state = _new(GameState)
     _set_fields(state, "__dict__", fields)
     return state
+
+
+_serials: Final = itertools.count(1)
+
+
+def _new_serial() -> int:
+    """A number no other live state of any process has (pid and a per-process count)."""
+    return os.getpid() << 40 | next(_serials)
 
 
 def _clear_trick(fields: dict[str, object], leader: int) -> None:

@@ -344,7 +344,10 @@ class BaseRules:
             twos = self.twos_in_consecutive_quads
         else:
             return Rank.TWO
-        return Rank.TWO if twos else Rank.ACE
+        top = Rank.TWO if twos else Rank.ACE
+        if length > top.value + 1:  # thirteen ranks always reach the 2
+            return None
+        return top
 
     def is_leadable(self, kind: ComboKind) -> bool:
         """Whether a combination of *kind* may be led: all but consecutive quads (D-13)."""
