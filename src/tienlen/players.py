@@ -32,10 +32,10 @@ from typing import Final, Protocol, overload
 import attrs
 
 from tienlen.cards import Card, Hand, Rank
-from tienlen.combos import Combo, ComboKind
+from tienlen.combos import Combo
 from tienlen.errors import TienLenError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.rules import BaseRules, RuleSet
+from tienlen.rules import RuleSet
 from tienlen.rules._base import Direction
 
 __all__ = [
@@ -556,18 +556,6 @@ class RandomPlayer:
         return actions[int(rng.random() * len(actions))]
 
 
-def _is_bomb(rules: RuleSet, combo: Combo) -> bool:
-    """Whether *combo* has a bomb's shape under *rules* (private to the package).
-
-    `BaseRules.is_bomb` answers directly; for other `RuleSet` objects, which need not
-    have it, a bomb is a chop target that is not a single or pair (RULES §6.2, §6.6.2).
-    """
-    if isinstance(rules, BaseRules):
-        return rules.is_bomb(combo.shape)
-    return combo.kind not in _TWOS_KINDS and rules.is_chop_target(combo)
-
-
-_TWOS_KINDS: Final = frozenset({ComboKind.SINGLE, ComboKind.PAIR})
 _TWO: Final = Rank.TWO
 
 
@@ -636,7 +624,7 @@ class GreedyPlayer:
         normal = [
             (combo, action)
             for combo, action in plays
-            if combo.rank is not _TWO and not _is_bomb(rules, combo)
+            if combo.rank is not _TWO and not rules.is_bomb(combo.shape)
         ]
         fewest = observation.fewest_opponent_cards
         threat = fewest is not None and fewest <= self.danger
@@ -690,6 +678,6 @@ def _only_precious(hand: Hand, rules: RuleSet) -> bool:
     """Whether every card of *hand* is a 2 or part of a bomb it holds."""
     covered = 0
     for combo in rules.legal_plays(hand):
-        if combo.rank is _TWO or _is_bomb(rules, combo):
+        if combo.rank is _TWO or rules.is_bomb(combo.shape):
             covered |= combo.mask
     return hand.mask & ~covered == 0

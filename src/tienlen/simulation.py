@@ -27,7 +27,7 @@ from typing import Final, Protocol, TypeVar
 import attrs
 
 from tienlen.game import Action, GameState, Play
-from tienlen.players import Player, _is_bomb, _play
+from tienlen.players import Player, _play
 from tienlen.rules import RuleSet
 from tienlen.rules._base import InstantWin
 
@@ -338,7 +338,7 @@ class _Counter:
         rules = state.rules
         combo = rules.classify(action.cards)
         assert combo is not None
-        if _is_bomb(rules, combo):
+        if rules.is_bomb(combo.shape):
             self.bombs[action.player] += 1
         top = state.top
         if top is not None and rules.is_catch(combo, top):

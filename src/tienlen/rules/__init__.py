@@ -118,6 +118,10 @@ class RuleSet(Protocol):
         """Shapes that may be played out of turn."""
         ...
 
+    def is_bomb(self, shape: Shape) -> bool:
+        """Whether *shape* is a bomb (it appears in the bomb table or chain)."""
+        ...
+
     def is_chop_target(self, top: Combo) -> bool:
         """Whether *top* is a single 2, a pair of 2s or a bomb."""
         ...
