@@ -473,7 +473,7 @@ class GameState:
             finish_order=(),
             frozen=(),
             required=required,
-            may_decline=bool(required) and rules.may_decline_first_lead,
+            may_decline=required == _THREE_OF_SPADES and rules.may_decline_first_lead,
             chop=None,
             items=(),
             result=None,
@@ -870,13 +870,19 @@ class GameState:
     def _freeze(
         self, winner: int, hands: tuple[Hand, ...]
     ) -> tuple[tuple[int, ...], list[ScoreItem]]:
-        """Freeze every player still holding all their dealt cards (*cóng*, RULES §6.6.3)."""
+        """Freeze every player still holding all 13 cards (*cóng*, RULES §6.6.3).
+
+        That is all the cards of a full deal for the table: players of a shorter
+        hand (a scenario from `from_hands`) are never frozen.
+        """
         frozen: list[int] = []
         items: list[ScoreItem] = []
+        full = self.rules.deal_size(len(self.hands))[1]
         for player in self._order_from(winner):
             if (
                 player != winner
                 and not self.out >> player & 1
+                and len(hands[player]) == full
                 and hands[player] == self.dealt[player]
             ):
                 frozen.append(player)
@@ -920,8 +926,9 @@ class GameState:
                 )
             ]
         else:
+            stake = rules.instant_win_stake
             items = [
-                ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=1)
+                ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=stake)
                 for p in order[1:]
             ]
         result = GameResult.from_items(
@@ -1012,6 +1019,10 @@ def _clear_trick(fields: dict[str, object], leader: int) -> None:
     fields["locked"] = 0
     fields["required"] = 0
     fields["may_decline"] = False
+
+
+_THREE_OF_SPADES: Final = 1
+"""The mask of 3♠, card 0: only its first lead may be declined (RULES §3.3)."""
 
 
 def _step(rules: RuleSet) -> int:

@@ -258,6 +258,13 @@ def assert_result_consistent(state: GameState) -> None:
     assert sorted(expected_place) == sorted(got_place)
     frozen = set(result.frozen)
     assert set(result.finish_order[n - len(frozen) :]) == frozen
+    full = rules.deal_size(n)[1]  # a full deal: 13 cards in Poker (RULES §6.1)
+    never_played = {
+        p
+        for p in range(n)
+        if len(state.dealt[p]) == full and state.hands[p] == state.dealt[p]
+    }
+    assert never_played == frozen  # RULES §6.6.3: exactly those still holding all 13
     paid = {kind: [i for i in result.items if i.kind is kind] for kind in ScoreKind}
     assert not paid[ScoreKind.STAKE]
     assert not paid[ScoreKind.INSTANT_WIN]

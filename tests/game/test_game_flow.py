@@ -896,8 +896,17 @@ def test_poker_end_penalty_example() -> None:
 
 
 def test_poker_frozen_players() -> None:
-    """RULES §6.6.3, D-19: players still holding every dealt card pay 4 + their 2s and bombs, placed last."""
-    hands = ["4s 6s", "9c", "2h 3c 3d 4c 4d 5c 5d", "5s 7s 8s"]
+    """RULES §6.6.3, D-19: players still holding all 13 cards pay 4 + their 2s and bombs, placed last."""
+    # Players 1 and 2 hold full 13-card deals and never play; player 0 goes out first.
+    # Player 1: no 2s and no bomb (one pair, 9-9), worth 0, so pays 4.
+    # Player 2: 2♥ 4 + 3-3-4-4-5-5 (3 consecutive pairs) 4, worth 8, so pays 4 + 8 = 12.
+    # Neither is an instant win (RULES §6.7): at most three pairs, twelve or ten ranks.
+    hands = [
+        "4s 6s",
+        "9c 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah",
+        "2h 3c 3d 4c 4d 5c 5d 7d 9d Jd Qd Kd Ad",
+        "5s 7s 8s",
+    ]
     state = run(later(hands, POKER), "0:4s", "3:5s", "2:pass", "1:pass", "0:6s")
     assert state.is_over
     assert state.result is not None
@@ -914,7 +923,10 @@ def test_poker_frozen_players() -> None:
 
 def test_poker_frozen_player_pays_no_end_penalty_game_goes_on() -> None:
     """RULES §6.6.3–§6.6.4, D-19: the frozen take the bottom place; the last of the rest pays the end penalty."""
-    hands = ["4s 6s", "2h 7c", "5d 9d Td", "5s 8s 2c"]
+    # Player 1 holds a full 13-card deal and only ever passes: 2♥ 4 and no bomb (one
+    # pair, 7-7; twelve ranks, no instant win, RULES §6.7), so pays 4 + 4 = 8 when
+    # player 0 goes out. Player 3 ends last holding 2♣: end penalty 2 to player 2.
+    hands = ["4s 6s", "2h 7c 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh", "5d 9d Td", "5s 8s 2c"]
     state = run(later(hands, POKER), "0:4s", "3:5s", "2:5d", "1:pass", "0:6s")
     assert state.frozen == (1,)
     assert not state.is_over

@@ -65,8 +65,10 @@ def assert_position_sane(state: GameState, played: Hand | None = None) -> None:
     assert (state.top is None) == (state.last_player is None)
     for player in state.finish_order:
         assert not state.hands[player]
-    for player in state.frozen:  # RULES §6.6.3: frozen players keep every dealt card
+    full = state.rules.deal_size(state.players)[1]  # 13 in Poker (RULES §6.1)
+    for player in state.frozen:  # RULES §6.6.3: frozen players keep all 13 dealt cards
         assert state.dealt[player] == state.hands[player]
+        assert len(state.hands[player]) == full
     assert len(set(state.finish_order)) == len(state.finish_order)
     if state.is_over:
         assert state.to_act is None

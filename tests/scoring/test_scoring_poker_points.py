@@ -110,7 +110,14 @@ def test_rules_6_6_chop_chain_example() -> None:
 
 def test_rules_6_6_chop_chain_example_itemised_to_the_end() -> None:
     """RULES §6.6: the example game played out, every item itemised for a UI (kind, player, payer, points, combos)."""
-    state = later_game("2h 6s 7s", "8h 8d Tc", "9s 9c 9d 9h Js", "3s 3c 4s 4c 5s 5c Ks")
+    # D (player 1) holds a full 13-card deal and only passes, so is frozen when C goes
+    # out: no 2s and no bomb (pairs 8-8 and T-T only, not consecutive), worth 0, pays 4.
+    state = later_game(
+        "2h 6s 7s",
+        "8h 8d Tc 3d 4d 5d 6d 7d Td Jd Qd Kd Ad",
+        "9s 9c 9d 9h Js",
+        "3s 3c 4s 4c 5s 5c Ks",
+    )
     state = run(state, "2h", "3s 3c 4s 4c 5s 5c", "9s 9c 9d 9h", "pass", "pass")
     state = run(state, "pass", "Js")  # C goes out first; D (player 1) never played
     state = run(state, "pass", "Ks")  # A passes, B goes out second; A is last
@@ -520,9 +527,18 @@ def test_chain_is_per_trick() -> None:
 
 
 def test_frozen_players_pay_four_plus_their_hand_and_take_the_bottom_places() -> None:
-    """RULES §6.6.3, D-19: players holding every dealt card when first place is taken lose 4 + 2s and bombs to first place."""
+    """RULES §6.6.3, D-19: players holding all 13 cards when first place is taken lose 4 + 2s and bombs to first place."""
+    # Players 2 and 3 hold full 13-card deals (no instant win, RULES §6.7: three and two
+    # pairs, ten and nine ranks). Player 2: J-J-Q-Q-K-K (3 consecutive pairs) 4, worth 4.
+    # Player 3: 2♠ 1 + 2♦ 3 + 4-4-4-4 (four of a kind) 6, worth 10.
     state = GameState.from_hands(
-        ["3s Ts", "6d 7d", "Js Jc Qs Qc Ks Kc Ah", "2s 2d 4s 4c 4d 4h 5h"], POKER
+        [
+            "3s Ts",
+            "6d 7d",
+            "Js Jc Qs Qc Ks Kc Ah 3c 5c 6c 7c 8c 9c",
+            "2s 2d 4s 4c 4d 4h 5h 3h 6h 7h 8h 9h Th",
+        ],
+        POKER,
     )
     state = run(state, "3s", "pass", "pass", "6d", "Ts")  # 3 and 2 never played
     result = result_of(state)
@@ -545,11 +561,25 @@ def test_end_penalty_with_frozen_players_is_paid_by_the_last_player_still_playin
     None
 ):
     """RULES §6.6.4, D-19 (reading): frozen players pay no end penalty; the last player still playing pays the one above."""
+    # Players 2 and 3 hold full 13-card deals and never play (no instant win, RULES §6.7:
+    # three and two pairs, ten ranks each). Player 2: J-J-Q-Q-K-K 4, pays 4 + 4 = 8.
+    # Player 3: 4-4-4-4 6, pays 4 + 6 = 10. Player 1, last still playing, keeps 7♦ 2♥:
+    # 2♥ is worth 4, paid to player 0, placed just above.
     state = GameState.from_hands(
-        ["3s Ts", "6d 7d 2h", "Js Jc Qs Qc Ks Kc Ah", "4s 4c 4d 4h 5h"], POKER
+        [
+            "3s Ts",
+            "6d 7d 2h",
+            "Js Jc Qs Qc Ks Kc Ah 3c 5c 6c 7c 8c 9c",
+            "4s 4c 4d 4h 5h 3h 6h 7h 8h 9h Th Jh Qh",
+        ],
+        POKER,
     )
     result = result_of(run(state, "3s", "pass", "pass", "6d", "Ts"))
     assert result.frozen == (3, 2)
+    assert items_of(result, ScoreKind.FROZEN) == (
+        ScoreItem(kind=ScoreKind.FROZEN, player=0, payer=3, points=4 + 6),
+        ScoreItem(kind=ScoreKind.FROZEN, player=0, payer=2, points=4 + 4),
+    )
     assert items_of(result, ScoreKind.END_PENALTY) == (
         ScoreItem(kind=ScoreKind.END_PENALTY, player=0, payer=1, points=4),
     )
@@ -558,7 +588,11 @@ def test_end_penalty_with_frozen_players_is_paid_by_the_last_player_still_playin
 
 def test_frozen_two_players() -> None:
     """RULES §6.6.3, D-17, D-19: two players; the other never played: frozen, 0 place points, no end penalty."""
-    state = GameState.from_hands(["3s", "4s 2h 2d Qs Qc Qd Qh"], POKER)
+    # Player 1 holds a full 13-card deal (no instant win, RULES §6.7: two pairs, nine
+    # ranks): 2♥ 4 + 2♦ 3 + Q-Q-Q-Q (four of a kind) 6, worth 13, so pays 4 + 13 = 17.
+    state = GameState.from_hands(
+        ["3s", "4s 2h 2d Qs Qc Qd Qh 5c 6c 7c 8c 9c Tc"], POKER
+    )
     result = result_of(run(state, "3s"))
     assert result.frozen == (1,)
     assert result.items == (
@@ -574,6 +608,24 @@ def test_a_player_who_played_once_is_not_frozen() -> None:
     result = result_of(run(state, "3s", "4s", "5s", "9s", "Qs"))
     assert result.frozen == ()
     assert items_of(result, ScoreKind.FROZEN) == ()
+
+
+def test_short_hands_never_played_are_not_frozen() -> None:
+    """RULES §6.6.3: only players still holding all 13 cards are frozen, not shorter hands."""
+    state = GameState.from_hands(["3S", "5C 9D", "6C 8D"], POKER).play("3S")
+    assert state.finish_order == (0,)
+    # Players 1 and 2 never played, but 2 cards are not a full 13-card deal.
+    assert state.hands[1:] == state.dealt[1:]
+    assert state.frozen == ()
+    assert state.items == ()
+    assert not state.is_over
+    assert state.to_act == 2  # counterclockwise: 0 → 2 → 1
+    result = result_of(run(state, "6c", "9d", "pass", "5c"))
+    assert result.finish_order == (0, 1, 2)
+    assert result.frozen == ()
+    assert items_of(result, ScoreKind.FROZEN) == ()
+    assert result.scores == (4, 2, 0)  # 8♦ left is worth nothing: no end penalty
+    check_poker_result(result, 3)
 
 
 # -- §6.6.4, D-20: valuing 2s and bombs in hand -----------------------------------
@@ -605,12 +657,18 @@ def test_hand_value_best_disjoint_set(hand: str, value: int) -> None:
 @pytest.mark.parametrize(
     ("hand", "value"),
     [
-        pytest.param("3c 3d 4c 4d 5c 5d 6c 6d 9h", 8, id="four-pairs-8-not-three-pairs-4"),
-        pytest.param("Kc Kd Ac Ad 2s 2c 9h", 3, id="K-A-2-pairs-are-no-bomb"),
+        # 3-3-4-4-5-5-6-6 and five singles: 4 consecutive pairs 8, not 3 pairs 4.
+        pytest.param("3c 3d 4c 4d 5c 5d 6c 6d 8h 9h Jh Kh Ah", 8, id="four-pairs-8-not-three-pairs-4"),
+        # K-K-A-A-2-2 is no bomb (no 2s in consecutive pairs, RULES §6.2): 2♠ 1 + 2♣ 2.
+        pytest.param("Kc Kd Ac Ad 2s 2c 9h 3h 4d 5h 6d 7h Jh", 3, id="K-A-2-pairs-are-no-bomb"),
     ],
 )  # fmt: skip
 def test_frozen_penalty_uses_the_best_disjoint_value(hand: str, value: int) -> None:
     """RULES §6.6.3, D-20, §6.2: a frozen player loses 4 plus the best disjoint value of their 2s and bombs."""
+    # Full 13-card deals that win nothing at once (RULES §6.7): four and three pairs,
+    # nine and ten ranks.
+    assert len(Hand.parse(hand)) == 13
+    assert POKER.instant_win(Hand.parse(hand)) is None
     state = GameState.from_hands(["3s", hand], POKER)
     result = result_of(run(state, "3s"))
     assert items_of(result, ScoreKind.FROZEN) == (

@@ -166,6 +166,11 @@ class RuleSet(Protocol):
         ...
 
     @property
+    def instant_win_stake(self) -> int:
+        """Stakes each other player pays an instant winner under stake scoring."""
+        ...
+
+    @property
     def instant_win_points(self) -> int:
         """Points an instant win scores under Poker points."""
         ...

@@ -9,7 +9,7 @@ the rule set is built.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Final, NoReturn
 
 import attrs
@@ -246,6 +246,8 @@ class BaseRules:
         default=frozenset(), converter=_instant_wins
     )
     """Hands that win at the deal (RULES §5.4, §6.7)."""
+    instant_win_stake: int = 1
+    """Stakes each other player pays an instant winner under stake scoring (D-14)."""
     instant_win_points: int = 12
     """Points an instant win scores under `Scoring.POKER_POINTS` (RULES §6.7)."""
 
@@ -265,6 +267,9 @@ class BaseRules:
                     msg = f"invalid rule set {self.name!r}: bomb table uses {shape}, which is not a combination"
                     raise InvalidRulesError(msg)
         tables = self._compile()
+        for problem in _table_problems(tables):
+            msg = f"invalid rule set {self.name!r}: {problem}"
+            raise InvalidRulesError(msg)
         object.__setattr__(self, "_tables", tables)
         object.__setattr__(self, "_valid", tables.valid_keys)
         object.__setattr__(self, "_bombers", tables.bombers)
@@ -635,7 +640,7 @@ class BaseRules:
             ((4, 2, 1, 0), (4, 2, 0), (4, 0))
         """
         points = self.place_points[:players]
-        if self.short_table_last_place_zero:
+        if self.short_table_last_place_zero and players < len(self.place_points):
             points = (*self.place_points[: players - 1], 0)
         return points
 
@@ -672,6 +677,20 @@ def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
         return hand
     text = hand if isinstance(hand, str) else None
     return Hand(mask_of(as_cards(hand), text))
+
+
+def _table_problems(tables: Tables) -> Iterator[str]:
+    """Bomb tables that contradict themselves (RULES §11).
+
+    Two shapes that each beat the other would break "beats" being asymmetric (RULES §1.3).
+    """
+    beats_shape = {
+        (code, key >> 6) for key, codes in tables.bombers.items() for code in codes
+    }
+    for code, target in sorted(beats_shape):
+        if (target, code) in beats_shape and code < target:
+            first, second = Shape.from_code(code), Shape.from_code(target)
+            yield f"the bomb table lets {first} beat {second} and {second} beat {first}"
 
 
 def _has_run_of_pairs(counts: list[int], length: int) -> bool:
