@@ -438,6 +438,15 @@ def _int_or_none(data: Mapping[str, object], key: str) -> int | None:
     return value
 
 
+def _seat_or_none(data: Mapping[str, object], key: str, players: int) -> int | None:
+    seat = _int_or_none(data, key)
+    if seat is not None and not 0 <= seat < players:
+        raise RecordError(
+            key, f"expected a player 0-{players - 1} or null, got {seat!r}"
+        )
+    return seat
+
+
 def _bool(data: Mapping[str, object], key: str) -> bool:
     value = data[key]
     if not isinstance(value, bool):
@@ -481,13 +490,13 @@ def from_json(data: object) -> GameRecord:
         raise RecordError("record", f"unknown field(s) {', '.join(extra)}")
     if data["format"] != FORMAT:
         raise RecordError("format", f"expected {FORMAT!r}, got {data['format']!r}")
-    if data["version"] != VERSION:
+    if type(data["version"]) is not int or data["version"] != VERSION:
         raise RecordError(
             "version", f"this library reads version {VERSION}, got {data['version']!r}"
         )
     rules = rules_from_json(data["rules"])
     hands_data = _list(data["hands"], "hands")
-    if data["players"] != len(hands_data):
+    if type(data["players"]) is not int or data["players"] != len(hands_data):
         raise RecordError(
             "players", f"{data['players']!r} players but {len(hands_data)} hands"
         )
@@ -503,14 +512,23 @@ def from_json(data: object) -> GameRecord:
         _action_from(item, f"actions[{i}]")
         for i, item in enumerate(_list(data["actions"], "actions"))
     ]
+    players = len(hands)
+    leader = _seat_or_none(data, "leader", players)
+    dealer = _seat_or_none(data, "dealer", players)
+    first_game = _bool(data, "first_game")
+    after_instant_win = _bool(data, "after_instant_win")
+    if leader is None and not rules.lead_must_include(
+        first_game=first_game, after_instant_win=after_instant_win
+    ):
+        raise RecordError("leader", "a later game needs its leader (RULES §2.4)")
     game = GameRecord(
         rules=rules,
         hands=hands,
         actions=actions,
-        first_game=_bool(data, "first_game"),
-        leader=_int_or_none(data, "leader"),
-        after_instant_win=_bool(data, "after_instant_win"),
-        dealer=_int_or_none(data, "dealer"),
+        first_game=first_game,
+        leader=leader,
+        after_instant_win=after_instant_win,
+        dealer=dealer,
         seed=_int_or_none(data, "seed"),
     )
     final = _replay_checked(game)
@@ -541,7 +559,11 @@ def _check_result(data: object, final: GameState) -> None:
         "finish_order": list(result.finish_order),
         "scores": list(result.scores),
     }
-    if data != expected:
+    exact = isinstance(data, dict) and all(
+        isinstance(values, list) and all(type(value) is int for value in values)
+        for values in data.values()
+    )
+    if not exact or data != expected:
         raise RecordError(
             "result", f"the game replays to {expected}, the record says {data!r}"
         )
