@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import multiprocessing
 import random
 import sys
@@ -45,7 +46,12 @@ class _ExitRequestError(Exception):
 
 
 def _print_json(data: object, out: IO[str]) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2), file=out)
+    print(json.dumps(data, ensure_ascii=False, indent=2, allow_nan=False), file=out)
+
+
+def _finite(value: float) -> float | None:
+    """JSON has no NaN: an undefined statistic (one game's spread) is null."""
+    return value if math.isfinite(value) else None
 
 
 def _combo_json(combo: Combo) -> dict[str, object]:
@@ -314,13 +320,14 @@ def _stats_json(stats: SimulationStats, names: list[str]) -> dict[str, object]:
     return {
         "games": stats.games,
         "players": names,
-        "win_rates": list(stats.win_rates),
-        "mean_scores": list(stats.mean_scores),
+        "win_rates": [_finite(rate) for rate in stats.win_rates],
+        "mean_scores": [_finite(score) for score in stats.mean_scores],
         "confidence_intervals": [
-            list(stats.confidence_interval(seat)) for seat in range(stats.seats)
+            [_finite(bound) for bound in stats.confidence_interval(seat)]
+            for seat in range(stats.seats)
         ],
         "places": [list(row) for row in stats.places],
-        "mean_actions": stats.mean_actions,
+        "mean_actions": _finite(stats.mean_actions),
         "bombs": stats.bombs,
         "chops": stats.chops,
     }
@@ -424,7 +431,8 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     stream = sys.stdout if out is None else out
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        with contextlib.redirect_stdout(stream):  # --help goes to *out* too
+            args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0)
     run: Callable[[argparse.Namespace, IO[str]], int] = args.run
