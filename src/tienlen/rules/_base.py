@@ -313,6 +313,9 @@ class BaseRules:
         for shape in self.jump_in:
             if self.max_top_rank(shape) is None:
                 yield f"jump-in shape {shape} is not a combination"
+        valued = [shape for shape, _ in self.bomb_values]
+        if len(set(valued)) != len(valued):
+            yield "bomb_values lists a shape twice"
         if len(self.two_values) != 4:
             yield "two_values needs one value per suit"
         if (
