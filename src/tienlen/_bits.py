@@ -49,11 +49,6 @@ def top_card(mask: int) -> int:
     return (mask & LOW_HALF).bit_length() - 1
 
 
-def card_count(mask: int) -> int:
-    """Number of cards in *mask*, counting copies."""
-    return mask.bit_count()
-
-
 def add_card(mask: int, index: int) -> int:
     """Add one copy of card *index*; return -1 when it would be a third copy."""
     bit = 1 << index

@@ -200,11 +200,7 @@ def _play(args: argparse.Namespace, out: IO[str]) -> int:
     while not state.is_over:
         actions = state.legal_actions()
         assert state.to_act is not None
-        order = [
-            (state.to_act + (1 if rules.direction.value > 0 else -1) * i)
-            % state.players
-            for i in range(1, state.players)
-        ]
+        order = state.seats_after(state.to_act)
         chosen: Play | Pass | None = None
         for seat in order:  # jump-ins first, in play direction (RULES §6.4)
             own = [action for action in actions if action.player == seat]

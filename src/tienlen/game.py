@@ -414,7 +414,7 @@ class GameState:
                 raise InvalidStateError(msg)
             total = _bits.multiset_sum(total, hand.mask)
         if dealer is None:
-            dealer = (0 - _step(rules)) % players
+            dealer = _SEATS_AFTER[rules.direction][players][0][-2]  # the seat before 0
         setup = GameSetup.checked(
             players, first_game, leader, after_instant_win, dealer
         )
@@ -741,9 +741,17 @@ class GameState:
 
     def _order_from(self, player: int) -> list[int]:
         """Every seat in play direction, starting with *player*."""
-        step = _step(self.rules)
-        n = len(self.hands)
-        return [(player + step * i) % n for i in range(n)]
+        return [player, *self._seats[player][:-1]]
+
+    def seats_after(self, player: int) -> tuple[int, ...]:
+        """The other seats in play direction after *player* (RULES §2.1, §6.1).
+
+        Example:
+            >>> from tienlen import POKER
+            >>> GameState.deal(POKER, 4, seed=1).seats_after(1)  # counterclockwise
+            (0, 3, 2)
+        """
+        return self._seats[player][:-1]
 
     def _after_pass(self, player: int) -> GameState:
         fields = self.__dict__.copy()
@@ -1025,10 +1033,6 @@ _THREE_OF_SPADES: Final = 1
 """The mask of 3♠, card 0: only its first lead may be declined (RULES §3.3)."""
 
 
-def _step(rules: RuleSet) -> int:
-    return 1 if rules.direction is Direction.CLOCKWISE else -1
-
-
 def _chop_item(chop: ChopChain) -> ScoreItem:
     return ScoreItem(
         kind=ScoreKind.CHOP,
@@ -1048,10 +1052,7 @@ def _lowest_holder(rules: RuleSet, masks: list[int], dealer: int) -> tuple[int, 
     for mask in masks:
         union |= mask
     card = ((union & _bits.LOW_HALF) & -(union & _bits.LOW_HALF)).bit_length() - 1
-    step = _step(rules)
-    n = len(masks)
-    for i in range(1, n + 1):
-        player = (dealer + step * i) % n
+    for player in _SEATS_AFTER[rules.direction][len(masks)][dealer]:
         if masks[player] >> card & 1:
             return card, player
     raise AssertionError  # pragma: no cover - some player holds the lowest card

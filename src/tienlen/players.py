@@ -26,8 +26,8 @@ Example:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Final, Protocol, overload
+from collections.abc import Iterable, Sequence
+from typing import Final, Protocol
 
 import attrs
 
@@ -58,18 +58,6 @@ def _int_set(values: Iterable[int]) -> frozenset[int]:
 
 def _actions(values: Iterable[Action]) -> tuple[Action, ...]:
     return tuple(values)
-
-
-def _public(action: Action) -> Action:
-    """*action* without anything but its player and cards.
-
-    A `Play` taken from `GameState.legal_actions` remembers the state that made it (so
-    applying it there needs no re-check), and that state holds every hand; a player
-    must only ever get copies.
-    """
-    if isinstance(action, Pass):
-        return action
-    return Play(player=action.player, cards=action.cards)
 
 
 @attrs.frozen(kw_only=True)
@@ -151,8 +139,7 @@ class Observation:
         if type(player) is not int or not 0 <= player < state.players:
             msg = f"no player {player!r} at a {state.players}-player table"
             raise ValueError(msg)
-        history = tuple(_public(action) for action in state.history)
-        return _observe(state, player, history, _played(state), _counts(state))
+        return _observe(state, player, state.history, _played(state), _counts(state))
 
     @property
     def is_leading(self) -> bool:
@@ -320,69 +307,21 @@ def _restore_player_error(
     return error
 
 
-class _Offer(Sequence[Action]):
-    """The actions offered to one seat: a lazy view that hands out public copies.
+def _resolve(
+    seat: int, player: Player, choice: object, offered: Sequence[Action]
+) -> Action:
+    """The offered action *choice* is, or equals.
 
-    Taking an item builds a copy without the engine's link to the state (which holds
-    every hand) and remembers which engine action it stands for, so the chosen action
-    is applied without a re-check.
+    Raises:
+        PlayerError: *choice* is not one of the offered actions.
     """
-
-    __slots__ = ("_base", "_made")
-
-    def __init__(self, base: Sequence[Action]) -> None:
-        self._base = base
-        self._made: dict[int, tuple[Action, Action]] = {}
-
-    def __len__(self) -> int:
-        return len(self._base)
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if isinstance(index, slice):
-            return [self._copy(action) for action in self._base[index]]
-        return self._copy(self._base[index])
-
-    def __iter__(self) -> Iterator[Action]:
-        for action in self._base:
-            yield self._copy(action)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(str(action) for action in self._base[:6])
-        more = ", ..." if len(self) > 6 else ""
-        return f"<actions ({len(self)}): [{shown}{more}]>"
-
-    def _copy(self, action: Action) -> Action:
-        if isinstance(action, Pass):
+    for action in offered:
+        if action is choice:
             return action
-        copy = _new(Play)  # Play(player=..., cards=...) without attrs' init (hot path)
-        _set_player(copy, action.player)
-        _set_cards(copy, action.cards)
-        _set_origin(copy, None)
-        self._made[id(copy)] = (copy, action)
-        return copy
-
-    def resolve(
-        self, seat: int, player: Player, choice: object
-    ) -> tuple[Action, Action]:
-        """The offered engine action *choice* stands for and its public copy.
-
-        Raises:
-            PlayerError: *choice* is not one of the offered actions.
-        """
-        made = self._made.get(id(choice))
-        if made is not None and made[0] is choice:
-            return made[1], made[0]
-        if isinstance(choice, Pass) and choice in self._base:
-            return choice, choice
-        if isinstance(choice, Play):
-            for action in self._base:
-                if action == choice:
-                    return action, _public(action)
-        raise PlayerError(seat, player, choice, self._base)
+    for action in offered:
+        if action == choice:
+            return action
+    raise PlayerError(seat, player, choice, offered)
 
 
 def _jump_ins_possible(state: GameState) -> bool:
@@ -411,7 +350,7 @@ def play_game(
     jump-in plays plus a `Pass` meaning "do not jump in". The first to choose a play
     jumps in, and the turn goes on from the new state. Then the player to act chooses
     among its own legal actions. A player only ever gets its own cards, the public
-    table and copies of its own actions.
+    table and its own actions.
 
     Args:
         state: Where to start (a fresh deal, or any state).
@@ -447,7 +386,7 @@ def _play(
         msg = f"{len(players)} players for a {state.players}-player game"
         raise ValueError(msg)
     played = _played(state)
-    history = tuple(_public(action) for action in state.history)
+    history = state.history
     counts = _counts(state)
     while state.to_act is not None:
         to_act = state.to_act
@@ -458,20 +397,17 @@ def _play(
                 state, actions, players, rng, (history, played, counts)
             )
         if chosen is None:
-            offer = _Offer(actions)
             player = players[to_act]
             seen = _observe(state, to_act, history, played, counts)
-            chosen, public = offer.resolve(to_act, player, player.act(seen, offer, rng))
-        else:
-            public = _public(chosen)
+            chosen = _resolve(to_act, player, player.act(seen, actions, rng), actions)
         if tally is not None:
             tally.count(state, chosen)
         state = state.apply(chosen)
-        history = (*history, public)
-        if isinstance(public, Play):
-            played += public.cards
+        history = (*history, chosen)
+        if isinstance(chosen, Play):
+            played += chosen.cards
             left = list(counts)
-            left[public.player] -= len(public.cards)
+            left[chosen.player] -= len(chosen.cards)
             counts = tuple(left)
     return state
 
@@ -510,24 +446,16 @@ def _poll_jump_ins(
             own.append(action)
         else:
             jumps.setdefault(action.player, []).append(action)
-    step = state.rules.direction.value
-    for i in range(1, state.players):
-        seat = (to_act + step * i) % state.players
+    for seat in state.seats_after(to_act):
         if seat not in jumps:
             continue
-        offer = _Offer([*jumps[seat], _PASSES[seat]])
+        offer = [*jumps[seat], Pass(player=seat)]
         player = players[seat]
         seen = _observe(state, seat, *public)
-        chosen, _ = offer.resolve(seat, player, player.act(seen, offer, rng))
+        chosen = _resolve(seat, player, player.act(seen, offer, rng), offer)
         if type(chosen) is Play:
             return own, chosen
     return own, None
-
-
-_PASSES: Final = tuple(Pass(player=seat) for seat in range(8))
-_set_player: Final = Play.__dict__["player"].__set__
-_set_cards: Final = Play.__dict__["cards"].__set__
-_set_origin: Final = Play.__dict__["_origin"].__set__
 
 
 # -- the reference bots --------------------------------------------------------------
