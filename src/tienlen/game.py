@@ -28,7 +28,7 @@ from tienlen.errors import (
     InvalidRulesError,
     InvalidStateError,
 )
-from tienlen.explain import why_not_combination
+from tienlen.explain import explain_beats, why_not_combination
 from tienlen.rules import RuleSet
 from tienlen.rules._base import Direction, GameEnd, InstantWin, Scoring, as_hand
 from tienlen.scoring import GameResult, ScoreItem, ScoreKind
@@ -713,17 +713,10 @@ class GameState:
                 IllegalReason.WRONG_SHAPE, action, "a continuation must keep the shape"
             )
         if not rules.beats(combo, top):
-            if combo.shape != top.shape:
-                raise self._refuse(
-                    IllegalReason.WRONG_SHAPE,
-                    action,
-                    f"a {combo.shape} cannot beat a {top.shape}",
-                )
-            raise self._refuse(
-                IllegalReason.DOES_NOT_BEAT,
-                action,
-                f"{combo.top} is not higher than {top.top}",
-            )
+            same = combo.shape == top.shape
+            reason = IllegalReason.DOES_NOT_BEAT if same else IllegalReason.WRONG_SHAPE
+            detail = explain_beats(combo, top, rules).removeprefix("no: ")
+            raise self._refuse(reason, action, detail)
         return combo
 
     def _not_your_turn(self, action: Action) -> IllegalPlayError:

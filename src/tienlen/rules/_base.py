@@ -489,9 +489,9 @@ class BaseRules:
         a = challenger._key
         b = incumbent._key
         valid = self._valid
-        if a not in valid or (challenger._mask > _LOW_HALF and self._one_deck):
+        if a not in valid or (self._one_deck and challenger._mask > _LOW_HALF):
             self._invalid(challenger)
-        if b not in valid or (incumbent._mask > _LOW_HALF and self._one_deck):
+        if b not in valid or (self._one_deck and incumbent._mask > _LOW_HALF):
             self._invalid(incumbent)
         if a >> 6 == b >> 6:
             return (a & 63) > (b & 63)
