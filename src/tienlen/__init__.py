@@ -28,7 +28,7 @@ from tienlen.errors import (
     TienLenError,
     UnknownVariantError,
 )
-from tienlen.game import Action, Actions, ChopChain, GameSetup, GameState, Pass, Play
+from tienlen.game import Action, Actions, GameSetup, GameState, Pass, Play
 from tienlen.match import Match
 from tienlen.players import (
     GreedyPlayer,
@@ -58,7 +58,7 @@ from tienlen.rules import (
     get_rules,
     legal_plays,
 )
-from tienlen.scoring import GameResult, ScoreItem, ScoreKind
+from tienlen.scoring import ChopChain, GameResult, ScoreItem, ScoreKind
 from tienlen.simulation import MapExecutor, SimulatedGame, SimulationStats, simulate
 
 __version__ = "0.1.0.dev0"

@@ -31,9 +31,16 @@ from tienlen.errors import (
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.rules import RuleSet
 from tienlen.rules._base import Direction, GameEnd, InstantWin, Scoring, as_hand
-from tienlen.scoring import GameResult, ScoreItem, ScoreKind
+from tienlen.scoring import (
+    ChopChain,
+    GameResult,
+    ScoreItem,
+    ScoreKind,
+    instant_win_result,
+    settle,
+)
 
-__all__ = ["Action", "Actions", "ChopChain", "GameSetup", "GameState", "Pass", "Play"]
+__all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
 
 
 def _to_hand(cards: Hand | str | Iterable[Card]) -> Hand:
@@ -229,20 +236,6 @@ class GameSetup:
             after_instant_win=after_instant_win,
             dealer=dealer,
         )
-
-
-@attrs.frozen(kw_only=True)
-class ChopChain:
-    """The open Poker chop chain of a trick (RULES §6.6.2, D-18)."""
-
-    points: int
-    """The accumulated value of the catches so far."""
-    victim: int
-    """The owner of the last caught combination, who pays when the trick ends."""
-    catcher: int
-    """The last catcher, who is paid."""
-    caught: tuple[Combo, ...]
-    """The caught combinations, in order."""
 
 
 @attrs.frozen(kw_only=True, slots=False)
@@ -820,7 +813,7 @@ class GameState:
         if chop is not None and chop is not self.chop:  # paid at once (RULES §6.6.2)
             assert isinstance(chop, ChopChain)
             if chop.points:
-                items = (*items, _chop_item(chop))
+                items = (*items, chop.item())
             fields["chop"] = None
         if rules.scoring is Scoring.POKER_POINTS and len(finish_order) == 1:
             hands = fields["hands"]
@@ -838,7 +831,7 @@ class GameState:
             or len(self.hands) - out.bit_count() <= 1
         ):
             state = _state(fields)
-            return state._with_result(_settle(state))
+            return state._with_result(settle(state))
         nxt = self._scan(player, player, self.locked, out)
         if nxt is None:
             _clear_trick(fields, self._next_leader(player, out))
@@ -916,26 +909,8 @@ class GameState:
 
     def _instant_win(self, winner: int, win: InstantWin) -> GameState:
         """A hand won at the deal (RULES §5.4, §6.7, D-14, D-21)."""
-        order = tuple(self._order_from(winner))
-        rules = self.rules
-        if rules.scoring is Scoring.POKER_POINTS:
-            items = [
-                ScoreItem(
-                    kind=ScoreKind.INSTANT_WIN,
-                    player=winner,
-                    points=rules.instant_win_points,
-                )
-            ]
-        else:
-            stake = rules.instant_win_stake
-            items = [
-                ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=stake)
-                for p in order[1:]
-            ]
-        result = GameResult.from_items(
-            players=len(order), finish_order=order, items=items, instant_win=win
-        )
-        return self._with_result(result)
+        order = self._order_from(winner)
+        return self._with_result(instant_win_result(self.rules, order, win))
 
     def _with_result(self, result: GameResult) -> GameState:
         return attrs.evolve(
@@ -1012,7 +987,7 @@ def _clear_trick(fields: dict[str, object], leader: int) -> None:
         items = fields["items"]
         assert isinstance(items, tuple)
         if chop.points:
-            fields["items"] = (*items, _chop_item(chop))
+            fields["items"] = (*items, chop.item())
         fields["chop"] = None
     fields["to_act"] = leader
     fields["top"] = None
@@ -1024,16 +999,6 @@ def _clear_trick(fields: dict[str, object], leader: int) -> None:
 
 _THREE_OF_SPADES: Final = 1
 """The mask of 3♠, card 0: only its first lead may be declined (RULES §3.3)."""
-
-
-def _chop_item(chop: ChopChain) -> ScoreItem:
-    return ScoreItem(
-        kind=ScoreKind.CHOP,
-        player=chop.catcher,
-        payer=chop.victim,
-        points=chop.points,
-        combos=chop.caught,
-    )
 
 
 def _lowest_holder(rules: RuleSet, masks: list[int], dealer: int) -> tuple[int, int]:
@@ -1066,59 +1031,3 @@ def _spare_starter(rules: RuleSet, masks: list[int], setup: GameSetup) -> int:
         msg = f"player {holder} holds {DECK[card]} and starts (RULES §4.1), not player {setup.leader}"
         raise InvalidStateError(msg)
     return holder
-
-
-def _settle(state: GameState) -> GameResult:
-    """Score a finished game (RULES §2.5, §4.4, §6.6)."""
-    rules = state.rules
-    n = state.players
-    active = [p for p in state._order_from(state.finish_order[-1]) if state.in_game(p)]
-    finishers = list(state.finish_order)
-    if rules.game_end is GameEnd.FIRST_OUT:
-        rest = sorted(
-            active, key=lambda p: len(state.hands[p])
-        )  # stable: play order breaks ties
-        order = [*finishers, *rest]
-    else:
-        order = [*finishers, *active, *state.frozen]
-    items = list(state.items)
-    if state.chop is not None and state.chop.points:
-        items.append(_chop_item(state.chop))
-    if rules.scoring is Scoring.LOSER_PAYS_EACH:
-        loser = order[-1]
-        items += [
-            ScoreItem(kind=ScoreKind.STAKE, player=p, payer=loser, points=1)
-            for p in order[:-1]
-        ]
-    elif rules.scoring is Scoring.EACH_PAYS_WINNER:
-        winner = order[0]
-        items += [
-            ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=1)
-            for p in order[1:]
-        ]
-    else:
-        items += _poker_end(state, order)
-    return GameResult.from_items(
-        players=n, finish_order=order, items=items, frozen=state.frozen
-    )
-
-
-def _poker_end(state: GameState, order: list[int]) -> list[ScoreItem]:
-    """Place points and the end penalty (RULES §6.6.1, §6.6.4, D-17, D-19)."""
-    rules = state.rules
-    points = rules.place_points_for(state.players)
-    items = [
-        ScoreItem(kind=ScoreKind.PLACE, player=player, points=points[place])
-        for place, player in enumerate(order)
-        if player not in state.frozen and points[place]
-    ]
-    playing = [p for p in order if p not in state.frozen]
-    last = playing[-1]
-    value = rules.hand_value(state.hands[last])
-    if value and len(playing) > 1:
-        items.append(
-            ScoreItem(
-                kind=ScoreKind.END_PENALTY, player=playing[-2], payer=last, points=value
-            )
-        )
-    return items

@@ -9,14 +9,26 @@ and end penalties.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
 from tienlen.combos import Combo
-from tienlen.rules._base import InstantWin
+from tienlen.rules._base import GameEnd, InstantWin, Scoring
 
-__all__ = ["GameResult", "ScoreItem", "ScoreKind"]
+if TYPE_CHECKING:
+    from tienlen.game import GameState
+    from tienlen.rules import RuleSet
+
+__all__ = [
+    "ChopChain",
+    "GameResult",
+    "ScoreItem",
+    "ScoreKind",
+    "instant_win_result",
+    "settle",
+]
 
 
 class ScoreKind(enum.Enum):
@@ -137,3 +149,112 @@ class GameResult:
     def loser(self) -> int:
         """The last player in the finishing order."""
         return self.finish_order[-1]
+
+
+@attrs.frozen(kw_only=True)
+class ChopChain:
+    """The open Poker chop chain of a trick (RULES §6.6.2, D-18)."""
+
+    points: int
+    """The accumulated value of the catches so far."""
+    victim: int
+    """The owner of the last caught combination, who pays when the trick ends."""
+    catcher: int
+    """The last catcher, who is paid."""
+    caught: tuple[Combo, ...]
+    """The caught combinations, in order."""
+
+    def item(self) -> ScoreItem:
+        """The chain as a score item: the last victim pays the last catcher."""
+        return ScoreItem(
+            kind=ScoreKind.CHOP,
+            player=self.catcher,
+            payer=self.victim,
+            points=self.points,
+            combos=self.caught,
+        )
+
+
+def instant_win_result(
+    rules: RuleSet, order: Sequence[int], win: InstantWin
+) -> GameResult:
+    """The result of a game won at the deal by ``order[0]`` (RULES §5.4, §6.7, D-14, D-21).
+
+    Under Poker points the winner scores `instant_win_points` and nobody else scores;
+    under stakes each other player pays `instant_win_stake`. *order* is every player,
+    the winner first, then the others in play order.
+    """
+    winner = order[0]
+    if rules.scoring is Scoring.POKER_POINTS:
+        items = [
+            ScoreItem(
+                kind=ScoreKind.INSTANT_WIN,
+                player=winner,
+                points=rules.instant_win_points,
+            )
+        ]
+    else:
+        stake = rules.instant_win_stake
+        items = [
+            ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=stake)
+            for p in order[1:]
+        ]
+    return GameResult.from_items(
+        players=len(order), finish_order=order, items=items, instant_win=win
+    )
+
+
+def settle(state: GameState) -> GameResult:
+    """Score a finished game: its finishing order and every item (RULES §2.5, §4.4, §6.6).
+
+    The players still in the game follow those who went out, in play order from the
+    last one out; under Kenneth Lo they are ordered by fewest cards left (play order
+    breaks ties); Poker's frozen players take the bottom places.
+    """
+    rules = state.rules
+    last_out = state.finish_order[-1]
+    active = [p for p in (last_out, *state.seats_after(last_out)) if state.in_game(p)]
+    if rules.game_end is GameEnd.FIRST_OUT:
+        active.sort(key=lambda p: len(state.hands[p]))  # stable: play order breaks ties
+    order = [*state.finish_order, *active, *state.frozen]
+    items = list(state.items)
+    if state.chop is not None and state.chop.points:
+        items.append(state.chop.item())  # the game ends the trick (RULES §6.6.2)
+    if rules.scoring is Scoring.LOSER_PAYS_EACH:
+        loser = order[-1]
+        items += [
+            ScoreItem(kind=ScoreKind.STAKE, player=p, payer=loser, points=1)
+            for p in order[:-1]
+        ]
+    elif rules.scoring is Scoring.EACH_PAYS_WINNER:
+        winner = order[0]
+        items += [
+            ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=1)
+            for p in order[1:]
+        ]
+    else:
+        items += _poker_end(state, order)
+    return GameResult.from_items(
+        players=state.players, finish_order=order, items=items, frozen=state.frozen
+    )
+
+
+def _poker_end(state: GameState, order: list[int]) -> list[ScoreItem]:
+    """Place points and the end penalty (RULES §6.6.1, §6.6.4, D-17, D-19)."""
+    rules = state.rules
+    points = rules.place_points_for(state.players)
+    items = [
+        ScoreItem(kind=ScoreKind.PLACE, player=player, points=points[place])
+        for place, player in enumerate(order)
+        if player not in state.frozen and points[place]
+    ]
+    playing = [p for p in order if p not in state.frozen]
+    last = playing[-1]
+    value = rules.hand_value(state.hands[last])
+    if value and len(playing) > 1:
+        items.append(
+            ScoreItem(
+                kind=ScoreKind.END_PENALTY, player=playing[-2], payer=last, points=value
+            )
+        )
+    return items
