@@ -180,8 +180,8 @@ def instant_win_result(
 ) -> GameResult:
     """The result of a game won at the deal by ``order[0]`` (RULES §5.4, §6.7, D-14, D-21).
 
-    Under Poker points the winner scores `instant_win_points` and nobody else scores;
-    under stakes each other player pays `instant_win_stake`. *order* is every player,
+    Under Poker points the winner scores ``rules.instant_win_points`` and nobody else;
+    under stakes each other player pays ``rules.instant_win_stake``. *order* is every player,
     the winner first, then the others in play order.
     """
     winner = order[0]
