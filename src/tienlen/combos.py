@@ -18,7 +18,7 @@ import attrs
 from tienlen import _bits
 from tienlen._shapes import structural_key
 from tienlen.cards import DECK, Card, Rank, cards_of
-from tienlen.errors import InvalidRulesError
+from tienlen.errors import InvalidComboError, InvalidRulesError
 
 __all__ = ["Combo", "ComboKind", "Plays", "Shape"]
 
@@ -159,7 +159,7 @@ class Combo:
     def __attrs_post_init__(self) -> None:
         if not self._key or structural_key(self._mask) != self._key:
             msg = f"mask {self._mask:#x} and key {self._key:#x} do not describe one combination"
-            raise ValueError(msg)
+            raise InvalidComboError(msg)
 
     @cached_property
     def cards(self) -> tuple[Card, ...]:

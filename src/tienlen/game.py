@@ -589,17 +589,22 @@ class GameState:
         Raises:
             IllegalPlayError: the action is illegal now (see `check`).
         """
-        if (
-            type(action) is Play and action._origin == self._serial
-        ):  # from legal_actions()
-            mask = action.cards.mask
-            return self._after_play(
-                action.player, make_combo(mask, structural_key(mask)), action
-            )
-        combo = self._verdict(action)
-        if combo is None:
+        if type(action) is Play:
+            if action._origin == self._serial:  # from legal_actions(): legal here
+                mask = action.cards._mask
+                trusted = make_combo(mask, structural_key(mask))
+                return self._after_play(action.player, trusted, action)
+        elif (
+            type(action) is Pass
+            and self.to_act is not None
+            and action.player == self.to_act
+            and (self.top is not None or self.may_decline)
+        ):  # the whole rule for a pass (RULES §1.5.1-§1.5.2, §3.3)
             return self._after_pass(action.player)
-        return self._after_play(action.player, combo, action)
+        checked = self._verdict(action)
+        if checked is None:
+            return self._after_pass(action.player)
+        return self._after_play(action.player, checked, action)
 
     def play(
         self, cards: Hand | str | Iterable[Card], player: int | None = None
@@ -972,11 +977,19 @@ def _state(fields: dict[str, object]) -> GameState:
 
 
 _serials: Final = itertools.count(1)
+_process = [os.getpid() << 40]
+
+
+def _forked() -> None:
+    _process[0] = os.getpid() << 40
+
+
+os.register_at_fork(after_in_child=_forked)
 
 
 def _new_serial() -> int:
     """A number no other live state of any process has (pid and a per-process count)."""
-    return os.getpid() << 40 | next(_serials)
+    return _process[0] | next(_serials)
 
 
 def _clear_trick(fields: dict[str, object], leader: int) -> None:
