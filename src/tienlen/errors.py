@@ -96,17 +96,17 @@ class IllegalPlayError(TienLenError, ValueError):
 
     Attributes:
         reason: The machine-readable `IllegalReason`.
-        player: The acting player's index.
+        player: The acting player's index (``None`` when nobody could act: the game
+            is over).
         action: The action refused, as text (``"9s 9c 9d 9h"`` or ``"pass"``).
     """
 
     def __init__(
-        self, reason: IllegalReason, player: int, action: str, detail: str
+        self, reason: IllegalReason, player: int | None, action: str, detail: str
     ) -> None:
         self.reason = reason
         self.player = player
         self.action = action
         shown = "pass" if action == "pass" else f"play {action!r}"
-        super().__init__(
-            f"illegal {shown} by player {player}: {reason.value}: {detail}"
-        )
+        actor = "" if player is None else f" by player {player}"
+        super().__init__(f"illegal {shown}{actor}: {reason.value}: {detail}")

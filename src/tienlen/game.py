@@ -615,7 +615,7 @@ class GameState:
             IllegalPlayError: the play is illegal now.
             InvalidCardError: bad card text.
         """
-        return self.apply(Play(player=self._actor(player, "play"), cards=cards))
+        return self.apply(Play(player=self._actor(player, cards), cards=cards))
 
     def pass_turn(self, player: int | None = None) -> GameState:
         """Pass for *player* (by default the player to act); see `apply`.
@@ -623,14 +623,18 @@ class GameState:
         Raises:
             IllegalPlayError: passing is illegal now.
         """
-        return self.apply(Pass(player=self._actor(player, "pass")))
+        return self.apply(Pass(player=self._actor(player, None)))
 
-    def _actor(self, player: int | None, action: str) -> int:
+    def _actor(
+        self, player: int | None, cards: Hand | str | Iterable[Card] | None
+    ) -> int:
+        """*player*, or the player to act; nobody once the game is over."""
         if player is not None:
             return player
         if self.to_act is None:
+            shown = "pass" if cards is None else str(as_hand(cards))
             raise IllegalPlayError(
-                IllegalReason.GAME_OVER, -1, action, "the game is over"
+                IllegalReason.GAME_OVER, None, shown, "the game is over"
             )
         return self.to_act
 
