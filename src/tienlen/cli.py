@@ -254,7 +254,9 @@ def _ask(state: GameState, out: IO[str], *, jumping_in: bool) -> Play | Pass:
         text = line.strip()
         if text == "hint":
             mine = [
-                str(action) for action in state.legal_actions() if action.player == 0
+                action.cards.unicode() if isinstance(action, Play) else "pass"
+                for action in state.legal_actions()
+                if action.player == 0
             ]
             print(f"legal: {' | '.join(mine)}", file=out)
             continue

@@ -601,7 +601,7 @@ def test_play_explains_an_illegal_input_and_asks_again(
         in refusals[3]
     )
     assert "not a combination" in refusals[4]
-    assert "legal: 3s" in text
+    assert "legal: 3♠" in text
     assert text.count("> ") == len(lines)
     assert text.count("your hand: ") == 1  # asked again, not dealt again
     assert "finish order" not in text
