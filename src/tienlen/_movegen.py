@@ -9,7 +9,7 @@ set validates at the boundary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from tienlen import _bits
@@ -104,7 +104,7 @@ def rank_states(mask: int) -> list[int]:
 class Family:
     """The valid shapes of one kind: lengths ``min_length…max_length``, top rank ≤ ``max_rank``."""
 
-    __slots__ = ("kind", "max_length", "max_rank", "min_length", "per_rank")
+    __slots__ = ("kind", "max_length", "max_rank", "min_length", "per_rank", "ranks")
 
     def __init__(
         self, kind: int, per_rank: int, lengths: Iterable[int], max_rank: int
@@ -115,6 +115,8 @@ class Family:
         self.min_length = lengths[0]
         self.max_length = lengths[-1]
         self.max_rank = max_rank
+        self.ranks = (1 << 4 * max_rank + 1) - 1
+        """Bits ``4 * r`` of every rank the family may use (up to ``max_rank``)."""
         assert lengths == list(range(self.min_length, self.max_length + 1))
 
 
@@ -187,9 +189,10 @@ class Tables:
                 for rank, state in enumerate(states):
                     if state:
                         out += ALL_SETS[rank][state]
+            counts = _bits.rank_counts(hand)
             for family in self.lead_families:
                 if family.kind > 4:
-                    self._all_runs(hand, states, family, out)
+                    _all_runs(counts, states, family, out)
                 elif not self.all_sets:
                     subsets = SUBSETS_BY_SIZE[family.per_rank]
                     for rank in range(family.max_rank + 1):
@@ -235,27 +238,6 @@ class Tables:
             avail = _available(hand, family)
             _runs(states, avail, family.per_rank, size // family.per_rank, above, out)
 
-    def _all_runs(
-        self, hand: int, states: list[int], family: Family, out: list[int]
-    ) -> None:
-        """Every run of the family's lengths (all the sequences a hand may lead)."""
-        avail = _available(hand, family)
-        runs = MAXIMAL_RUNS[avail]
-        k = family.per_rank
-        for start, end in runs:
-            for first in range(start, end - family.min_length + 2):
-                partial = list(SUBSETS[first][states[first]][k])
-                last = min(end, first + family.max_length - 1)
-                for rank in range(first + 1, last + 1):
-                    choices = SUBSETS[rank][states[rank]][k]
-                    if len(choices) == 1:
-                        only = choices[0]
-                        partial = [p | only for p in partial]
-                    else:
-                        partial = [p | q for p in partial for q in choices]
-                    if rank - first + 1 >= family.min_length:
-                        out += partial
-
 
 def structural_key_fits(code: int, card: int) -> bool:
     """Whether a combination of shape *code* can have *card* on top (runs need room below)."""
@@ -268,8 +250,33 @@ def structural_key_fits(code: int, card: int) -> bool:
 
 def _available(hand: int, family: Family) -> int:
     """Ranks (bit ``4 * r``) holding at least ``per_rank`` cards, up to the family's top rank."""
-    avail = _bits.ranks_with_at_least(_bits.rank_counts(hand), family.per_rank)
-    return avail & ((1 << 4 * family.max_rank + 1) - 1)
+    return (
+        _bits.ranks_with_at_least(_bits.rank_counts(hand), family.per_rank)
+        & family.ranks
+    )
+
+
+def _all_runs(counts: int, states: list[int], family: Family, out: list[int]) -> None:
+    """Every run of the family's lengths: all the sequences a hand may lead.
+
+    *counts* holds the hand's per-rank card counts (`_bits.rank_counts`).
+    """
+    k = family.per_rank
+    shortest = family.min_length
+    longest = family.max_length
+    for start, end in MAXIMAL_RUNS[_bits.ranks_with_at_least(counts, k) & family.ranks]:
+        for first in range(start, end - shortest + 2):
+            partial: Sequence[int] = SUBSETS[first][states[first]][k]
+            last = min(end, first + longest - 1)
+            for rank in range(first + 1, last + 1):
+                choices = SUBSETS[rank][states[rank]][k]
+                if len(choices) == 1:
+                    only = choices[0]
+                    partial = [p | only for p in partial]
+                else:
+                    partial = [p | q for p in partial for q in choices]
+                if rank - first >= shortest - 1:
+                    out += partial
 
 
 def _sets(states: list[int], k: int, above: int, max_rank: int, out: list[int]) -> None:
