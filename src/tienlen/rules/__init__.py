@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Final, Protocol
 
-from tienlen.cards import Card, Hand, as_cards, parse_cards
+from tienlen.cards import Card, Hand, as_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import InvalidComboError, UnknownVariantError
 from tienlen.rules._base import (
@@ -65,8 +65,11 @@ class RuleSet(Protocol):
         """The canonical kebab-case name."""
         ...
 
-    def classify(self, cards: Iterable[Card]) -> Combo | None:
-        """The combination *cards* form, or ``None``."""
+    def classify(self, cards: str | Iterable[Card]) -> Combo | None:
+        """The combination *cards* (card text or cards) form, or ``None``.
+
+        Implementations accept card text too; `tienlen.parse_cards` reads it.
+        """
         ...
 
     def beats(self, challenger: Combo, incumbent: Combo) -> bool:
@@ -227,8 +230,6 @@ def classify(cards: CardsLike, rules: RuleSet = CLASSIC) -> Combo | None:
         >>> classify("Jd Qh Kh Ac 2d", VIETCONG) is None  # no 2s in straights (§5.1)
         True
     """
-    if isinstance(cards, str):
-        cards = parse_cards(cards)
     return rules.classify(cards)
 
 
