@@ -292,6 +292,9 @@ def legal_plays(
     Leads (*top* ``None``) are every combination the variant lets a player lead;
     against a top they are the same-shape plays that beat it plus every bomb that
     does (RULES §1.3, §2.3). With two decks equal combinations are listed once.
+    The order is deterministic but not part of the rules: leads come rank by rank
+    (singles, pairs, triples, fours), then straights, then runs; against a top the
+    same-shape plays come first, then the bombs.
 
     Args:
         hand: The player's cards.
