@@ -647,6 +647,9 @@ class GameState:
 
     def _verdict(self, action: Action) -> Combo | None:
         """Check *action*; return its combination for a legal play, ``None`` for a legal pass."""
+        if not isinstance(action, Play | Pass):
+            msg = f"expected a Play or Pass, got {action!r}"  # type: ignore[unreachable]
+            raise TypeError(msg)
         player = action.player
         if self.result is not None:
             raise self._refuse(IllegalReason.GAME_OVER, action, "the game is over")
@@ -669,9 +672,7 @@ class GameState:
                     IllegalReason.CANNOT_PASS, action, "the leader must play"
                 )
             return None
-        if not isinstance(action, Play):
-            msg = f"expected a Play or Pass, got {action!r}"
-            raise TypeError(msg)
+        assert isinstance(action, Play)
         top = self.top
         rules = self.rules
         if player != to_act and (

@@ -1,0 +1,161 @@
+"""The small surface of the value objects: sequences, text forms, pictures, type errors."""
+
+from __future__ import annotations
+
+import itertools
+import operator
+
+import attrs
+import pytest
+
+from tienlen import (
+    CLASSIC,
+    POKER,
+    Card,
+    Combo,
+    ComboKind,
+    GameState,
+    Hand,
+    InvalidComboError,
+    Pass,
+    Play,
+    Rank,
+    Suit,
+    classify,
+    legal_plays,
+)
+
+
+def _poker_jump_in_state() -> GameState:
+    """RULES §9 row 17: 2♥ on top; player 1, who passed, may jump in (RULES §6.4)."""
+    state = GameState.from_hands(
+        ["3s 2h 8c", "4s 4c 5s 5c 6s 6c 7s 7c 9s", "9c Ts", "3c 8d"], POKER
+    )
+    return state.play("3s").pass_turn().play("Ts").pass_turn().play("2h")
+
+
+def test_actions_index_like_they_iterate() -> None:
+    """legal_actions() is a Sequence: indexing, negative indexes and slices agree with iteration."""
+    actions = _poker_jump_in_state().legal_actions()
+    listed = list(actions)
+    assert [actions[i] for i in range(len(actions))] == listed
+    assert actions[-1] == listed[-1]
+    assert list(actions[1:]) == listed[1:]
+    assert listed == [Pass(player=2), Play(player=1, cards="4s 4c 5s 5c 6s 6c 7s 7c")]
+    with pytest.raises(IndexError):
+        actions[len(actions)]
+    assert repr(actions) == "<Actions (2): [2:pass, 1:4s 4c 5s 5c 6s 6c 7s 7c]>"
+
+
+def test_a_finished_game_has_no_actions() -> None:
+    """RULES §2.5: once the game is over nobody acts."""
+    state = GameState.from_hands(["3s", "4s"], CLASSIC).play("3s")
+    assert state.is_over
+    assert len(state.legal_actions()) == 0
+    assert list(state.legal_actions()) == []
+
+
+def test_state_text_shows_the_table() -> None:
+    """str(state) shows each hand, whose turn it is, passes, finishers, the top and the result."""
+    state = GameState.from_hands(["3s 9h 4c", "8d", "5c Jd"], CLASSIC)
+    state = state.play("3s").play("8d").pass_turn()
+    text = str(state)
+    assert text.splitlines()[0] == "classic, 3 players"
+    assert "  1:   (out #1)" in text
+    assert "  2: 5c Jd  (passed)" in text
+    assert "  0: 4c 9h  (to act)" in text
+    assert "  top: 8d" in text
+    over = state.pass_turn().play("5c").play("9h").play("Jd")
+    assert "over: order [1, 2, 0], scores [-2, 1, 1]" in str(over)
+
+
+def test_pictures_for_notebooks() -> None:
+    """Cards, hands, combinations and states render as SVG documents (Jupyter _repr_svg_)."""
+    state = GameState.deal(CLASSIC, 4, seed=1)
+    combo = classify("3s 3h")
+    assert combo is not None
+    for picture in (
+        Card.parse("Th")._repr_svg_(),
+        Hand.parse("3s 4s")._repr_svg_(),
+        combo._repr_svg_(),
+        state._repr_svg_(),
+    ):
+        assert picture.startswith("<svg")
+        assert picture.rstrip().endswith("</svg>")
+
+
+def test_apply_refuses_what_is_not_an_action() -> None:
+    """Only Play and Pass are actions; anything else is a TypeError, not a silent answer."""
+    state = GameState.from_hands(["3s 4s", "5d"], CLASSIC)
+    with pytest.raises(TypeError, match="expected a Play or Pass"):
+        state.apply("3s")  # type: ignore[arg-type]
+
+
+def test_cards_rank_and_suit_order_only_among_themselves() -> None:
+    """RULES §1.1: cards, ranks and suits are ordered; mixing types is a TypeError."""
+    three, two = Card.parse("3s"), Card.parse("2h")
+    assert three < two
+    assert three <= Card.parse("3s")
+    assert two > three
+    assert two >= Card.parse("2h")
+    assert Rank.THREE <= Rank.THREE < Rank.TWO
+    assert Rank.TWO >= Rank.ACE > Rank.KING
+    assert Suit.SPADES <= Suit.CLUBS < Suit.HEARTS
+    assert Suit.HEARTS >= Suit.HEARTS > Suit.DIAMONDS
+    for low, high in ((three, 1), (Rank.THREE, Suit.SPADES), (Suit.SPADES, Rank.THREE)):
+        for compare in (operator.lt, operator.le, operator.gt, operator.ge):
+            with pytest.raises(TypeError):
+                compare(low, high)
+
+
+def test_hand_operators_need_hands() -> None:
+    """Hand set operators take hands; anything else is a TypeError."""
+    hand = Hand.parse("3s 4s")
+    for operate in (
+        operator.or_,
+        operator.and_,
+        operator.sub,
+        operator.add,
+        operator.le,
+        operator.ge,
+    ):
+        with pytest.raises(TypeError):
+            operate(hand, "3s")
+    assert hand >= Hand.parse("3s")
+    assert Card.parse("3s") in hand
+    assert "3s" not in hand
+
+
+def test_a_combo_refuses_a_key_that_does_not_fit_its_cards() -> None:
+    """Combo(mask, key) is checked: the key must describe the cards (RULES §1.2)."""
+    pair = classify("7s 7h")
+    assert pair is not None
+    assert Combo(mask=pair.mask, key=pair.key) == pair
+    with pytest.raises(InvalidComboError):
+        Combo(mask=pair.mask, key=pair.key + 1)
+    with pytest.raises(InvalidComboError):
+        Combo(mask=0, key=0)
+
+
+def test_leads_without_some_kinds_match_brute_force() -> None:
+    """A house rule without triples still lists exactly its combinations as leads (RULES §11)."""
+    house = attrs.evolve(
+        CLASSIC,
+        name="no-triples",
+        kinds=frozenset(ComboKind) - {ComboKind.TRIPLE, ComboKind.CONSECUTIVE_QUADS},
+        bombs=[
+            bomb for bomb in CLASSIC.bombs if bomb.target.kind is not ComboKind.TRIPLE
+        ],
+    )
+    hand = Hand.parse("3s 3c 3d 4s 4c 5h 6d 9s 9c 9d 2h")
+    cards = hand.cards
+    expected = set()
+    for size in range(1, len(cards) + 1):
+        for chosen in itertools.combinations(cards, size):
+            combo = classify(chosen, house)
+            if combo is not None:
+                expected.add(combo)
+    plays = legal_plays(hand, None, house)
+    assert set(plays) == expected
+    assert len(plays) == len(expected)
+    assert all(play.kind is not ComboKind.TRIPLE for play in plays)
