@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from tienlen import _bits
-from tienlen._shapes import STRUCTURES, structural_key
+from tienlen._shapes import SEQUENCE_PER_RANK, STRUCTURES, structural_key
 
 _LOW: Final = _bits.LOW_HALF
 _SINGLE_CODE: Final = 1 << 6 | 1
@@ -150,7 +150,7 @@ class Tables:
         families: dict[int, Family] = {}
         for kind in sorted({code >> 6 for code in max_rank}):
             codes = [code for code in max_rank if code >> 6 == kind]
-            per_rank = kind if kind <= 4 else {5: 1, 6: 2, 7: 4}[kind]
+            per_rank = SEQUENCE_PER_RANK.get(kind, kind)  # n-of-a-kind: kind n
             ranks = {max_rank[code] for code in codes}
             assert len(ranks) == 1
             families[kind] = Family(
@@ -244,7 +244,7 @@ def structural_key_fits(code: int, card: int) -> bool:
     kind, size = code >> 6, code & 63
     if kind <= 4:
         return True
-    per_rank = {5: 1, 6: 2, 7: 4}[kind]
+    per_rank = SEQUENCE_PER_RANK[kind]
     return (card >> 2) >= size // per_rank - 1
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tienlen._shapes import structural_key
 from tienlen.cards import Card, Hand, Rank, as_cards
 from tienlen.combos import Combo, ComboKind, Shape
 from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo
@@ -88,8 +89,6 @@ def _not_in_rules(cards: tuple[Card, ...], rules: RuleSet) -> str:
     if not isinstance(rules, BaseRules):
         return f"{rules.name} does not allow this combination"
     mask = Hand.from_cards(cards).mask
-    from tienlen._shapes import structural_key  # noqa: PLC0415
-
     key = structural_key(mask)
     shape = Shape.from_code(key >> 6)
     label = str(shape)

@@ -31,7 +31,7 @@ from tienlen.cards import Hand, Rank
 from tienlen.combos import ComboKind, Shape
 from tienlen.errors import InvalidCardError, InvalidRulesError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.rules import RULESETS, BaseRules, Bomb
+from tienlen.rules import RULESETS, BaseRules, Bomb, InstantWin
 
 __all__ = [
     "FORMAT",
@@ -288,8 +288,6 @@ def _setting_from(name: str, value: object, example: object, where: str) -> obje
             for i, item in enumerate(_list(value, where))
         )
     if name == "instant_wins":
-        from tienlen.rules import InstantWin  # noqa: PLC0415
-
         return frozenset(
             _enum_from(InstantWin, item, f"{where}[{i}]")
             for i, item in enumerate(_list(value, where))
