@@ -297,8 +297,9 @@ def test_plays_sequence_protocol() -> None:
     assert listed[1:4] == list(window)
     assert listed[::-1] == list(plays[::-1])
     assert tuple(play.mask for play in plays) == plays.masks
-    with pytest.raises(IndexError):
-        _ = plays[11]
+    for outside in (11, -12):
+        with pytest.raises(IndexError):
+            _ = plays[outside]
     assert listed.index(listed[3]) == plays.index(listed[3])
     assert plays.count(listed[0]) == 1
 
@@ -318,6 +319,8 @@ def test_plays_contains() -> None:
 def test_plays_equality_and_repr() -> None:
     """RULES §1.2: equal plays views compare and hash equal; repr shows the first five."""
     assert _plays() == _plays()
+    assert _plays() == _plays()[:]  # a lazy lead list equals its listed slice
+    assert hash(_plays()) == hash(_plays()[:])
     assert hash(_plays()) == hash(_plays())
     assert _plays() != legal_plays("3s 3h")
     assert _plays() != list(_plays())

@@ -9,8 +9,8 @@ set validates at the boundary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from typing import Final
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Final, overload
 
 from tienlen import _bits
 from tienlen._shapes import SEQUENCE_PER_RANK, STRUCTURES, structural_key
@@ -64,6 +64,10 @@ SUBSETS_BY_SIZE: Final = tuple(
     for k in range(5)
 )
 """``SUBSETS_BY_SIZE[k][r][state]`` is ``SUBSETS[r][state][k]``."""
+SUBSET_COUNTS: Final = tuple(
+    tuple(len(SUBSETS[0][state][k]) for state in range(256)) for k in range(5)
+)
+"""``SUBSET_COUNTS[k][state]``: how many *k*-card sub-multisets a rank state holds."""
 ALL_SETS: Final = tuple(
     tuple(sum(SUBSETS[rank][state][1:], ()) for state in range(256))
     for rank in range(_bits.RANKS)
@@ -180,25 +184,11 @@ class Tables:
         shapes = self.bombers.get(incumbent)
         return shapes is not None and challenger >> 6 in shapes
 
-    def plays(self, hand: int, top: int) -> list[int]:
+    def plays(self, hand: int, top: int) -> Sequence[int]:
         """Every distinct play in *hand* that may be led (*top* 0) or that beats *top*."""
-        out: list[int] = []
         if not top:
-            states = rank_states(hand)
-            if self.all_sets:  # every single, pair, triple and four: rank by rank
-                for rank, state in enumerate(states):
-                    if state:
-                        out += ALL_SETS[rank][state]
-            counts = _bits.rank_counts(hand)
-            for family in self.lead_families:
-                if family.kind > 4:
-                    _all_runs(counts, states, family, out)
-                elif not self.all_sets:
-                    subsets = SUBSETS_BY_SIZE[family.per_rank]
-                    for rank in range(family.max_rank + 1):
-                        if states[rank]:
-                            out += subsets[rank][states[rank]]
-            return out
+            return self.leads(hand)
+        out: list[int] = []
         code = top >> 6
         same = self.families.get(code >> 6)
         bombs = self.bombers.get(top, ())
@@ -221,6 +211,27 @@ class Tables:
             bomb_family = self.families[bomb >> 6]
             self._shape(hand, states, bomb_family, bomb & 63, -1, out)
         return out
+
+    def leads(self, hand: int) -> Leads:
+        """Every distinct play in *hand* that may be led, counted now and built lazily."""
+        states = rank_states(hand)
+        head: list[int] = []
+        if self.all_sets:  # every single, pair, triple and four: rank by rank
+            for rank, state in enumerate(states):
+                if state:
+                    head += ALL_SETS[rank][state]
+        blocks: list[_Block] = []
+        size = 0
+        counts = _bits.rank_counts(hand)
+        for family in self.lead_families:
+            if family.kind > 4:
+                size += _run_blocks(counts, states, family, blocks)
+            elif not self.all_sets:
+                subsets = SUBSETS_BY_SIZE[family.per_rank]
+                for rank in range(family.max_rank + 1):
+                    if states[rank]:
+                        head += subsets[rank][states[rank]]
+        return Leads(head, blocks, len(head) + size)
 
     def _shape(
         self,
@@ -256,27 +267,105 @@ def _available(hand: int, family: Family) -> int:
     )
 
 
-def _all_runs(counts: int, states: list[int], family: Family, out: list[int]) -> None:
-    """Every run of the family's lengths: all the sequences a hand may lead.
+_Block = tuple[tuple[tuple[tuple[int, ...], ...], ...], list[int], int, int, int]
+"""A block of runs: (``SUBSETS_BY_SIZE[k]``, rank states, first rank, last rank, count).
 
-    *counts* holds the hand's per-rank card counts (`_bits.rank_counts`).
+The block holds every run of ``k`` cards per rank from its first to its last rank:
+the product of each rank's choices, the last rank varying fastest.
+"""
+
+
+def _run_blocks(
+    counts: int, states: list[int], family: Family, blocks: list[_Block]
+) -> int:
+    """Add a block for every run of the family's lengths; return how many runs they hold.
+
+    *counts* holds the hand's per-rank card counts (`_bits.rank_counts`). Blocks come
+    by first rank, then length, within each maximal run of available ranks.
     """
     k = family.per_rank
     shortest = family.min_length
     longest = family.max_length
+    subsets = SUBSETS_BY_SIZE[k]
+    sizes = SUBSET_COUNTS[k]
+    total = 0
     for start, end in MAXIMAL_RUNS[_bits.ranks_with_at_least(counts, k) & family.ranks]:
         for first in range(start, end - shortest + 2):
-            partial: Sequence[int] = SUBSETS[first][states[first]][k]
-            last = min(end, first + longest - 1)
-            for rank in range(first + 1, last + 1):
-                choices = SUBSETS[rank][states[rank]][k]
-                if len(choices) == 1:
-                    only = choices[0]
-                    partial = [p | only for p in partial]
-                else:
-                    partial = [p | q for p in partial for q in choices]
+            size = sizes[states[first]]
+            for rank in range(first + 1, min(end, first + longest - 1) + 1):
+                size *= sizes[states[rank]]
                 if rank - first >= shortest - 1:
-                    out += partial
+                    blocks.append((subsets, states, first, rank, size))
+                    total += size
+    return total
+
+
+def _product(partial: Sequence[int], choices: tuple[int, ...]) -> Sequence[int]:
+    """Every run of *partial* extended by one of *choices* (the new rank varies fastest)."""
+    if len(choices) == 1:
+        only = choices[0]
+        return [p | only for p in partial]
+    return [p | q for p in partial for q in choices]
+
+
+class Leads(Sequence[int]):
+    """The plays a hand may lead, as masks: counted at once, each run built when taken.
+
+    Sets (one rank) are listed in full; runs, which multiply with suit choices, stay
+    blocks (`_Block`) until indexed (one run decoded) or iterated (blocks expanded,
+    sharing the runs of a shorter block with the same first rank).
+    """
+
+    __slots__ = ("_blocks", "_head", "_len")
+
+    def __init__(self, head: list[int], blocks: list[_Block], size: int) -> None:
+        self._head = head
+        self._blocks = blocks
+        self._len = size
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        head = self._head
+        if 0 <= index < len(head):
+            return head[index]
+        if not 0 <= index < self._len:
+            msg = "play index out of range"
+            raise IndexError(msg)
+        index -= len(head)
+        for subsets, states, first, last, size in self._blocks:
+            if index < size:
+                mask = 0
+                for rank in range(last, first - 1, -1):
+                    choices = subsets[rank][states[rank]]
+                    index, digit = divmod(index, len(choices))
+                    mask |= choices[digit]
+                return mask
+            index -= size
+        raise AssertionError  # pragma: no cover - guarded by the range check
+
+    def __iter__(self) -> Iterator[int]:
+        yield from self._head
+        partial: Sequence[int] = ()
+        previous: tuple[object, int, int] = (None, -1, -1)
+        for subsets, states, first, last, _ in self._blocks:
+            if previous == (subsets, first, last - 1):
+                partial = _product(partial, subsets[last][states[last]])
+            else:
+                partial = subsets[first][states[first]]
+                for rank in range(first + 1, last + 1):
+                    partial = _product(partial, subsets[rank][states[rank]])
+            previous = (subsets, first, last)
+            yield from partial
 
 
 def _sets(states: list[int], k: int, above: int, max_rank: int, out: list[int]) -> None:
@@ -317,15 +406,18 @@ def _runs(
             tops = tuple(t for t in tops if t & _LOW > limit)
             if not tops:
                 continue
-        partial = list(tops)
+        partial: Sequence[int] = tops
         for rank in range(end - 1, start - 1, -1):
-            choices = SUBSETS[rank][states[rank]][k]
-            if len(choices) == 1:
-                only = choices[0]
-                partial = [p | only for p in partial]
-            else:
-                partial = [p | q for p in partial for q in choices]
+            partial = _product(partial, SUBSETS[rank][states[rank]][k])
         out += partial
 
 
-__all__ = ["MAXIMAL_RUNS", "STRUCTURES", "SUBSETS", "Family", "Tables", "rank_states"]
+__all__ = [
+    "MAXIMAL_RUNS",
+    "STRUCTURES",
+    "SUBSETS",
+    "Family",
+    "Leads",
+    "Tables",
+    "rank_states",
+]

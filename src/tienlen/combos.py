@@ -258,7 +258,7 @@ class Plays(Sequence[Combo]):
 
     __slots__ = ("_masks",)
 
-    def __init__(self, masks: list[int]) -> None:
+    def __init__(self, masks: Sequence[int]) -> None:
         self._masks = masks
 
     @property
@@ -288,11 +288,11 @@ class Plays(Sequence[Combo]):
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Plays):
-            return self._masks == other._masks
+            return self.masks == other.masks
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(tuple(self._masks))
+        return hash(self.masks)
 
     def __repr__(self) -> str:
         shown = ", ".join(repr(str(play)) for play in self[:5])

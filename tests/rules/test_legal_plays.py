@@ -92,6 +92,8 @@ def check_against(
     plays = legal_plays(hand, top, rules=rules)
     listed = list(plays)
     assert len(plays) == len(listed)
+    assert [plays[i] for i in range(len(plays))] == listed  # indexing decodes lazily
+    assert [plays[i] for i in range(-len(plays), 0)] == listed
     assert [combo for combo, n in Counter(listed).items() if n > 1] == []
     if top is None:
         expected = {c for c in everything if c.kind is not ComboKind.CONSECUTIVE_QUADS}
