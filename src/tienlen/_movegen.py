@@ -9,7 +9,7 @@ set validates at the boundary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Final, overload
 
 from tienlen import _bits
@@ -95,6 +95,19 @@ def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
 
 
 MAXIMAL_RUNS: Final = _maximal_runs()
+_BYTE_SETS: Final = tuple(
+    (
+        8 * byte,
+        tuple(
+            ALL_SETS[2 * byte][bits & 15]
+            + (ALL_SETS[2 * byte + 1][bits >> 4] if 2 * byte + 1 < _bits.RANKS else ())
+            for bits in range(256)
+        ),
+    )
+    for byte in range((_bits.RANKS + 1) // 2)
+)
+"""``(shift, sets)``: ``sets[mask >> shift & 255]`` lists every single, pair, triple and
+four of the two ranks in that byte of a one-deck mask, in `ALL_SETS` order."""
 
 
 def rank_states(mask: int) -> list[int]:
@@ -132,7 +145,9 @@ class Tables:
         "bombers",
         "families",
         "lead_families",
+        "lead_runs",
         "max_rank",
+        "single_cards",
         "valid_keys",
     )
 
@@ -171,6 +186,10 @@ class Tables:
             if f.kind <= 4 and f.max_rank == _bits.RANKS - 1
         ]
         self.all_sets = len(set_families) == 4
+        self.lead_runs = tuple(f for f in self.lead_families if f.kind > 4)
+        singles = families.get(1)
+        self.single_cards = (1 << 4 * singles.max_rank + 4) - 1 if singles else 0
+        """The cards that may be played as singles (their ranks may top a single)."""
 
     def classify(self, mask: int) -> int:
         """The key of *mask* under these rules, or 0 when it is no combination."""
@@ -190,64 +209,59 @@ class Tables:
             return self.leads(hand)
         out: list[int] = []
         code = top >> 6
-        same = self.families.get(code >> 6)
         bombs = self.bombers.get(top, ())
-        if (
-            code == _SINGLE_CODE and same is not None
-        ):  # the commonest case, on bits alone
+        if code == _SINGLE_CODE:  # the commonest case, on bits alone
             above = (top & 63) + 1
-            higher = (hand & _LOW & ((1 << 4 * same.max_rank + 4) - 1)) >> above
+            higher = (hand & self.single_cards) >> above
             while higher:
                 low = higher & -higher
                 out.append(low << above)
                 higher ^= low
-            if not bombs:
-                return out
-            same = None
-        states = rank_states(hand)
-        if same is not None:
-            self._shape(hand, states, same, code & 63, top & 63, out)
+        else:
+            self._shape(hand, self.families[code >> 6], code & 63, top & 63, out)
         for bomb in bombs:
-            bomb_family = self.families[bomb >> 6]
-            self._shape(hand, states, bomb_family, bomb & 63, -1, out)
+            self._shape(hand, self.families[bomb >> 6], bomb & 63, -1, out)
         return out
 
-    def leads(self, hand: int) -> Leads:
-        """Every distinct play in *hand* that may be led, counted now and built lazily."""
-        states = rank_states(hand)
+    def leads(self, hand: int, card: int = 0) -> Leads:
+        """Every distinct play in *hand* that may be led, counted now and built lazily.
+
+        With *card* (a one-card mask), only the plays that include it (RULES §2.4).
+        """
         head: list[int] = []
-        if self.all_sets:  # every single, pair, triple and four: rank by rank
-            for rank, state in enumerate(states):
-                if state:
-                    head += ALL_SETS[rank][state]
+        if self.all_sets and hand <= _LOW:  # every set, two ranks (one byte) at a time
+            for shift, sets in _BYTE_SETS:
+                head += sets[hand >> shift & 255]
+        else:
+            for family in self.lead_families:
+                if family.kind <= 4:
+                    _sets(hand, family.per_rank, -1, family.max_rank, head)
         blocks: list[_Block] = []
         size = 0
         counts = _bits.rank_counts(hand)
-        for family in self.lead_families:
-            if family.kind > 4:
-                size += _run_blocks(counts, states, family, blocks)
-            elif not self.all_sets:
-                subsets = SUBSETS_BY_SIZE[family.per_rank]
-                for rank in range(family.max_rank + 1):
-                    if states[rank]:
-                        head += subsets[rank][states[rank]]
+        states: list[int] = []
+        for family in self.lead_runs:
+            runs = MAXIMAL_RUNS[
+                _bits.ranks_with_at_least(counts, family.per_rank) & family.ranks
+            ]
+            if runs:
+                states = states or rank_states(hand)
+                size += _run_blocks(runs, states, family, blocks)
+        if card:
+            head = [play for play in head if play & card]
+            blocks, size = _through(blocks, card)
         return Leads(head, blocks, len(head) + size)
 
     def _shape(
-        self,
-        hand: int,
-        states: list[int],
-        family: Family,
-        size: int,
-        above: int,
-        out: list[int],
+        self, hand: int, family: Family, size: int, above: int, out: list[int]
     ) -> None:
         """Plays of one shape whose top card is above card index *above* (-1: any)."""
         if family.kind <= 4:
-            _sets(states, family.per_rank, above, family.max_rank, out)
+            _sets(hand, family.per_rank, above, family.max_rank, out)
         else:
             avail = _available(hand, family)
-            _runs(states, avail, family.per_rank, size // family.per_rank, above, out)
+            length = size // family.per_rank
+            _runs(hand, avail, family.per_rank, length, above, out)
 
 
 def structural_key_fits(code: int, card: int) -> bool:
@@ -267,8 +281,10 @@ def _available(hand: int, family: Family) -> int:
     )
 
 
-_Block = tuple[tuple[tuple[tuple[int, ...], ...], ...], list[int], int, int, int]
-"""A block of runs: (``SUBSETS_BY_SIZE[k]``, rank states, first rank, last rank, count).
+_RankChoices = Sequence[Sequence[tuple[int, ...]] | Mapping[int, tuple[int, ...]]]
+"""``choices[rank][state]``: the run pieces a rank in *state* offers (`SUBSETS_BY_SIZE`)."""
+_Block = tuple[_RankChoices, list[int], int, int, int]
+"""A block of runs: (rank choices, rank states, first rank, last rank, count).
 
 The block holds every run of ``k`` cards per rank from its first to its last rank:
 the product of each rank's choices, the last rank varying fastest.
@@ -276,12 +292,15 @@ the product of each rank's choices, the last rank varying fastest.
 
 
 def _run_blocks(
-    counts: int, states: list[int], family: Family, blocks: list[_Block]
+    runs: tuple[tuple[int, int], ...],
+    states: list[int],
+    family: Family,
+    blocks: list[_Block],
 ) -> int:
     """Add a block for every run of the family's lengths; return how many runs they hold.
 
-    *counts* holds the hand's per-rank card counts (`_bits.rank_counts`). Blocks come
-    by first rank, then length, within each maximal run of available ranks.
+    *runs* are the maximal runs of ranks holding enough cards (`MAXIMAL_RUNS`). Blocks
+    come by first rank, then length, within each maximal run.
     """
     k = family.per_rank
     shortest = family.min_length
@@ -289,7 +308,7 @@ def _run_blocks(
     subsets = SUBSETS_BY_SIZE[k]
     sizes = SUBSET_COUNTS[k]
     total = 0
-    for start, end in MAXIMAL_RUNS[_bits.ranks_with_at_least(counts, k) & family.ranks]:
+    for start, end in runs:
         for first in range(start, end - shortest + 2):
             size = sizes[states[first]]
             for rank in range(first + 1, min(end, first + longest - 1) + 1):
@@ -298,6 +317,33 @@ def _run_blocks(
                     blocks.append((subsets, states, first, rank, size))
                     total += size
     return total
+
+
+def _through(blocks: list[_Block], card: int) -> tuple[list[_Block], int]:
+    """The runs of *blocks* that include *card* (a one-card mask), and how many there are.
+
+    A block keeps its runs through the card's rank, with only the choices holding the
+    card at that rank: its ``SUBSETS_BY_SIZE[k]`` becomes a copy with that rank's
+    entry for the hand's state replaced.
+    """
+    rank = (card.bit_length() - 1) >> 2
+    kept: list[_Block] = []
+    narrowed: dict[int, _RankChoices] = {}
+    total = 0
+    for subsets, states, first, last, size in blocks:
+        if not first <= rank <= last:
+            continue
+        choices = subsets[rank][states[rank]]
+        table = narrowed.get(id(subsets))
+        if table is None:
+            only = tuple(play for play in choices if play & card)
+            table = (*subsets[:rank], {states[rank]: only}, *subsets[rank + 1 :])
+            narrowed[id(subsets)] = table
+        count = size // len(choices) * len(table[rank][states[rank]])
+        if count:
+            kept.append((table, states, first, last, count))
+            total += count
+    return kept, total
 
 
 def _product(partial: Sequence[int], choices: tuple[int, ...]) -> Sequence[int]:
@@ -368,23 +414,24 @@ class Leads(Sequence[int]):
             yield from partial
 
 
-def _sets(states: list[int], k: int, above: int, max_rank: int, out: list[int]) -> None:
+def _sets(hand: int, k: int, above: int, max_rank: int, out: list[int]) -> None:
     """Every *k*-of-a-kind with top card above *above*, up to rank *max_rank*."""
+    subsets = SUBSETS_BY_SIZE[k]
+    copies = hand >> _CARDS
     first = above >> 2 if above >= 0 else 0
-    if above >= 0:
-        state = states[first] if first <= max_rank else 0
-        if state:
-            limit = (2 << above) - 1
-            out += [s for s in SUBSETS[first][state][k] if s & _LOW > limit]
-        first += 1
     for rank in range(first, max_rank + 1):
-        state = states[rank]
+        shift = 4 * rank
+        state = hand >> shift & 15 | (copies >> shift & 15) << 4
         if state:
-            out += SUBSETS[rank][state][k]
+            if rank == first and above >= 0:
+                limit = (2 << above) - 1
+                out += [s for s in subsets[rank][state] if s & _LOW > limit]
+            else:
+                out += subsets[rank][state]
 
 
 def _runs(
-    states: list[int], avail: int, k: int, length: int, above: int, out: list[int]
+    hand: int, avail: int, k: int, length: int, above: int, out: list[int]
 ) -> None:
     """Every run of exactly *length* ranks, *k* cards each, with top card above *above*."""
     starts = avail
@@ -392,6 +439,7 @@ def _runs(
         starts &= avail >> (4 * i)
         if not starts:
             return
+    states = rank_states(hand)
     lowest_start = (above >> 2) - length + 1 if above >= 0 else 0
     while starts:
         low = starts & -starts

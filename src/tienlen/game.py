@@ -11,6 +11,7 @@ is not (RULES §6.4).
 from __future__ import annotations
 
 import itertools
+import operator
 import os
 import random
 from collections.abc import Iterable, Iterator, Sequence
@@ -19,6 +20,7 @@ from typing import Final, overload
 import attrs
 
 from tienlen import _bits
+from tienlen._movegen import Tables
 from tienlen._shapes import structural_key
 from tienlen.cards import DECK, Card, Hand, mask_of
 from tienlen.combos import Combo, make_combo
@@ -30,7 +32,14 @@ from tienlen.errors import (
 )
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.rules import RuleSet
-from tienlen.rules._base import Direction, GameEnd, InstantWin, Scoring, as_hand
+from tienlen.rules._base import (
+    BaseRules,
+    Direction,
+    GameEnd,
+    InstantWin,
+    Scoring,
+    as_hand,
+)
 from tienlen.scoring import (
     ChopChain,
     GameResult,
@@ -43,30 +52,46 @@ from tienlen.scoring import (
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
 
 
-def _to_hand(cards: Hand | str | Iterable[Card]) -> Hand:
-    return as_hand(cards)
-
-
-@attrs.frozen(kw_only=True)
+@attrs.frozen(init=False, repr=False)
 class Play:
     """A player playing cards (a combination, if it is legal).
 
+    Args:
+        player: Who plays.
+        cards: The cards played (card text and iterables of cards are accepted).
+
+    Raises:
+        InvalidCardError: bad card text.
+
     Example:
         >>> play = Play(player=2, cards="7h 7s")
-        >>> str(play), play.player
-        ('7s 7h', 2)
+        >>> str(play), play.player, play
+        ('7s 7h', 2, Play(player=2, cards=Hand.parse('7s 7h')))
     """
 
     player: int
     """Who plays."""
-    cards: Hand = attrs.field(converter=_to_hand)
-    """The cards played (card text and iterables of cards are accepted)."""
-    _origin: int = attrs.field(default=0, init=False, eq=False, repr=False)
+    _mask: int
+    """The cards played, as a mask (`cards` holds them as a `Hand`)."""
+    _origin: int = attrs.field(eq=False)
     """The serial number of the state whose `GameState.legal_actions` made this play:
     that state applies it without checking it again (0 for plays made elsewhere)."""
 
+    def __init__(self, *, player: int, cards: Hand | str | Iterable[Card]) -> None:
+        _set_player(self, player)
+        _set_mask(self, as_hand(cards)._mask)
+        _set_origin(self, 0)
+
+    @property
+    def cards(self) -> Hand:
+        """The cards played."""
+        return _hand(self._mask)
+
     def __str__(self) -> str:
         return str(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Play(player={self.player!r}, cards={self.cards!r})"
 
 
 @attrs.frozen(kw_only=True)
@@ -85,16 +110,9 @@ class Pass:
         return "pass"
 
 
-_PASSES: Final = tuple(Pass(player=player) for player in range(8))
-
-Action = Play | Pass
-"""What a player does on their turn (or, for a Poker jump-in, out of it)."""
-
-_new: Final = object.__new__
 _set_player: Final = Play.__dict__["player"].__set__
-_set_cards: Final = Play.__dict__["cards"].__set__
+_set_mask: Final = Play.__dict__["_mask"].__set__
 _set_origin: Final = Play.__dict__["_origin"].__set__
-_new_hand: Final = object.__new__
 _set_hand_mask: Final = Hand.__dict__["_mask"].__set__
 
 
@@ -105,12 +123,23 @@ def _hand(mask: int) -> Hand:
     return hand
 
 
-def _play(player: int, mask: int, origin: GameState) -> Play:
-    """A `Play` of *origin*'s legal actions, built without re-checking (private hot path)."""
+_new_hand: Final = object.__new__
+_PASSES: Final = tuple(Pass(player=player) for player in range(8))
+_Log = tuple["_Log", "Action"] | None
+"""A game's actions as a linked list, latest first: ``(earlier actions, action)``."""
+
+Action = Play | Pass
+"""What a player does on their turn (or, for a Poker jump-in, out of it)."""
+
+_new: Final = object.__new__
+
+
+def _play(player: int, mask: int, origin: int) -> Play:
+    """A `Play` of the legal actions of the state numbered *origin* (private hot path)."""
     play = _new(Play)
     _set_player(play, player)
-    _set_cards(play, _hand(mask))
-    _set_origin(play, origin._serial)
+    _set_mask(play, mask)
+    _set_origin(play, origin)
     return play
 
 
@@ -122,20 +151,30 @@ class Actions(Sequence[Action]):
     when you take it, so ``random.choice(state.legal_actions())`` is cheap.
     """
 
-    __slots__ = ("_groups", "_len", "_pass", "_state")
+    __slots__ = ("_len", "_masks", "_others", "_pass", "_player", "_serial")
 
     def __init__(
         self,
-        state: GameState,
-        groups: list[tuple[int, Sequence[int]]],
-        pass_player: int | None,
+        serial: int,
+        player: int,
+        masks: Sequence[int],
+        *,
+        may_pass: bool,
+        others: Sequence[tuple[int, Sequence[int]]] = (),
     ) -> None:
-        self._state = state
-        self._groups = groups
-        self._pass = pass_player
-        size = len(groups[0][1]) if pass_player is None else len(groups[0][1]) + 1
-        for _, masks in groups[1:]:
-            size += len(masks)
+        """The actions of the state numbered *serial*.
+
+        *player*'s plays (*masks*), their pass if *may_pass*, then the jump-in plays
+        of *others* (player, masks).
+        """
+        self._serial = serial
+        self._player = player
+        self._masks = masks
+        self._pass = may_pass
+        self._others = others
+        size = len(masks) + may_pass
+        for _, group in others:
+            size += len(group)
         self._len = size
 
     def __len__(self) -> int:
@@ -146,40 +185,39 @@ class Actions(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
+        masks = self._masks
+        if type(index) is int and 0 <= index < len(masks):  # the commonest case
+            return _play(self._player, masks[index], self._serial)
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._len))]
+        index = operator.index(index)
         if index < 0:
             index += self._len
         if not 0 <= index < self._len:
             msg = "action index out of range"
             raise IndexError(msg)
-        groups = self._groups
-        player, masks = groups[0]
         if index < len(masks):
-            return _play(player, masks[index], self._state)
+            return _play(self._player, masks[index], self._serial)
         index -= len(masks)
-        if self._pass is not None:
+        if self._pass:
             if index == 0:
-                return _PASSES[self._pass]
+                return _PASSES[self._player]
             index -= 1
-        for player, masks in groups[1:]:
-            if index < len(masks):
-                return _play(player, masks[index], self._state)
-            index -= len(masks)
+        for player, group in self._others:
+            if index < len(group):
+                return _play(player, group[index], self._serial)
+            index -= len(group)
         raise AssertionError  # pragma: no cover - guarded by the range check
 
     def __iter__(self) -> Iterator[Action]:
-        groups = iter(self._groups)
-        first = next(groups, None)
-        if first is not None:
-            player, masks = first
-            for mask in masks:
-                yield _play(player, mask, self._state)
-        if self._pass is not None:
-            yield _PASSES[self._pass]
-        for player, masks in groups:
-            for mask in masks:
-                yield _play(player, mask, self._state)
+        player, serial = self._player, self._serial
+        for mask in self._masks:
+            yield _play(player, mask, serial)
+        if self._pass:
+            yield _PASSES[player]
+        for other, group in self._others:
+            for mask in group:
+                yield _play(other, mask, serial)
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{a.player}:{a}" for a in self[:6])
@@ -188,10 +226,6 @@ class Actions(Sequence[Action]):
 
 
 def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
-    return tuple(values)
-
-
-def _actions(values: Iterable[Action]) -> tuple[Action, ...]:
     return tuple(values)
 
 
@@ -258,14 +292,16 @@ class GameState:
 
     rules: RuleSet
     """The variant being played."""
-    hands: tuple[Hand, ...] = attrs.field(converter=_hands)
-    """Every player's cards, by player index."""
+    _masks: tuple[int, ...] = attrs.field(converter=_ints, repr=False)
+    """Every player's cards as masks (`hands` holds them as `Hand` objects)."""
     dealt: tuple[Hand, ...] = attrs.field(converter=_hands)
     """Every player's cards at the start of the game."""
     to_act: int | None
     """Whose turn it is; ``None`` once the game is over."""
-    top: Combo | None
-    """The combination to beat; ``None`` when the player to act leads."""
+    _top: int = attrs.field(repr=False)
+    """The key of the combination to beat (0 when leading; `top` builds it)."""
+    _top_mask: int = attrs.field(repr=False)
+    """Its cards (0 when leading)."""
     last_player: int | None
     """Who played `top`."""
     locked: int
@@ -286,16 +322,30 @@ class GameState:
     """Score items already settled during play (Poker chops and frozen players)."""
     result: GameResult | None
     """How the game ended; ``None`` while it goes on."""
-    history: tuple[Action, ...] = attrs.field(converter=_actions, eq=False, repr=False)
-    """Every action applied since the deal, in order (not part of equality)."""
+    _log: _Log = attrs.field(eq=False, repr=False)
+    """The actions applied since the deal, latest first (`history` lists them)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started, with its leader and dealer (not part of equality)."""
     _seats: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+    _tables: Tables | None = attrs.field(init=False, eq=False, repr=False)
+    """The rule set's compiled play generator, when its `legal_plays` is `BaseRules`'."""
     _serial: int = attrs.field(init=False, eq=False, repr=False)
+    _hands: tuple[Hand, ...] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False
+    )
+    """`hands`, once built."""
 
     def __attrs_post_init__(self) -> None:
-        seats = _SEATS_AFTER[self.rules.direction][len(self.hands)]
+        rules = self.rules
+        seats = _SEATS_AFTER[rules.direction][len(self._masks)]
         object.__setattr__(self, "_seats", seats)
+        tables = None
+        if (
+            isinstance(rules, BaseRules)
+            and type(rules).legal_plays is BaseRules.legal_plays
+        ):
+            tables = rules._tables  # what its legal_plays runs, without the checks
+        object.__setattr__(self, "_tables", tables)
         object.__setattr__(self, "_serial", _new_serial())
 
     # -- construction -------------------------------------------------------------
@@ -453,13 +503,14 @@ class GameState:
         setup: GameSetup,
     ) -> GameState:
         """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
-        hands = tuple(Hand(mask) for mask in masks)
+        hands = tuple(map(_hand, masks))
         state = cls(
             rules=rules,
-            hands=hands,
+            masks=masks,
             dealt=hands,
             to_act=leader,
-            top=None,
+            top=0,
+            top_mask=0,
             last_player=None,
             locked=0,
             out=0,
@@ -470,7 +521,7 @@ class GameState:
             chop=None,
             items=(),
             result=None,
-            history=(),
+            log=None,
             setup=setup,
         )
         for player in state._order_from(leader):
@@ -482,9 +533,34 @@ class GameState:
     # -- queries ------------------------------------------------------------------
 
     @property
+    def hands(self) -> tuple[Hand, ...]:
+        """Every player's cards, by player index."""
+        hands = self._hands
+        if hands is None:
+            hands = tuple(map(_hand, self._masks))
+            _set_fields(self, "_hands", hands)  # a cache: the state does not change
+        return hands
+
+    @property
+    def top(self) -> Combo | None:
+        """The combination to beat; ``None`` when the player to act leads."""
+        return make_combo(self._top_mask, self._top) if self._top else None
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied since the deal, in order (not part of equality)."""
+        actions: list[Action] = []
+        log = self._log
+        while log is not None:
+            log, action = log
+            actions.append(action)
+        actions.reverse()
+        return tuple(actions)
+
+    @property
     def players(self) -> int:
         """How many players sit at the table."""
-        return len(self.hands)
+        return len(self._masks)
 
     @property
     def is_over(self) -> bool:
@@ -504,7 +580,7 @@ class GameState:
     @property
     def is_continuing(self) -> bool:
         """Whether the player to act may continue or close their trick (RULES §3.4)."""
-        return self.top is not None and self.to_act == self.last_player
+        return self._top != 0 and self.to_act == self.last_player
 
     def in_game(self, player: int) -> bool:
         """Whether *player* is still playing (not finished, not frozen)."""
@@ -521,33 +597,39 @@ class GameState:
         """
         player = self.to_act
         if player is None:
-            return Actions(self, [(0, ())], None)
-        hand = self.hands[player]
-        top = self.top
-        rules = self.rules
-        if top is None:
-            masks: Sequence[int] = rules.legal_plays(hand)._masks
+            return Actions(self._serial, 0, (), may_pass=False)
+        top = self._top
+        tables = self._tables
+        masks: Sequence[int]
+        if tables is None:
+            masks = self.rules.legal_plays(self.hands[player], self.top).masks
             if self.required:
-                masks = [m for m in masks if m & self.required]
-            return Actions(
-                self, [(player, masks)], player if self.may_decline else None
-            )
-        masks = rules.legal_plays(hand, top)._masks
+                masks = tuple(m for m in masks if m & self.required)
+        elif top:
+            masks = tables.plays(self._masks[player], top)
+        else:
+            masks = tables.leads(self._masks[player], self.required)
+        if not top:
+            return Actions(self._serial, player, masks, may_pass=self.may_decline)
         if player == self.last_player:  # continuation: same shape only (RULES §3.4)
-            code = top.key >> 6
-            masks = [m for m in masks if structural_key(m) >> 6 == code]
-        groups: list[tuple[int, Sequence[int]]] = [(player, masks)]
-        if rules.jump_in:
-            groups += self._jump_ins(player)
-        return Actions(self, groups, player)
+            masks = [m for m in masks if structural_key(m) >> 6 == top >> 6]
+        if self.rules.jump_in:
+            return Actions(
+                self._serial,
+                player,
+                masks,
+                may_pass=True,
+                others=self._jump_ins(player),
+            )
+        return Actions(self._serial, player, masks, may_pass=True)
 
-    def _jump_ins(self, acting: int) -> list[tuple[int, Sequence[int]]]:
+    def _jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
         """Poker jump-ins by players other than the one to act (RULES §6.4, D-15)."""
         top = self.top
         rules = self.rules
         if top is None or not rules.jump_in or not rules.is_chop_target(top):
             return []
-        groups: list[tuple[int, Sequence[int]]] = []
+        groups: list[tuple[int, list[int]]] = []
         for player in self._order_from(acting):
             if player in (acting, self.last_player) or not self.in_game(player):
                 continue
@@ -591,20 +673,21 @@ class GameState:
         """
         if type(action) is Play:
             if action._origin == self._serial:  # from legal_actions(): legal here
-                mask = action.cards._mask
-                trusted = make_combo(mask, structural_key(mask))
-                return self._after_play(action.player, trusted, action)
+                mask = action._mask
+                return self._after_play(
+                    action.player, mask, structural_key(mask), action
+                )
         elif (
             type(action) is Pass
             and self.to_act is not None
             and action.player == self.to_act
-            and (self.top is not None or self.may_decline)
+            and (self._top or self.may_decline)
         ):  # the whole rule for a pass (RULES §1.5.1-§1.5.2, §3.3)
             return self._after_pass(action.player)
         checked = self._verdict(action)
         if checked is None:
             return self._after_pass(action.player)
-        return self._after_play(action.player, checked, action)
+        return self._after_play(action.player, checked._mask, checked._key, action)
 
     def play(
         self, cards: Hand | str | Iterable[Card], player: int | None = None
@@ -653,11 +736,11 @@ class GameState:
         player = action.player
         if self.result is not None:
             raise self._refuse(IllegalReason.GAME_OVER, action, "the game is over")
-        if type(player) is not int or not 0 <= player < len(self.hands):
+        if type(player) is not int or not 0 <= player < len(self._masks):
             raise self._refuse(
                 IllegalReason.UNKNOWN_PLAYER,
                 action,
-                f"players are 0-{len(self.hands) - 1}",
+                f"players are 0-{len(self._masks) - 1}",
             )
         if self.out >> player & 1:
             raise self._refuse(
@@ -667,7 +750,7 @@ class GameState:
         if type(action) is Pass:
             if player != to_act:
                 raise self._not_your_turn(action)
-            if self.top is None and not self.may_decline:
+            if not self._top and not self.may_decline:
                 raise self._refuse(
                     IllegalReason.CANNOT_PASS, action, "the leader must play"
                 )
@@ -682,7 +765,7 @@ class GameState:
         mask = action.cards.mask
         if not mask:
             raise self._refuse(IllegalReason.NOT_A_COMBO, action, "a play needs cards")
-        if not _bits.is_submultiset(mask, self.hands[player].mask):
+        if not _bits.is_submultiset(mask, self._masks[player]):
             raise self._refuse(
                 IllegalReason.CARDS_NOT_IN_HAND,
                 action,
@@ -751,10 +834,10 @@ class GameState:
 
     def _after_pass(self, player: int) -> GameState:
         fields = self.__dict__.copy()
-        fields["history"] = (*self.history, _PASSES[player])
+        fields["_log"] = (self._log, _PASSES[player])
         locked = self.locked | 1 << player
         out = self.out
-        if self.top is None:  # the first lead declined (RULES §3.3, D-6)
+        if not self._top:  # the first lead declined (RULES §3.3, D-6)
             fields["to_act"] = self._scan(player, None, locked, out)
             fields["locked"] = locked
             fields["required"] = 0
@@ -775,31 +858,28 @@ class GameState:
         _clear_trick(fields, leader)
         return _state(fields)
 
-    def _after_play(self, player: int, combo: Combo, action: Action) -> GameState:
+    def _after_play(
+        self, player: int, mask: int, key: int, action: Action
+    ) -> GameState:
         rules = self.rules
         fields = self.__dict__.copy()
-        hands = list(self.hands)
-        held = hands[player].mask
-        left = (
-            held ^ combo.mask
-            if held <= _bits.LOW_HALF
-            else _bits.difference(held, combo.mask)
-        )
-        hands[player] = _hand(left)
-        fields["hands"] = tuple(hands)
-        fields["top"] = combo
+        masks = list(self._masks)
+        held = masks[player]
+        left = held ^ mask if held <= _bits.LOW_HALF else _bits.difference(held, mask)
+        masks[player] = left
+        fields["_masks"] = tuple(masks)
+        fields["_hands"] = None
+        fields["_top"] = key
+        fields["_top_mask"] = mask
         fields["last_player"] = player
-        fields["history"] = (*self.history, action)
+        fields["_log"] = (self._log, action)
         if self.required:  # the first lead is made (RULES §2.4)
             fields["required"] = 0
             fields["may_decline"] = False
-        top = self.top
-        if (
-            top is not None
-            and rules.scoring is Scoring.POKER_POINTS
-            and rules.is_catch(combo, top)
-        ):
-            fields["chop"] = self._catch(player, top)
+        if self._top and rules.scoring is Scoring.POKER_POINTS:
+            top = make_combo(self._top_mask, self._top)
+            if rules.is_catch(make_combo(mask, key), top):
+                fields["chop"] = self._catch(player, top)
         if not left:
             return self._going_out(fields, player)
         nxt = self._scan(player, player, self.locked, self.out)
@@ -826,9 +906,9 @@ class GameState:
                 items = (*items, chop.item())
             fields["chop"] = None
         if rules.scoring is Scoring.POKER_POINTS and len(finish_order) == 1:
-            hands = fields["hands"]
-            assert isinstance(hands, tuple)
-            frozen, frozen_items = self._freeze(player, hands)
+            masks = fields["_masks"]
+            assert isinstance(masks, tuple)
+            frozen, frozen_items = self._freeze(player, masks)
             items = (*items, *frozen_items)
             for victim in frozen:
                 out |= 1 << victim
@@ -838,7 +918,7 @@ class GameState:
         fields["items"] = items
         if (
             rules.game_end is GameEnd.FIRST_OUT
-            or len(self.hands) - out.bit_count() <= 1
+            or len(self._masks) - out.bit_count() <= 1
         ):
             state = _state(fields)
             return state._with_result(settle(state))
@@ -865,14 +945,14 @@ class GameState:
         """Add a catch to the trick's chop chain (RULES §6.6.2, D-18)."""
         victim = self.last_player
         assert victim is not None
-        value = 0 if not self.hands[victim] else self.rules.chop_value(top)
+        value = 0 if not self._masks[victim] else self.rules.chop_value(top)
         chain = self.chop
         points = value + (chain.points if chain is not None else 0)
         caught = (*chain.caught, top) if chain is not None else (top,)
         return ChopChain(points=points, victim=victim, catcher=player, caught=caught)
 
     def _freeze(
-        self, winner: int, hands: tuple[Hand, ...]
+        self, winner: int, masks: tuple[int, ...]
     ) -> tuple[tuple[int, ...], list[ScoreItem]]:
         """Freeze every player still holding all 13 cards (*cóng*, RULES §6.6.3).
 
@@ -881,17 +961,17 @@ class GameState:
         """
         frozen: list[int] = []
         items: list[ScoreItem] = []
-        full = self.rules.deal_size(len(self.hands))[1]
+        full = self.rules.deal_size(len(masks))[1]
         for player in self._order_from(winner):
             if (
                 player != winner
                 and not self.out >> player & 1
-                and len(hands[player]) == full
-                and hands[player] == self.dealt[player]
+                and len(self.dealt[player]) == full
+                and masks[player] == self.dealt[player]._mask
             ):
                 frozen.append(player)
                 points = self.rules.frozen_penalty + self.rules.hand_value(
-                    hands[player]
+                    _hand(masks[player])
                 )
                 items.append(
                     ScoreItem(
@@ -975,7 +1055,7 @@ _set_fields: Final = object.__setattr__
 
 def _state(fields: dict[str, object]) -> GameState:
     """A `GameState` with these field values, built without attrs' checks (hot path)."""
-    fields["_serial"] = _new_serial()
+    fields["_serial"] = _process[0] | next(_serials)
     state = _new(GameState)
     _set_fields(state, "__dict__", fields)
     return state
@@ -1008,7 +1088,8 @@ def _clear_trick(fields: dict[str, object], leader: int) -> None:
             fields["items"] = (*items, chop.item())
         fields["chop"] = None
     fields["to_act"] = leader
-    fields["top"] = None
+    fields["_top"] = 0
+    fields["_top_mask"] = 0
     fields["last_player"] = None
     fields["locked"] = 0
     fields["required"] = 0

@@ -126,8 +126,14 @@ def hand_sum(hands: Iterable[Hand]) -> Hand:
 
 
 def snapshot(state: GameState) -> tuple[object, ...]:
-    """Every field of *state*, history included, to prove it did not change."""
-    return tuple(getattr(state, field.name) for field in attrs.fields(GameState))
+    """Every field of *state*, history included, to prove it did not change.
+
+    The `GameState.hands` cache is left out: it is filled on first use.
+    """
+    fields = [
+        getattr(state, f.name) for f in attrs.fields(GameState) if f.name != "_hands"
+    ]
+    return (*fields, state.hands, state.top, state.history)
 
 
 def refuse(

@@ -341,7 +341,8 @@ def test_record_refuses_a_history_that_does_not_follow() -> None:
     """RULES §1.5: the game's actions are replayed from the match's deal; an illegal one is refused."""
     match = Match.start(CLASSIC, seed=4)
     state = finished(match.deal())
-    moved = attrs.evolve(state, history=(Pass(player=state.history[0].player),))
+    tampered = (None, Pass(player=state.history[0].player))  # a one-action history
+    moved = attrs.evolve(state, log=tampered)
     with pytest.raises(InvalidStateError, match="action 1 is illegal"):
         match.record(moved)
 
