@@ -9,6 +9,7 @@ decks, RULES §2.1). With one deck the upper half is empty and the mask is the p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 CARDS: Final = 52
@@ -36,12 +37,17 @@ def rank_counts(mask: int) -> int:
 
 
 def ranks_with_at_least(counts: int, k: int) -> int:
-    """Bit ``4 * r`` set for every rank with at least *k* (1, 2 or 4) cards in *counts*."""
-    if k == 1:
-        return (counts | counts >> 1 | counts >> 2 | counts >> 3) & ONES
-    if k == 2:
-        return (counts >> 1 | counts >> 2 | counts >> 3) & ONES
-    return (counts >> 2 | counts >> 3) & ONES
+    """Bit ``4 * r`` set for every rank with at least *k* (1…8) cards in *counts*.
+
+    Adding ``8 - k`` to every count (at most 8, so no nibble overflows) sets the
+    nibble's top bit exactly when the count is at least *k*.
+    """
+    return (counts + at_least_offset(k)) >> 3 & ONES
+
+
+def at_least_offset(k: int) -> int:
+    """The addend of `ranks_with_at_least` for *k*: ``8 - k`` in every rank's nibble."""
+    return (8 - k) * ONES
 
 
 def top_card(mask: int) -> int:
@@ -72,6 +78,20 @@ def indices(mask: int) -> list[int]:
             out.append(index)
         lo ^= low
     return out
+
+
+def from_indices(indices: Sequence[int]) -> int:
+    """The multiset mask of card *indices*, each listed at most twice (the caller checks)."""
+    mask = sum(map(_CARD_BITS.__getitem__, indices))
+    if mask.bit_count() == len(indices):  # no card twice: the sum is the set
+        return mask
+    mask = 0
+    for index in indices:
+        mask = add_card(mask, index)
+    return mask
+
+
+_CARD_BITS: Final = tuple(1 << index for index in range(CARDS))
 
 
 def union(a: int, b: int) -> int:

@@ -16,6 +16,7 @@ from tienlen import _bits
 from tienlen._shapes import SEQUENCE_PER_RANK, STRUCTURES, structural_key
 
 _LOW: Final = _bits.LOW_HALF
+_new: Final = object.__new__
 _SINGLE_CODE: Final = 1 << 6 | 1
 _CARDS: Final = _bits.CARDS
 
@@ -121,7 +122,15 @@ def rank_states(mask: int) -> list[int]:
 class Family:
     """The valid shapes of one kind: lengths ``min_length…max_length``, top rank ≤ ``max_rank``."""
 
-    __slots__ = ("kind", "max_length", "max_rank", "min_length", "per_rank", "ranks")
+    __slots__ = (
+        "at_least",
+        "kind",
+        "max_length",
+        "max_rank",
+        "min_length",
+        "per_rank",
+        "ranks",
+    )
 
     def __init__(
         self, kind: int, per_rank: int, lengths: Iterable[int], max_rank: int
@@ -132,8 +141,10 @@ class Family:
         self.min_length = lengths[0]
         self.max_length = lengths[-1]
         self.max_rank = max_rank
-        self.ranks = (1 << 4 * max_rank + 1) - 1
+        self.ranks = _bits.ONES & (1 << 4 * max_rank + 1) - 1
         """Bits ``4 * r`` of every rank the family may use (up to ``max_rank``)."""
+        self.at_least = _bits.at_least_offset(per_rank)
+        """``(counts + at_least) >> 3 & ranks``: the usable ranks holding enough cards."""
         assert lengths == list(range(self.min_length, self.max_length + 1))
 
 
@@ -212,10 +223,10 @@ class Tables:
         bombs = self.bombers.get(top, ())
         if code == _SINGLE_CODE:  # the commonest case, on bits alone
             above = (top & 63) + 1
-            higher = (hand & self.single_cards) >> above
+            higher = (hand & self.single_cards) >> above << above
             while higher:
                 low = higher & -higher
-                out.append(low << above)
+                out.append(low)
                 higher ^= low
         else:
             self._shape(hand, self.families[code >> 6], code & 63, top & 63, out)
@@ -241,16 +252,18 @@ class Tables:
         counts = _bits.rank_counts(hand)
         states: list[int] = []
         for family in self.lead_runs:
-            runs = MAXIMAL_RUNS[
-                _bits.ranks_with_at_least(counts, family.per_rank) & family.ranks
-            ]
+            runs = MAXIMAL_RUNS[(counts + family.at_least) >> 3 & family.ranks]
             if runs:
-                states = states or rank_states(hand)
-                size += _run_blocks(runs, states, family, blocks)
+                states = states or [0] * _bits.RANKS
+                size += _run_blocks(runs, hand, states, family, blocks)
         if card:
             head = [play for play in head if play & card]
             blocks, size = _through(blocks, card)
-        return Leads(head, blocks, len(head) + size)
+        leads = _new(Leads)
+        leads._head = head
+        leads._blocks = blocks
+        leads._len = len(head) + size
+        return leads
 
     def _shape(
         self, hand: int, family: Family, size: int, above: int, out: list[int]
@@ -275,10 +288,7 @@ def structural_key_fits(code: int, card: int) -> bool:
 
 def _available(hand: int, family: Family) -> int:
     """Ranks (bit ``4 * r``) holding at least ``per_rank`` cards, up to the family's top rank."""
-    return (
-        _bits.ranks_with_at_least(_bits.rank_counts(hand), family.per_rank)
-        & family.ranks
-    )
+    return (_bits.rank_counts(hand) + family.at_least) >> 3 & family.ranks
 
 
 _RankChoices = Sequence[Sequence[tuple[int, ...]] | Mapping[int, tuple[int, ...]]]
@@ -293,6 +303,7 @@ the product of each rank's choices, the last rank varying fastest.
 
 def _run_blocks(
     runs: tuple[tuple[int, int], ...],
+    hand: int,
     states: list[int],
     family: Family,
     blocks: list[_Block],
@@ -300,15 +311,20 @@ def _run_blocks(
     """Add a block for every run of the family's lengths; return how many runs they hold.
 
     *runs* are the maximal runs of ranks holding enough cards (`MAXIMAL_RUNS`). Blocks
-    come by first rank, then length, within each maximal run.
+    come by first rank, then length, within each maximal run. *states* gets the rank
+    states (`rank_states`) of the ranks in the runs; the blocks share it.
     """
     k = family.per_rank
     shortest = family.min_length
     longest = family.max_length
     subsets = SUBSETS_BY_SIZE[k]
     sizes = SUBSET_COUNTS[k]
+    copies = hand >> _CARDS
     total = 0
     for start, end in runs:
+        for rank in range(start, end + 1):
+            shift = 4 * rank
+            states[rank] = hand >> shift & 15 | (copies >> shift & 15) << 4
         for first in range(start, end - shortest + 2):
             size = sizes[states[first]]
             for rank in range(first + 1, min(end, first + longest - 1) + 1):
@@ -364,10 +380,12 @@ class Leads(Sequence[int]):
 
     __slots__ = ("_blocks", "_head", "_len")
 
-    def __init__(self, head: list[int], blocks: list[_Block], size: int) -> None:
-        self._head = head
-        self._blocks = blocks
-        self._len = size
+    _head: list[int]
+    """The sets, listed."""
+    _blocks: list[_Block]
+    """The runs, in blocks."""
+    _len: int
+    """How many plays: the sets and the runs of every block."""
 
     def __len__(self) -> int:
         return self._len

@@ -41,6 +41,8 @@ STRUCTURES: Final = _structures()
 
 def structural_key(mask: int) -> int:
     """The key (shape code and top card) of the cards in *mask*, or 0 if no structure fits."""
+    if not mask & (mask - 1):  # one card, or none
+        return _SINGLE_KEY | mask.bit_length() - 1 if mask else 0
     if mask >> 52:  # two copies of some card (two decks)
         counts = _bits.rank_counts(mask)
         top = (mask & _LOW_HALF).bit_length() - 1
@@ -54,6 +56,7 @@ def structural_key(mask: int) -> int:
     return code << 6 | top if code else 0
 
 
+_SINGLE_KEY: Final = shape_code(SINGLE, 1) << 6
 _M5: Final = _bits.M5
 _M3: Final = _bits.M3
 _LOW_HALF: Final = _bits.LOW_HALF

@@ -10,6 +10,7 @@ is not (RULES §6.4).
 
 from __future__ import annotations
 
+import functools
 import itertools
 import operator
 import os
@@ -22,7 +23,7 @@ import attrs
 from tienlen import _bits
 from tienlen._movegen import Tables
 from tienlen._shapes import structural_key
-from tienlen.cards import DECK, Card, Hand, mask_of
+from tienlen.cards import DECK, Card, Hand
 from tienlen.combos import Combo, make_combo
 from tienlen.errors import (
     IllegalPlayError,
@@ -52,9 +53,8 @@ from tienlen.scoring import (
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
 
 
-@attrs.frozen(init=False, repr=False)
 class Play:
-    """A player playing cards (a combination, if it is legal).
+    """A player playing cards (a combination, if it is legal). Immutable and hashable.
 
     Args:
         player: Who plays.
@@ -67,25 +67,43 @@ class Play:
         >>> play = Play(player=2, cards="7h 7s")
         >>> str(play), play.player, play
         ('7s 7h', 2, Play(player=2, cards=Hand.parse('7s 7h')))
+        >>> play == Play(player=2, cards="7s 7h")
+        True
+
+    A plain slotted class with read-only properties rather than an attrs class: every
+    legal action is built on demand (`Actions`), so its construction is a hot path.
     """
 
-    player: int
-    """Who plays."""
+    __slots__ = ("_mask", "_origin", "_player")
+
+    _player: int
     _mask: int
-    """The cards played, as a mask (`cards` holds them as a `Hand`)."""
-    _origin: int = attrs.field(eq=False)
+    _origin: int
     """The serial number of the state whose `GameState.legal_actions` made this play:
     that state applies it without checking it again (0 for plays made elsewhere)."""
 
     def __init__(self, *, player: int, cards: Hand | str | Iterable[Card]) -> None:
-        _set_player(self, player)
-        _set_mask(self, as_hand(cards)._mask)
-        _set_origin(self, 0)
+        self._player = player
+        self._mask = as_hand(cards)._mask
+        self._origin = 0
+
+    @property
+    def player(self) -> int:
+        """Who plays."""
+        return self._player
 
     @property
     def cards(self) -> Hand:
         """The cards played."""
         return _hand(self._mask)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Play:
+            return self._player == other._player and self._mask == other._mask
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self._player, self._mask))
 
     def __str__(self) -> str:
         return str(self.cards)
@@ -110,9 +128,6 @@ class Pass:
         return "pass"
 
 
-_set_player: Final = Play.__dict__["player"].__set__
-_set_mask: Final = Play.__dict__["_mask"].__set__
-_set_origin: Final = Play.__dict__["_origin"].__set__
 _set_hand_mask: Final = Hand.__dict__["_mask"].__set__
 
 
@@ -137,9 +152,9 @@ _new: Final = object.__new__
 def _play(player: int, mask: int, origin: int) -> Play:
     """A `Play` of the legal actions of the state numbered *origin* (private hot path)."""
     play = _new(Play)
-    _set_player(play, player)
-    _set_mask(play, mask)
-    _set_origin(play, origin)
+    play._player = player
+    play._mask = mask
+    play._origin = origin
     return play
 
 
@@ -153,29 +168,17 @@ class Actions(Sequence[Action]):
 
     __slots__ = ("_len", "_masks", "_others", "_pass", "_player", "_serial")
 
-    def __init__(
-        self,
-        serial: int,
-        player: int,
-        masks: Sequence[int],
-        *,
-        may_pass: bool,
-        others: Sequence[tuple[int, Sequence[int]]] = (),
-    ) -> None:
-        """The actions of the state numbered *serial*.
-
-        *player*'s plays (*masks*), their pass if *may_pass*, then the jump-in plays
-        of *others* (player, masks).
-        """
-        self._serial = serial
-        self._player = player
-        self._masks = masks
-        self._pass = may_pass
-        self._others = others
-        size = len(masks) + may_pass
-        for _, group in others:
-            size += len(group)
-        self._len = size
+    _serial: int
+    """The serial number of the state the actions belong to."""
+    _player: int
+    """The player to act."""
+    _masks: Sequence[int]
+    """Their plays."""
+    _pass: bool
+    """Whether they may pass."""
+    _others: Sequence[tuple[int, Sequence[int]]]
+    """Poker jump-ins: other players and their plays."""
+    _len: int
 
     def __len__(self) -> int:
         return self._len
@@ -186,8 +189,15 @@ class Actions(Sequence[Action]):
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
         masks = self._masks
-        if type(index) is int and 0 <= index < len(masks):  # the commonest case
-            return _play(self._player, masks[index], self._serial)
+        if type(index) is int:  # the commonest cases first: a play, the pass
+            if 0 <= index < len(masks):
+                play = _new(Play)  # `_play`, inlined
+                play._player = self._player
+                play._mask = masks[index]
+                play._origin = self._serial
+                return play
+            if index == len(masks) and self._pass:
+                return _PASSES[self._player]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._len))]
         index = operator.index(index)
@@ -223,6 +233,27 @@ class Actions(Sequence[Action]):
         shown = ", ".join(f"{a.player}:{a}" for a in self[:6])
         more = ", ..." if len(self) > 6 else ""
         return f"<Actions ({len(self)}): [{shown}{more}]>"
+
+
+def _actions(
+    serial: int,
+    player: int,
+    masks: Sequence[int],
+    may_pass: bool,  # noqa: FBT001
+    others: Sequence[tuple[int, Sequence[int]]] = (),
+) -> Actions:
+    """The `Actions` of the state numbered *serial* (see `Actions` for the fields)."""
+    actions = _new(Actions)
+    actions._serial = serial
+    actions._player = player
+    actions._masks = masks
+    actions._pass = may_pass
+    actions._others = others
+    size = len(masks) + may_pass
+    for _, group in others:
+        size += len(group)
+    actions._len = size
+    return actions
 
 
 def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
@@ -322,11 +353,15 @@ class GameState:
     """Score items already settled during play (Poker chops and frozen players)."""
     result: GameResult | None
     """How the game ended; ``None`` while it goes on."""
+    is_over: bool = attrs.field(init=False, eq=False)
+    """Whether the game has ended (`result` is set)."""
     _log: _Log = attrs.field(eq=False, repr=False)
     """The actions applied since the deal, latest first (`history` lists them)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started, with its leader and dealer (not part of equality)."""
     _seats: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
+    _next: _NextTable = attrs.field(init=False, eq=False, repr=False)
+    """`_next_to_act` for every seat, last player and skipped seats (`_next_table`)."""
     _tables: Tables | None = attrs.field(init=False, eq=False, repr=False)
     """The rule set's compiled play generator, when its `legal_plays` is `BaseRules`'."""
     _serial: int = attrs.field(init=False, eq=False, repr=False)
@@ -339,6 +374,7 @@ class GameState:
         rules = self.rules
         seats = _SEATS_AFTER[rules.direction][len(self._masks)]
         object.__setattr__(self, "_seats", seats)
+        object.__setattr__(self, "_next", _next_table(seats))
         tables = None
         if (
             isinstance(rules, BaseRules)
@@ -347,6 +383,7 @@ class GameState:
             tables = rules._tables  # what its legal_plays runs, without the checks
         object.__setattr__(self, "_tables", tables)
         object.__setattr__(self, "_serial", _new_serial())
+        object.__setattr__(self, "is_over", self.result is not None)
 
     # -- construction -------------------------------------------------------------
 
@@ -391,18 +428,22 @@ class GameState:
         """
         decks, size = rules.deal_size(players)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        deck = list(DECK) * decks
+        deck = (
+            list(range(_bits.CARDS)) * decks
+        )  # card indices, shuffled as cards would be
         rng.shuffle(deck)
         if dealer is None:
             dealer = rng.randrange(players)
         setup = GameSetup.checked(
             players, first_game, leader, after_instant_win, dealer
         )
-        masks = [mask_of(deck[i * size : (i + 1) * size]) for i in range(players)]
+        masks = [
+            _bits.from_indices(deck[i * size : (i + 1) * size]) for i in range(players)
+        ]
         spare = deck[players * size :]
         if rules.spare_card_to_starter and players == 3 and len(spare) == 1:
             starter = _spare_starter(rules, masks, setup)
-            masks[starter] |= spare[0].mask
+            masks[starter] |= 1 << spare[0]
             return cls._start(rules, masks, leader=starter, required=0, setup=setup)
         return cls._begin(rules, masks, setup)
 
@@ -563,11 +604,6 @@ class GameState:
         return len(self._masks)
 
     @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.result is not None
-
-    @property
     def passed(self) -> frozenset[int]:
         """The players locked out of the current trick (RULES §1.5.3)."""
         return frozenset(p for p in range(self.players) if self.locked >> p & 1)
@@ -597,7 +633,7 @@ class GameState:
         """
         player = self.to_act
         if player is None:
-            return Actions(self._serial, 0, (), may_pass=False)
+            return _actions(self._serial, 0, (), False)  # noqa: FBT003
         top = self._top
         tables = self._tables
         masks: Sequence[int]
@@ -610,18 +646,13 @@ class GameState:
         else:
             masks = tables.leads(self._masks[player], self.required)
         if not top:
-            return Actions(self._serial, player, masks, may_pass=self.may_decline)
+            return _actions(self._serial, player, masks, self.may_decline)
         if player == self.last_player:  # continuation: same shape only (RULES §3.4)
             masks = [m for m in masks if structural_key(m) >> 6 == top >> 6]
         if self.rules.jump_in:
-            return Actions(
-                self._serial,
-                player,
-                masks,
-                may_pass=True,
-                others=self._jump_ins(player),
-            )
-        return Actions(self._serial, player, masks, may_pass=True)
+            others = self._jump_ins(player)
+            return _actions(self._serial, player, masks, True, others)  # noqa: FBT003
+        return _actions(self._serial, player, masks, True)  # noqa: FBT003
 
     def _jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
         """Poker jump-ins by players other than the one to act (RULES §6.4, D-15)."""
@@ -675,7 +706,7 @@ class GameState:
             if action._origin == self._serial:  # from legal_actions(): legal here
                 mask = action._mask
                 return self._after_play(
-                    action.player, mask, structural_key(mask), action
+                    action._player, mask, structural_key(mask), action
                 )
         elif (
             type(action) is Pass
@@ -847,7 +878,7 @@ class GameState:
         assert last is not None
         leader = player  # closing a continuation (RULES §3.4, D-7)
         if player != last:
-            nxt = self._scan(player, last, locked, out)
+            nxt = self._next[player][last + 1][locked | out]  # `_scan`
             if nxt is None and self.rules.continuation and not out >> last & 1:
                 nxt = last  # the others all passed: continue or close (RULES §3.4)
             if nxt is not None:
@@ -876,16 +907,14 @@ class GameState:
         if self.required:  # the first lead is made (RULES §2.4)
             fields["required"] = 0
             fields["may_decline"] = False
-        if self._top and rules.scoring is Scoring.POKER_POINTS:
+        if self._top and rules.scoring is _POKER_POINTS:
             top = make_combo(self._top_mask, self._top)
             if rules.is_catch(make_combo(mask, key), top):
                 fields["chop"] = self._catch(player, top)
         if not left:
             return self._going_out(fields, player)
-        nxt = self._scan(player, player, self.locked, self.out)
-        if (
-            nxt is None and rules.continuation
-        ):  # the others all passed (RULES §3.4, D-7)
+        nxt = self._next[player][player + 1][self.locked | self.out]  # `_scan`
+        if nxt is None and rules.continuation:  # all others passed (RULES §3.4, D-7)
             nxt = player
         if nxt is None:
             _clear_trick(fields, player)
@@ -984,18 +1013,8 @@ class GameState:
         return tuple(frozen), items
 
     def _scan(self, actor: int, last: int | None, locked: int, out: int) -> int | None:
-        """The next player to act after *actor*, or ``None`` when the trick is over.
-
-        The trick is over when the turn would come back to *last*, the player who made the
-        last play: everyone else still in the game has passed (RULES §1.5.4, §1.5.6).
-        """
-        skip = locked | out
-        for seat in self._seats[actor]:
-            if seat == last:
-                return None
-            if not skip >> seat & 1:
-                return seat
-        return None
+        """The next player to act after *actor*, or ``None`` (see `_next_to_act`)."""
+        return self._next[actor][0 if last is None else last + 1][locked | out]
 
     def _instant_win(self, winner: int, win: InstantWin) -> GameState:
         """A hand won at the deal (RULES §5.4, §6.7, D-14, D-21)."""
@@ -1037,6 +1056,38 @@ class GameState:
         return "\n".join(lines)
 
 
+def _next_to_act(seats: tuple[int, ...], last: int | None, skip: int) -> int | None:
+    """The first of *seats* (those after the actor, in play order) to act next.
+
+    That is the first seat not in *skip* (passed or out), or ``None`` when the trick
+    is over: the turn would come back to *last*, the player who made the last play, as
+    everyone else still in the game has passed (RULES §1.5.4, §1.5.6).
+    """
+    for seat in seats:
+        if seat == last:
+            return None
+        if not skip >> seat & 1:
+            return seat
+    return None
+
+
+_NextTable = tuple[tuple[tuple[int | None, ...], ...], ...]
+
+
+@functools.cache
+def _next_table(seats_after: tuple[tuple[int, ...], ...]) -> _NextTable:
+    """``table[actor][last + 1][skip]`` (``last`` ``None`` at 0): `_next_to_act`, precomputed."""
+    players = len(seats_after)
+    return tuple(
+        tuple(
+            tuple(_next_to_act(seats, last, skip) for skip in range(1 << players))
+            for last in (None, *range(players))
+        )
+        for seats in seats_after
+    )
+
+
+_POKER_POINTS: Final = Scoring.POKER_POINTS
 _SEATS_AFTER: Final = {
     direction: {
         n: tuple(
