@@ -235,27 +235,6 @@ class Actions(Sequence[Action]):
         return f"<Actions ({len(self)}): [{shown}{more}]>"
 
 
-def _actions(
-    serial: int,
-    player: int,
-    masks: Sequence[int],
-    may_pass: bool,  # noqa: FBT001
-    others: Sequence[tuple[int, Sequence[int]]] = (),
-) -> Actions:
-    """The `Actions` of the state numbered *serial* (see `Actions` for the fields)."""
-    actions = _new(Actions)
-    actions._serial = serial
-    actions._player = player
-    actions._masks = masks
-    actions._pass = may_pass
-    actions._others = others
-    size = len(masks) + may_pass
-    for _, group in others:
-        size += len(group)
-    actions._len = size
-    return actions
-
-
 def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
     return tuple(values)
 
@@ -359,29 +338,12 @@ class GameState:
     """The actions applied since the deal, latest first (`history` lists them)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started, with its leader and dealer (not part of equality)."""
-    _seats: tuple[tuple[int, ...], ...] = attrs.field(init=False, eq=False, repr=False)
-    _next: _NextTable = attrs.field(init=False, eq=False, repr=False)
-    """`_next_to_act` for every seat, last player and skipped seats (`_next_table`)."""
-    _tables: Tables | None = attrs.field(init=False, eq=False, repr=False)
-    """The rule set's compiled play generator, when its `legal_plays` is `BaseRules`'."""
+    _context: _Context = attrs.field(init=False, eq=False, repr=False)
+    """What every state of the game shares."""
     _serial: int = attrs.field(init=False, eq=False, repr=False)
-    _hands: tuple[Hand, ...] | None = attrs.field(
-        default=None, init=False, eq=False, repr=False
-    )
-    """`hands`, once built."""
 
     def __attrs_post_init__(self) -> None:
-        rules = self.rules
-        seats = _SEATS_AFTER[rules.direction][len(self._masks)]
-        object.__setattr__(self, "_seats", seats)
-        object.__setattr__(self, "_next", _next_table(seats))
-        tables = None
-        if (
-            isinstance(rules, BaseRules)
-            and type(rules).legal_plays is BaseRules.legal_plays
-        ):
-            tables = rules._tables  # what its legal_plays runs, without the checks
-        object.__setattr__(self, "_tables", tables)
+        object.__setattr__(self, "_context", _Context(self.rules, len(self._masks)))
         object.__setattr__(self, "_serial", _new_serial())
         object.__setattr__(self, "is_over", self.result is not None)
 
@@ -576,11 +538,7 @@ class GameState:
     @property
     def hands(self) -> tuple[Hand, ...]:
         """Every player's cards, by player index."""
-        hands = self._hands
-        if hands is None:
-            hands = tuple(map(_hand, self._masks))
-            _set_fields(self, "_hands", hands)  # a cache: the state does not change
-        return hands
+        return tuple(map(_hand, self._masks))
 
     @property
     def top(self) -> Combo | None:
@@ -631,11 +589,20 @@ class GameState:
             >>> [str(action) for action in state.legal_actions()]
             ['3s']
         """
+        actions = _new(Actions)  # built here, without an __init__ call (hot path)
+        actions._serial = self._serial
+        actions._others = ()
         player = self.to_act
         if player is None:
-            return _actions(self._serial, 0, (), False)  # noqa: FBT003
+            actions._player, actions._masks, actions._pass, actions._len = (
+                0,
+                (),
+                False,
+                0,
+            )
+            return actions
         top = self._top
-        tables = self._tables
+        tables = self._context.tables
         masks: Sequence[int]
         if tables is None:
             masks = self.rules.legal_plays(self.hands[player], self.top).masks
@@ -645,14 +612,23 @@ class GameState:
             masks = tables.plays(self._masks[player], top)
         else:
             masks = tables.leads(self._masks[player], self.required)
+        actions._player = player
         if not top:
-            return _actions(self._serial, player, masks, self.may_decline)
+            actions._masks = masks
+            actions._pass = self.may_decline
+            actions._len = len(masks) + self.may_decline
+            return actions
         if player == self.last_player:  # continuation: same shape only (RULES §3.4)
             masks = [m for m in masks if structural_key(m) >> 6 == top >> 6]
+        actions._masks = masks
+        actions._pass = True
+        size = len(masks) + 1
         if self.rules.jump_in:
-            others = self._jump_ins(player)
-            return _actions(self._serial, player, masks, True, others)  # noqa: FBT003
-        return _actions(self._serial, player, masks, True)  # noqa: FBT003
+            actions._others = others = self._jump_ins(player)
+            for _, group in others:
+                size += len(group)
+        actions._len = size
+        return actions
 
     def _jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
         """Poker jump-ins by players other than the one to act (RULES §6.4, D-15)."""
@@ -851,7 +827,7 @@ class GameState:
 
     def _order_from(self, player: int) -> list[int]:
         """Every seat in play direction, starting with *player*."""
-        return [player, *self._seats[player][:-1]]
+        return [player, *self._context.seats[player][:-1]]
 
     def seats_after(self, player: int) -> tuple[int, ...]:
         """The other seats in play direction after *player* (RULES §2.1, §6.1).
@@ -861,7 +837,7 @@ class GameState:
             >>> GameState.deal(POKER, 4, seed=1).seats_after(1)  # counterclockwise
             (0, 3, 2)
         """
-        return self._seats[player][:-1]
+        return self._context.seats[player][:-1]
 
     def _after_pass(self, player: int) -> GameState:
         fields = self.__dict__.copy()
@@ -878,13 +854,16 @@ class GameState:
         assert last is not None
         leader = player  # closing a continuation (RULES §3.4, D-7)
         if player != last:
-            nxt = self._next[player][last + 1][locked | out]  # `_scan`
+            nxt = self._context.next[player][last + 1][locked | out]  # `_scan`
             if nxt is None and self.rules.continuation and not out >> last & 1:
                 nxt = last  # the others all passed: continue or close (RULES §3.4)
             if nxt is not None:
                 fields["to_act"] = nxt
                 fields["locked"] = locked
-                return _state(fields)
+                fields["_serial"] = _process[0] | next(_serials)  # `_state`, inlined
+                state = _new(GameState)
+                _set_fields(state, "__dict__", fields)
+                return state
             leader = self._next_leader(last, out)
         _clear_trick(fields, leader)
         return _state(fields)
@@ -899,7 +878,6 @@ class GameState:
         left = held ^ mask if held <= _bits.LOW_HALF else _bits.difference(held, mask)
         masks[player] = left
         fields["_masks"] = tuple(masks)
-        fields["_hands"] = None
         fields["_top"] = key
         fields["_top_mask"] = mask
         fields["last_player"] = player
@@ -913,14 +891,17 @@ class GameState:
                 fields["chop"] = self._catch(player, top)
         if not left:
             return self._going_out(fields, player)
-        nxt = self._next[player][player + 1][self.locked | self.out]  # `_scan`
+        nxt = self._context.next[player][player + 1][self.locked | self.out]  # `_scan`
         if nxt is None and rules.continuation:  # all others passed (RULES §3.4, D-7)
             nxt = player
         if nxt is None:
             _clear_trick(fields, player)
         else:
             fields["to_act"] = nxt
-        return _state(fields)
+        fields["_serial"] = _process[0] | next(_serials)  # `_state`, inlined
+        state = _new(GameState)
+        _set_fields(state, "__dict__", fields)
+        return state
 
     def _going_out(self, fields: dict[str, object], player: int) -> GameState:
         """The player played their last card (RULES §1.5.5): finish, freeze, or end."""
@@ -1014,7 +995,7 @@ class GameState:
 
     def _scan(self, actor: int, last: int | None, locked: int, out: int) -> int | None:
         """The next player to act after *actor*, or ``None`` (see `_next_to_act`)."""
-        return self._next[actor][0 if last is None else last + 1][locked | out]
+        return self._context.next[actor][0 if last is None else last + 1][locked | out]
 
     def _instant_win(self, winner: int, win: InstantWin) -> GameState:
         """A hand won at the deal (RULES §5.4, §6.7, D-14, D-21)."""
@@ -1085,6 +1066,26 @@ def _next_table(seats_after: tuple[tuple[int, ...], ...]) -> _NextTable:
         )
         for seats in seats_after
     )
+
+
+class _Context:
+    """What every state of a game shares: seat order, turn table and play generator."""
+
+    __slots__ = ("next", "seats", "tables")
+
+    def __init__(self, rules: RuleSet, players: int) -> None:
+        self.seats = _SEATS_AFTER[rules.direction][players]
+        """``seats[seat]``: the seats after *seat* in play order, itself last."""
+        self.next = _next_table(self.seats)
+        """`_next_to_act` for every seat, last player and skipped seats."""
+        self.tables: Tables | None = None
+        """The rule set's compiled play generator, when its `legal_plays` is
+        `BaseRules`' own: legal actions then skip its argument checks."""
+        if (
+            isinstance(rules, BaseRules)
+            and type(rules).legal_plays is BaseRules.legal_plays
+        ):
+            self.tables = rules._tables
 
 
 _POKER_POINTS: Final = Scoring.POKER_POINTS
