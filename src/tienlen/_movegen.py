@@ -220,24 +220,35 @@ class Tables:
             return self.leads(hand)
         out: list[int] = []
         code = top >> 6
-        bombs = self.bombers.get(top, ())
         if code == _SINGLE_CODE:  # the commonest case, on bits alone
-            above = (top & 63) + 1
-            higher = (hand & self.single_cards) >> above << above
+            higher = self.beating_singles(hand, top)
             while higher:
                 low = higher & -higher
                 out.append(low)
                 higher ^= low
         else:
-            self._shape(hand, self.families[code >> 6], code & 63, top & 63, out)
-        for bomb in bombs:
-            self._shape(hand, self.families[bomb >> 6], bomb & 63, -1, out)
+            self._shape(hand, code, top & 63, out)
+        for bomb in self.bombers.get(top, ()):
+            self._shape(hand, bomb, -1, out)
         return out
 
-    def leads(self, hand: int, card: int = 0) -> Leads:
+    def beating_singles(self, hand: int, top: int) -> int:
+        """The cards of *hand* that beat the single *top*, as a mask (each card once)."""
+        above = (top & 63) + 1
+        return (hand & self.single_cards) >> above << above
+
+    def bombs(self, hand: int, top: int) -> list[int]:
+        """The plays of other shapes than *top*'s that beat it (the bomb table)."""
+        out: list[int] = []
+        for bomb in self.bombers.get(top, ()):
+            self._shape(hand, bomb, -1, out)
+        return out
+
+    def leads(self, hand: int, card: int = 0) -> Sequence[int]:
         """Every distinct play in *hand* that may be led, counted now and built lazily.
 
         With *card* (a one-card mask), only the plays that include it (RULES §2.4).
+        A list when the hand holds no run, else `Leads`.
         """
         head: list[int] = []
         if self.all_sets and hand <= _LOW:  # every set, two ranks (one byte) at a time
@@ -259,21 +270,22 @@ class Tables:
         if card:
             head = [play for play in head if play & card]
             blocks, size = _through(blocks, card)
+        if not blocks:
+            return head
         leads = _new(Leads)
         leads._head = head
         leads._blocks = blocks
         leads._len = len(head) + size
         return leads
 
-    def _shape(
-        self, hand: int, family: Family, size: int, above: int, out: list[int]
-    ) -> None:
-        """Plays of one shape whose top card is above card index *above* (-1: any)."""
+    def _shape(self, hand: int, code: int, above: int, out: list[int]) -> None:
+        """Plays of shape *code* whose top card is above card index *above* (-1: any)."""
+        family = self.families[code >> 6]
         if family.kind <= 4:
             _sets(hand, family.per_rank, above, family.max_rank, out)
         else:
             avail = _available(hand, family)
-            length = size // family.per_rank
+            length = (code & 63) // family.per_rank
             _runs(hand, avail, family.per_rank, length, above, out)
 
 

@@ -22,7 +22,7 @@ import attrs
 
 from tienlen import _bits
 from tienlen._movegen import Tables
-from tienlen._shapes import structural_key
+from tienlen._shapes import SINGLE, shape_code, structural_key
 from tienlen.cards import DECK, Card, Hand
 from tienlen.combos import Combo, make_combo
 from tienlen.errors import (
@@ -166,14 +166,27 @@ class Actions(Sequence[Action]):
     when you take it, so ``random.choice(state.legal_actions())`` is cheap.
     """
 
-    __slots__ = ("_len", "_masks", "_others", "_pass", "_player", "_serial")
+    __slots__ = (
+        "_count",
+        "_len",
+        "_masks",
+        "_others",
+        "_pass",
+        "_player",
+        "_serial",
+        "_singles",
+    )
 
     _serial: int
     """The serial number of the state the actions belong to."""
     _player: int
     """The player to act."""
+    _singles: int
+    """Their single-card plays, as one mask (listed first, lowest first)."""
+    _count: int
+    """How many single-card plays `_singles` holds."""
     _masks: Sequence[int]
-    """Their plays."""
+    """Their other plays."""
     _pass: bool
     """Whether they may pass."""
     _others: Sequence[tuple[int, Sequence[int]]]
@@ -188,16 +201,30 @@ class Actions(Sequence[Action]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[Action]: ...
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        masks = self._masks
-        if type(index) is int:  # the commonest cases first: a play, the pass
-            if 0 <= index < len(masks):
-                play = _new(Play)  # `_play`, inlined
-                play._player = self._player
-                play._mask = masks[index]
-                play._origin = self._serial
-                return play
-            if index == len(masks) and self._pass:
-                return _PASSES[self._player]
+        if type(index) is not int or index < 0:
+            return self._lookup(index)
+        count = self._count
+        if index < count:  # the index-th lowest card of the singles mask
+            bits = self._singles
+            for _ in range(index):
+                bits &= bits - 1
+            mask = bits & -bits
+        else:
+            masks = self._masks
+            index -= count
+            if index >= len(masks):
+                if index == len(masks) and self._pass:
+                    return _PASSES[self._player]
+                return self._lookup(index + count)
+            mask = masks[index]
+        play = _new(Play)  # `_play`, inlined: the hot path
+        play._player = self._player
+        play._mask = mask
+        play._origin = self._serial
+        return play
+
+    def _lookup(self, index: int | slice) -> Action | Sequence[Action]:
+        """`__getitem__` for slices, negative indices and Poker jump-ins."""
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._len))]
         index = operator.index(index)
@@ -206,13 +233,10 @@ class Actions(Sequence[Action]):
         if not 0 <= index < self._len:
             msg = "action index out of range"
             raise IndexError(msg)
-        if index < len(masks):
-            return _play(self._player, masks[index], self._serial)
-        index -= len(masks)
-        if self._pass:
-            if index == 0:
-                return _PASSES[self._player]
-            index -= 1
+        own = self._count + len(self._masks) + self._pass
+        if index < own:
+            return self[index]
+        index -= own
         for player, group in self._others:
             if index < len(group):
                 return _play(player, group[index], self._serial)
@@ -221,6 +245,11 @@ class Actions(Sequence[Action]):
 
     def __iter__(self) -> Iterator[Action]:
         player, serial = self._player, self._serial
+        bits = self._singles
+        while bits:
+            low = bits & -bits
+            yield _play(player, low, serial)
+            bits ^= low
         for mask in self._masks:
             yield _play(player, mask, serial)
         if self._pass:
@@ -507,25 +536,30 @@ class GameState:
     ) -> GameState:
         """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
         hands = tuple(map(_hand, masks))
-        state = cls(
-            rules=rules,
-            masks=masks,
-            dealt=hands,
-            to_act=leader,
-            top=0,
-            top_mask=0,
-            last_player=None,
-            locked=0,
-            out=0,
-            finish_order=(),
-            frozen=(),
-            required=required,
-            may_decline=required == _THREE_OF_SPADES and rules.may_decline_first_lead,
-            chop=None,
-            items=(),
-            result=None,
-            log=None,
-            setup=setup,
+        state = _state(
+            {  # every field, as attrs' __init__ would set them (a hot path for `deal`)
+                "rules": rules,
+                "_masks": tuple(masks),
+                "dealt": hands,
+                "to_act": leader,
+                "_top": 0,
+                "_top_mask": 0,
+                "last_player": None,
+                "locked": 0,
+                "out": 0,
+                "finish_order": (),
+                "frozen": (),
+                "required": required,
+                "may_decline": required == _THREE_OF_SPADES
+                and rules.may_decline_first_lead,
+                "chop": None,
+                "items": (),
+                "result": None,
+                "is_over": False,
+                "_log": None,
+                "setup": setup,
+                "_context": _Context(rules, len(masks)),
+            }
         )
         for player in state._order_from(leader):
             win = rules.instant_win(hands[player])
@@ -591,6 +625,7 @@ class GameState:
         """
         actions = _new(Actions)  # built here, without an __init__ call (hot path)
         actions._serial = self._serial
+        actions._singles = actions._count = 0
         actions._others = ()
         player = self.to_act
         if player is None:
@@ -608,10 +643,15 @@ class GameState:
             masks = self.rules.legal_plays(self.hands[player], self.top).masks
             if self.required:
                 masks = tuple(m for m in masks if m & self.required)
-        elif top:
-            masks = tables.plays(self._masks[player], top)
-        else:
+        elif not top:
             masks = tables.leads(self._masks[player], self.required)
+        elif top >> 6 == _SINGLE_CODE:  # singles kept as one mask (the commonest case)
+            hand = self._masks[player]
+            actions._singles = singles = tables.beating_singles(hand, top)
+            actions._count = singles.bit_count()
+            masks = tables.bombs(hand, top)
+        else:
+            masks = tables.plays(self._masks[player], top)
         actions._player = player
         if not top:
             actions._masks = masks
@@ -622,7 +662,7 @@ class GameState:
             masks = [m for m in masks if structural_key(m) >> 6 == top >> 6]
         actions._masks = masks
         actions._pass = True
-        size = len(masks) + 1
+        size = actions._count + len(masks) + 1
         if self.rules.jump_in:
             actions._others = others = self._jump_ins(player)
             for _, group in others:
@@ -1003,9 +1043,15 @@ class GameState:
         return self._with_result(instant_win_result(self.rules, order, win))
 
     def _with_result(self, result: GameResult) -> GameState:
-        return attrs.evolve(
-            self, to_act=None, result=result, chop=None, may_decline=False, required=0
-        )
+        """This state, ended with *result*: nobody acts any more."""
+        fields = self.__dict__.copy()
+        fields["to_act"] = None
+        fields["result"] = result
+        fields["is_over"] = True
+        fields["chop"] = None
+        fields["may_decline"] = False
+        fields["required"] = 0
+        return _state(fields)
 
     # -- text ---------------------------------------------------------------------
 
@@ -1056,9 +1102,9 @@ _NextTable = tuple[tuple[tuple[int | None, ...], ...], ...]
 
 
 @functools.cache
-def _next_table(seats_after: tuple[tuple[int, ...], ...]) -> _NextTable:
+def _next_table(direction: Direction, players: int) -> _NextTable:
     """``table[actor][last + 1][skip]`` (``last`` ``None`` at 0): `_next_to_act`, precomputed."""
-    players = len(seats_after)
+    seats_after = _SEATS_AFTER[direction][players]
     return tuple(
         tuple(
             tuple(_next_to_act(seats, last, skip) for skip in range(1 << players))
@@ -1076,7 +1122,7 @@ class _Context:
     def __init__(self, rules: RuleSet, players: int) -> None:
         self.seats = _SEATS_AFTER[rules.direction][players]
         """``seats[seat]``: the seats after *seat* in play order, itself last."""
-        self.next = _next_table(self.seats)
+        self.next = _next_table(rules.direction, players)
         """`_next_to_act` for every seat, last player and skipped seats."""
         self.tables: Tables | None = None
         """The rule set's compiled play generator, when its `legal_plays` is
@@ -1089,6 +1135,7 @@ class _Context:
 
 
 _POKER_POINTS: Final = Scoring.POKER_POINTS
+_SINGLE_CODE: Final = shape_code(SINGLE, 1)
 _SEATS_AFTER: Final = {
     direction: {
         n: tuple(

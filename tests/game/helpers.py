@@ -125,6 +125,11 @@ def hand_sum(hands: Iterable[Hand]) -> Hand:
     return total
 
 
+def assert_fields_complete(state: GameState) -> None:
+    """The state holds exactly its attrs fields, however it was built (fast paths too)."""
+    assert set(vars(state)) == {field.name for field in attrs.fields(GameState)}
+
+
 def snapshot(state: GameState) -> tuple[object, ...]:
     """Every field of *state*, history included, to prove it did not change.
 

@@ -28,6 +28,7 @@ from tests.game.helpers import (
     PRESETS,
     actions_of,
     assert_cards_conserved,
+    assert_fields_complete,
     assert_result_consistent,
     hand_sum,
     player_counts,
@@ -58,6 +59,7 @@ def step_bound(state: GameState) -> int:
 
 def assert_position_sane(state: GameState, played: Hand | None = None) -> None:
     """The bookkeeping of a game agrees with RULES §1.5 (*played*: the cards played so far)."""
+    assert_fields_complete(state)
     if played is None:
         assert_cards_conserved(state)
     else:

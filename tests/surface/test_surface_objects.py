@@ -47,6 +47,52 @@ def test_actions_index_like_they_iterate() -> None:
     assert repr(actions) == "<Actions (2): [2:pass, 1:4s 4c 5s 5c 6s 6c 7s 7c]>"
 
 
+def _single_two_with_bombs() -> GameState:
+    """Classic: 2♠ on top; the player to act holds a higher 2 and two bombs (RULES §2.3)."""
+    state = GameState.from_hands(
+        ["3s 2s", "2h 5s 5c 5d 5h 7s 7c 8s 8c 9s 9c 4d", "6d Kh"], CLASSIC
+    )
+    return state.play("3s").pass_turn().pass_turn().play("2s")
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        _single_two_with_bombs(),  # singles kept as one mask, then the bombs
+        GameState.from_hands(["3s 4d 5c 6h 6s 7c 9d", "8s"], CLASSIC),  # 3♠ first lead
+        GameState.from_hands(["3s 4d 5c 6h 6s 7c 9d", "8s"], CLASSIC).play("3s"),
+        _poker_jump_in_state(),  # a pass, then another player's jump-in
+    ],
+    ids=["single-2-with-bombs", "first-lead", "lead-with-runs", "poker-jump-in"],
+)
+def test_actions_index_like_they_iterate_in_every_layout(state: GameState) -> None:
+    """legal_actions() indexes, from either end and by slices, exactly as it iterates."""
+    actions = state.legal_actions()
+    listed = list(actions)
+    size = len(actions)
+    assert size == len(listed) > 0
+    assert [actions[i] for i in range(size)] == listed
+    assert [actions[i] for i in range(-size, 0)] == listed
+    assert list(actions[:]) == listed
+    assert list(actions[::-1]) == listed[::-1]
+    assert list(actions[1::2]) == listed[1::2]
+    for outside in (size, -size - 1):
+        with pytest.raises(IndexError):
+            actions[outside]
+    assert all(state.is_legal(action) for action in listed)
+
+
+def test_single_plays_come_first_then_bombs() -> None:
+    """RULES §2.3: on a single 2, the higher 2 is listed before the bombs, then the pass."""
+    shown = [str(action) for action in _single_two_with_bombs().legal_actions()]
+    assert shown == [
+        "2h",
+        "5s 5c 5d 5h",
+        "7s 7c 8s 8c 9s 9c",
+        "pass",
+    ]
+
+
 def test_a_finished_game_has_no_actions() -> None:
     """RULES §2.5: once the game is over nobody acts."""
     state = GameState.from_hands(["3s", "4s"], CLASSIC).play("3s")
