@@ -46,12 +46,13 @@ def structural_key(mask: int) -> int:
     if mask >> 52:  # two copies of some card (two decks)
         counts = _bits.rank_counts(mask)
         top = (mask & _LOW_HALF).bit_length() - 1
-    elif mask:
+    else:
+        top = mask.bit_length() - 1
+        if mask >> (top & ~3) << (top & ~3) == mask:  # one rank: 2-4 of a kind
+            size = mask.bit_count()
+            return (size << 6 | size) << 6 | top
         counts = mask - ((mask >> 1) & _M5)
         counts = (counts & _M3) + ((counts >> 2) & _M3)
-        top = mask.bit_length() - 1
-    else:
-        return 0
     code = _structure(counts >> (((counts & -counts).bit_length() - 1) & ~3))
     return code << 6 | top if code else 0
 

@@ -649,7 +649,7 @@ class GameState:
             hand = self._masks[player]
             actions._singles = singles = tables.beating_singles(hand, top)
             actions._count = singles.bit_count()
-            masks = tables.bombs(hand, top)
+            masks = tables.bombs(hand, top) if top in tables.bombers else ()
         else:
             masks = tables.plays(self._masks[player], top)
         actions._player = player
@@ -884,29 +884,27 @@ class GameState:
         fields["_log"] = (self._log, _PASSES[player])
         locked = self.locked | 1 << player
         out = self.out
-        if not self._top:  # the first lead declined (RULES §3.3, D-6)
+        last = self.last_player
+        if last is None:  # the first lead declined (RULES §3.3, D-6)
             fields["to_act"] = self._scan(player, None, locked, out)
             fields["locked"] = locked
             fields["required"] = 0
             fields["may_decline"] = False
-            return _state(fields)
-        last = self.last_player
-        assert last is not None
-        leader = player  # closing a continuation (RULES §3.4, D-7)
-        if player != last:
+        elif player == last:  # closing a continuation (RULES §3.4, D-7)
+            _clear_trick(fields, player)
+        else:
             nxt = self._context.next[player][last + 1][locked | out]  # `_scan`
             if nxt is None and self.rules.continuation and not out >> last & 1:
                 nxt = last  # the others all passed: continue or close (RULES §3.4)
-            if nxt is not None:
+            if nxt is None:
+                _clear_trick(fields, self._next_leader(last, out))
+            else:
                 fields["to_act"] = nxt
                 fields["locked"] = locked
-                fields["_serial"] = _process[0] | next(_serials)  # `_state`, inlined
-                state = _new(GameState)
-                _set_fields(state, "__dict__", fields)
-                return state
-            leader = self._next_leader(last, out)
-        _clear_trick(fields, leader)
-        return _state(fields)
+        fields["_serial"] = _process[0] | next(_serials)  # `_state`, inlined
+        state = _new(GameState)
+        _set_fields(state, "__dict__", fields)
+        return state
 
     def _after_play(
         self, player: int, mask: int, key: int, action: Action
@@ -1177,7 +1175,10 @@ def _new_serial() -> int:
 
 
 def _clear_trick(fields: dict[str, object], leader: int) -> None:
-    """End the trick in *fields*: clear the pile, settle the chop chain (RULES §1.5.4, §6.6.2)."""
+    """End the trick in *fields*: clear the pile, settle the chop chain (RULES §1.5.4, §6.6.2).
+
+    A trick ends after a play, so the first-lead fields are already cleared.
+    """
     chop = fields["chop"]
     if chop is not None:
         assert isinstance(chop, ChopChain)
@@ -1191,8 +1192,6 @@ def _clear_trick(fields: dict[str, object], leader: int) -> None:
     fields["_top_mask"] = 0
     fields["last_player"] = None
     fields["locked"] = 0
-    fields["required"] = 0
-    fields["may_decline"] = False
 
 
 _THREE_OF_SPADES: Final = 1
