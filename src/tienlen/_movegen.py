@@ -97,18 +97,15 @@ def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
 
 MAXIMAL_RUNS: Final = _maximal_runs()
 _BYTE_SETS: Final = tuple(
-    (
-        8 * byte,
-        tuple(
-            ALL_SETS[2 * byte][bits & 15]
-            + (ALL_SETS[2 * byte + 1][bits >> 4] if 2 * byte + 1 < _bits.RANKS else ())
-            for bits in range(256)
-        ),
+    tuple(
+        ALL_SETS[2 * byte][bits & 15]
+        + (ALL_SETS[2 * byte + 1][bits >> 4] if 2 * byte + 1 < _bits.RANKS else ())
+        for bits in range(256)
     )
-    for byte in range((_bits.RANKS + 1) // 2)
+    for byte in range(7)
 )
-"""``(shift, sets)``: ``sets[mask >> shift & 255]`` lists every single, pair, triple and
-four of the two ranks in that byte of a one-deck mask, in `ALL_SETS` order."""
+"""``_BYTE_SETS[i][mask >> 8 * i & 255]`` lists every single, pair, triple and four of
+ranks ``2i`` and ``2i + 1`` (byte ``i`` of a one-deck mask), in `ALL_SETS` order."""
 
 
 def rank_states(mask: int) -> list[int]:
@@ -250,14 +247,23 @@ class Tables:
         With *card* (a one-card mask), only the plays that include it (RULES §2.4).
         A list when the hand holds no run, else `Leads`.
         """
-        head: list[int] = []
+        head: list[int]
         if self.all_sets and hand <= _LOW:  # every set, two ranks (one byte) at a time
-            for shift, sets in _BYTE_SETS:
-                head += sets[hand >> shift & 255]
+            b0, b1, b2, b3, b4, b5, b6 = _BYTE_SETS
+            head = [
+                *b0[hand & 255],
+                *b1[hand >> 8 & 255],
+                *b2[hand >> 16 & 255],
+                *b3[hand >> 24 & 255],
+                *b4[hand >> 32 & 255],
+                *b5[hand >> 40 & 255],
+                *b6[hand >> 48],
+            ]
         else:
+            head = []
             for family in self.lead_families:
                 if family.kind <= 4:
-                    _sets(hand, family.per_rank, -1, family.max_rank, head)
+                    _sets(hand, _available(hand, family), family.per_rank, -1, head)
         blocks: list[_Block] = []
         size = 0
         counts = _bits.rank_counts(hand)
@@ -281,10 +287,12 @@ class Tables:
     def _shape(self, hand: int, code: int, above: int, out: list[int]) -> None:
         """Plays of shape *code* whose top card is above card index *above* (-1: any)."""
         family = self.families[code >> 6]
+        avail = _available(hand, family)
+        if not avail:
+            return
         if family.kind <= 4:
-            _sets(hand, family.per_rank, above, family.max_rank, out)
+            _sets(hand, avail, family.per_rank, above, out)
         else:
-            avail = _available(hand, family)
             length = (code & 63) // family.per_rank
             _runs(hand, avail, family.per_rank, length, above, out)
 
@@ -444,20 +452,26 @@ class Leads(Sequence[int]):
             yield from partial
 
 
-def _sets(hand: int, k: int, above: int, max_rank: int, out: list[int]) -> None:
-    """Every *k*-of-a-kind with top card above *above*, up to rank *max_rank*."""
+def _sets(hand: int, avail: int, k: int, above: int, out: list[int]) -> None:
+    """Every *k*-of-a-kind with top card above *above* (-1: any), rank by rank.
+
+    *avail* has bit ``4 * r`` for each rank holding *k* cards that the family allows.
+    """
     subsets = SUBSETS_BY_SIZE[k]
     copies = hand >> _CARDS
-    first = above >> 2 if above >= 0 else 0
-    for rank in range(first, max_rank + 1):
-        shift = 4 * rank
-        state = hand >> shift & 15 | (copies >> shift & 15) << 4
-        if state:
-            if rank == first and above >= 0:
-                limit = (2 << above) - 1
-                out += [s for s in subsets[rank][state] if s & _LOW > limit]
-            else:
-                out += subsets[rank][state]
+    first = above & ~3  # the bit of above's rank
+    if above >= 0:
+        avail = avail >> first << first
+    while avail:
+        low = avail & -avail
+        avail ^= low
+        shift = low.bit_length() - 1
+        sets = subsets[shift >> 2][hand >> shift & 15 | (copies >> shift & 15) << 4]
+        if shift == first and above >= 0:  # the top's own rank: only higher cards
+            limit = (2 << above) - 1
+            out += [s for s in sets if s & _LOW > limit]
+        else:
+            out += sets
 
 
 def _runs(
