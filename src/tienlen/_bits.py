@@ -22,6 +22,8 @@ M3: Final = int("3" * RANKS, 16)
 ONES: Final = int("1" * RANKS, 16)
 """Bit ``4 * r`` for every rank ``r``."""
 SHIFTS: Final = tuple(4 * r for r in range(RANKS))
+RANK_CARDS: Final = tuple((15 << 4 * r) * (1 + (1 << CARDS)) for r in range(RANKS))
+"""``RANK_CARDS[r]``: every card of rank ``r``, both copies."""
 
 
 def rank_counts(mask: int) -> int:

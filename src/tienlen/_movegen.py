@@ -247,29 +247,35 @@ class Tables:
         With *card* (a one-card mask), only the plays that include it (RULES §2.4).
         A list when the hand holds no run, else `Leads`.
         """
+        sets = hand
+        through = (card.bit_length() - 1) >> 2
+        if card:  # only sets of the card's rank, only runs through it
+            sets = hand & _bits.RANK_CARDS[through]
         head: list[int]
-        if self.all_sets and hand <= _LOW:  # every set, two ranks (one byte) at a time
+        if self.all_sets and sets <= _LOW:  # every set, two ranks (one byte) at a time
             b0, b1, b2, b3, b4, b5, b6 = _BYTE_SETS
             head = [
-                *b0[hand & 255],
-                *b1[hand >> 8 & 255],
-                *b2[hand >> 16 & 255],
-                *b3[hand >> 24 & 255],
-                *b4[hand >> 32 & 255],
-                *b5[hand >> 40 & 255],
-                *b6[hand >> 48],
+                *b0[sets & 255],
+                *b1[sets >> 8 & 255],
+                *b2[sets >> 16 & 255],
+                *b3[sets >> 24 & 255],
+                *b4[sets >> 32 & 255],
+                *b5[sets >> 40 & 255],
+                *b6[sets >> 48],
             ]
         else:
             head = []
             for family in self.lead_families:
                 if family.kind <= 4:
-                    _sets(hand, _available(hand, family), family.per_rank, -1, head)
+                    _sets(sets, _available(sets, family), family.per_rank, -1, head)
         blocks: list[_Block] = []
         size = 0
         counts = _bits.rank_counts(hand)
         states: list[int] = []
         for family in self.lead_runs:
             runs = MAXIMAL_RUNS[(counts + family.at_least) >> 3 & family.ranks]
+            if card:
+                runs = tuple(run for run in runs if run[0] <= through <= run[1])
             if runs:
                 states = states or [0] * _bits.RANKS
                 size += _run_blocks(runs, hand, states, family, blocks)

@@ -11,6 +11,8 @@ import random
 
 import attrs
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from tests.game.helpers import (
     PRESETS,
@@ -21,6 +23,7 @@ from tests.game.helpers import (
     spec_instant_win,
     spec_play_order,
 )
+from tests.strategies import hands
 from tienlen import (
     CLASSIC,
     DECK,
@@ -40,6 +43,7 @@ from tienlen import (
     Pass,
     Play,
     ScoreKind,
+    legal_plays,
 )
 
 THREE_SPADES = Card.parse("3s")
@@ -231,6 +235,26 @@ def test_three_of_spades_holder_leads_and_must_include_it(
                 assert THREE_SPADES in action.cards
             else:  # only Justus Pang lets the holder decline (RULES §3.3)
                 assert rules is JUSTUS_PANG
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "decks"),
+    [(CLASSIC, 2, 1), (JUSTUS_PANG, 2, 1), (VIETCONG, 2, 1), (CLASSIC, 5, 2)],
+    ids=["classic", "justus-pang", "vietcong", "classic-two-decks"],
+)
+@given(data=st.data())
+def test_first_lead_lists_every_lead_with_the_card(
+    rules: BaseRules, players: int, decks: int, data: st.DataObject
+) -> None:
+    """RULES §2.4: the first lead's plays are the hand's leads that hold 3♠, in order."""
+    hand = data.draw(hands(1, 18 if decks == 2 else 13, decks=decks)) | Hand.parse("3s")
+    spare = [card for card in reversed(DECK) if card not in hand]
+    others = [Hand.from_cards([card]) for card in spare[: players - 1]]
+    state = GameState.from_hands([hand, *others], rules)
+    assume(not state.is_over)  # four 2s win a Vietcong game at the deal (RULES §5.4)
+    plays = [a.cards.mask for a in state.legal_actions() if isinstance(a, Play)]
+    leads = legal_plays(hand, rules=rules)
+    assert plays == [p.mask for p in leads if THREE_SPADES in p.cards]
 
 
 @pytest.mark.parametrize(
