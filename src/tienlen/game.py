@@ -206,8 +206,9 @@ class Actions(Sequence[Action]):
         count = self._count
         if index < count:  # the index-th lowest card of the singles mask
             bits = self._singles
-            for _ in range(index):
+            while index:
                 bits &= bits - 1
+                index -= 1
             mask = bits & -bits
         else:
             masks = self._masks
