@@ -479,7 +479,31 @@ def build_rows(inputs: Inputs) -> list[Row]:
             "(info)",
         )
     )
+    # runs are counted at once and built when taken: these rows list every play's mask
+    for label, listed in (
+        ("random 13", hands),
+        ("worst 13-card lead", [Hand.parse(WORST_13)]),
+        ("worst 18-card lead", [Hand.parse(WORST_18)]),
+    ):
+        rows.append(
+            Row(
+                f"legal_plays(hand).masks, {label}",
+                _masks_case(listed, rules),
+                _p_leads_case("P leads", listed),
+                "(info)",
+            )
+        )
     return rows
+
+
+def _masks_case(hands: list[Hand], rules: BaseRules) -> Case:
+    """Every lead of *hands* listed as masks: the runs of the lazy view expanded."""
+
+    def run() -> None:
+        for hand in hands:
+            legal_plays(hand, None, rules).masks  # noqa: B018
+
+    return Case("masks", run, len(hands))
 
 
 def _p_leads_case(name: str, hands: list[Hand]) -> Case | None:

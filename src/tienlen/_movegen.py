@@ -444,7 +444,15 @@ class Leads(Sequence[int]):
         raise AssertionError  # pragma: no cover - guarded by the range check
 
     def __iter__(self) -> Iterator[int]:
-        yield from self._head
+        return iter(self.listed())
+
+    def listed(self) -> list[int]:
+        """Every play, in order.
+
+        Each block is expanded from the runs of the block before it when that one is
+        one rank shorter with the same first rank.
+        """
+        out = self._head.copy()
         partial: Sequence[int] = ()
         previous: tuple[object, int, int] = (None, -1, -1)
         for subsets, states, first, last, _ in self._blocks:
@@ -455,7 +463,8 @@ class Leads(Sequence[int]):
                 for rank in range(first + 1, last + 1):
                     partial = _product(partial, subsets[rank][states[rank]])
             previous = (subsets, first, last)
-            yield from partial
+            out += partial
+        return out
 
 
 def _sets(hand: int, avail: int, k: int, above: int, out: list[int]) -> None:
