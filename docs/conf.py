@@ -66,6 +66,8 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(Random|Enum|StrEnum|IntEnum|Flag|IntFlag)"),
     # attrs.
     (r"py:.*", r"(attrs?|attr\._make|attrs\._make)(\..*)?"),
+    # Private type aliases in the signatures of private constructor arguments.
+    (r"py:class", r"(tienlen\.[\w.]*\.)?_[A-Za-z]\w*"),
 ]
 
 # -- autodoc / napoleon ----------------------------------------------------------
