@@ -902,10 +902,7 @@ class GameState:
             else:
                 fields["to_act"] = nxt
                 fields["locked"] = locked
-        fields["_serial"] = _process[0] | next(_serials)  # `_state`, inlined
-        state = _new(GameState)
-        _set_fields(state, "__dict__", fields)
-        return state
+        return _state(fields)
 
     def _after_play(
         self, player: int, mask: int, key: int, action: Action
@@ -937,10 +934,7 @@ class GameState:
             _clear_trick(fields, player)
         else:
             fields["to_act"] = nxt
-        fields["_serial"] = _process[0] | next(_serials)  # `_state`, inlined
-        state = _new(GameState)
-        _set_fields(state, "__dict__", fields)
-        return state
+        return _state(fields)
 
     def _going_out(self, fields: dict[str, object], player: int) -> GameState:
         """The player played their last card (RULES §1.5.5): finish, freeze, or end."""
