@@ -128,25 +128,23 @@ class Pass:
         return "pass"
 
 
+_new: Final = object.__new__
 _set_hand_mask: Final = Hand.__dict__["_mask"].__set__
 
 
 def _hand(mask: int) -> Hand:
     """A `Hand` of *mask*, built without attrs' init (private hot path)."""
-    hand = _new_hand(Hand)
+    hand = _new(Hand)
     _set_hand_mask(hand, mask)
     return hand
 
 
-_new_hand: Final = object.__new__
 _PASSES: Final = tuple(Pass(player=player) for player in range(8))
 _Log = tuple["_Log", "Action"] | None
 """A game's actions as a linked list, latest first: ``(earlier actions, action)``."""
 
 Action = Play | Pass
 """What a player does on their turn (or, for a Poker jump-in, out of it)."""
-
-_new: Final = object.__new__
 
 
 def _play(player: int, mask: int, origin: int) -> Play:
@@ -420,9 +418,7 @@ class GameState:
         """
         decks, size = rules.deal_size(players)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        deck = (
-            list(range(_bits.CARDS)) * decks
-        )  # card indices, shuffled as cards would be
+        deck = list(range(_bits.CARDS)) * decks  # card indices: the order of DECK
         rng.shuffle(deck)
         if dealer is None:
             dealer = rng.randrange(players)
@@ -1053,6 +1049,14 @@ class GameState:
         from tienlen import svg  # noqa: PLC0415  # svg imports this module
 
         return svg.state(self)
+
+    def __repr__(self) -> str:
+        hands = ", ".join(repr(str(hand)) for hand in self.hands)
+        top = str(self.top) if self.top is not None else None
+        return (
+            f"<GameState {self.rules.name}: hands=[{hands}], to_act={self.to_act}, "
+            f"top={top!r}{', over' if self.is_over else ''}>"
+        )
 
     def __str__(self) -> str:
         lines = [f"{self.rules.name}, {self.players} players"]

@@ -115,6 +115,19 @@ def test_state_text_shows_the_table() -> None:
     assert "over: order [1, 2, 0], scores [-2, 1, 1]" in str(over)
 
 
+def test_state_repr_is_short() -> None:
+    """repr(state) names the rules, the hands, whose turn it is and the top."""
+    state = GameState.from_hands(["3s 9h 4c", "8d", "5c Jd"], CLASSIC).play("3s")
+    assert repr(state) == (
+        "<GameState classic: hands=['4c 9h', '8d', '5c Jd'], to_act=1, top='3s'>"
+    )
+    over = GameState.from_hands(["3s", "4s"], CLASSIC).play("3s")
+    assert (
+        repr(over)
+        == "<GameState classic: hands=['', '4s'], to_act=None, top='3s', over>"
+    )
+
+
 def test_pictures_for_notebooks() -> None:
     """Cards, hands, combinations and states render as SVG documents (Jupyter _repr_svg_)."""
     state = GameState.deal(CLASSIC, 4, seed=1)
