@@ -454,15 +454,15 @@ class Leads(Sequence[int]):
         """
         out = self._head.copy()
         partial: Sequence[int] = ()
-        previous: tuple[object, int, int] = (None, -1, -1)
+        shorter: tuple[object, int, int] = (None, -1, -1)  # the block before, one shorter
         for subsets, states, first, last, _ in self._blocks:
-            if previous == (subsets, first, last - 1):
+            if shorter[0] is subsets and shorter[1] == first and shorter[2] == last:
                 partial = _product(partial, subsets[last][states[last]])
             else:
                 partial = subsets[first][states[first]]
                 for rank in range(first + 1, last + 1):
                     partial = _product(partial, subsets[rank][states[rank]])
-            previous = (subsets, first, last)
+            shorter = (subsets, first, last + 1)
             out += partial
         return out
 
