@@ -454,7 +454,11 @@ class Leads(Sequence[int]):
         """
         out = self._head.copy()
         partial: Sequence[int] = ()
-        shorter: tuple[object, int, int] = (None, -1, -1)  # the block before, one shorter
+        shorter: tuple[object, int, int] = (
+            None,
+            -1,
+            -1,
+        )  # the block before, one shorter
         for subsets, states, first, last, _ in self._blocks:
             if shorter[0] is subsets and shorter[1] == first and shorter[2] == last:
                 partial = _product(partial, subsets[last][states[last]])

@@ -19,6 +19,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import inspect
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
@@ -402,6 +403,22 @@ def _run_batch(batch: _Batch) -> SimulationStats:
     )
 
 
+def _map(executor: MapExecutor, batches: list[_Batch]) -> Iterable[SimulationStats]:
+    """``executor.map`` of the batches, one batch per task where ``map`` takes a chunksize.
+
+    `multiprocessing.Pool` and Ray's pool otherwise send several batches per task, and
+    a worker left with the last ones keeps the others waiting.
+    """
+    try:
+        takes_chunksize = "chunksize" in inspect.signature(executor.map).parameters
+    except (TypeError, ValueError):  # no signature to read (a builtin, say)
+        takes_chunksize = False
+    if takes_chunksize:
+        chunked: Callable[..., Iterable[SimulationStats]] = executor.map
+        return chunked(_run_batch, batches, chunksize=1)
+    return executor.map(_run_batch, batches)
+
+
 def simulate(
     n_games: int,
     *,
@@ -431,6 +448,8 @@ def simulate(
         seed: The simulation's seed (an int or a string).
         executor: Runs the batches: anything with ``map(fn, iterable)`` that keeps
             the order (`MapExecutor`); ``None`` runs them here, one after another.
+            When its ``map`` takes a ``chunksize`` (``multiprocessing.Pool``), each
+            batch is sent as its own task.
         batch_size: Games per batch (per task on an executor). About 250 amortises
             the cost of a task (PERFORMANCE.md §6).
         record_games: Whether to keep a `SimulatedGame` of every game.
@@ -474,11 +493,7 @@ def simulate(
         )
         for number, start in enumerate(range(0, n_games, batch_size))
     ]
-    results = (
-        map(_run_batch, batches)
-        if executor is None
-        else executor.map(_run_batch, batches)
-    )
+    results = map(_run_batch, batches) if executor is None else _map(executor, batches)
     return functools.reduce(
         SimulationStats.merge, results, SimulationStats.empty(seats)
     )

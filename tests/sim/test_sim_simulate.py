@@ -120,6 +120,35 @@ def test_any_object_with_map_is_an_executor() -> None:
     assert stats == simulate(25, rules=VIETCONG, players=MIXED, seed=3, batch_size=10)
 
 
+class ChunkingExecutor(CountingExecutor):
+    """A serial executor whose ``map`` takes a chunksize, as `multiprocessing.Pool`'s does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chunksizes: list[int | None] = []
+
+    def map(
+        self,
+        fn: Callable[[_S], _T],
+        iterable: Iterable[_S],
+        chunksize: int | None = None,
+    ) -> Iterator[_T]:
+        """Record the chunksize asked for, then apply *fn* here, in order."""
+        self.chunksizes.append(chunksize)
+        return super().map(fn, iterable)
+
+
+def test_one_batch_per_task_where_map_takes_a_chunksize() -> None:
+    """PERFORMANCE.md §6: batches go one per task, so the last ones spread over workers."""
+    executor = ChunkingExecutor()
+    stats = simulate(
+        25, rules=CLASSIC, players=MIXED, seed=3, batch_size=10, executor=executor
+    )
+    assert executor.chunksizes == [1]
+    assert executor.tasks == 3
+    assert stats == simulate(25, rules=CLASSIC, players=MIXED, seed=3, batch_size=10)
+
+
 def test_seeds_decide_the_games() -> None:
     """The same seed repeats the simulation; another seed gives other games."""
     first = simulate(30, rules=CLASSIC, players=MIXED, seed=5, record_games=True)
