@@ -625,13 +625,11 @@ class GameState:
         actions._singles = actions._count = 0
         actions._others = ()
         player = self.to_act
-        if player is None:
-            actions._player, actions._masks, actions._pass, actions._len = (
-                0,
-                (),
-                False,
-                0,
-            )
+        if player is None:  # the game is over: nobody acts
+            actions._player = 0
+            actions._masks = ()
+            actions._pass = False
+            actions._len = 0
             return actions
         top = self._top
         tables = self._context.tables
