@@ -225,8 +225,8 @@ class Tables:
                 higher ^= low
         else:
             self._shape(hand, code, top & 63, out)
-        for bomb in self.bombers.get(top, ()):
-            self._shape(hand, bomb, -1, out)
+        if top in self.bombers:
+            out += self.bombs(hand, top)
         return out
 
     def beating_singles(self, hand: int, top: int) -> int:
@@ -235,7 +235,10 @@ class Tables:
         return (hand & self.single_cards) >> above << above
 
     def bombs(self, hand: int, top: int) -> list[int]:
-        """The plays of other shapes than *top*'s that beat it (the bomb table)."""
+        """The plays of other shapes than *top*'s that beat it: the bomb table.
+
+        RULES §2.3, §3.2, §4.3, §5.2 and §6.3, compiled into ``bombers``.
+        """
         out: list[int] = []
         for bomb in self.bombers.get(top, ()):
             self._shape(hand, bomb, -1, out)
