@@ -127,6 +127,7 @@ class Family:
         "min_length",
         "per_rank",
         "ranks",
+        "spans",
     )
 
     def __init__(
@@ -142,6 +143,20 @@ class Family:
         """Bits ``4 * r`` of every rank the family may use (up to ``max_rank``)."""
         self.at_least = _bits.at_least_offset(per_rank)
         """``(counts + at_least) >> 3 & ranks``: the usable ranks holding enough cards."""
+        self.spans = tuple(
+            tuple(
+                tuple(
+                    (first, last)
+                    for first in range(start, end + 1)
+                    for last in range(first, end + 1)
+                    if self.min_length <= last - first + 1 <= self.max_length
+                )
+                for end in range(_bits.RANKS)
+            )
+            for start in range(_bits.RANKS)
+        )
+        """``spans[start][end]``: the first and last rank of every run of the family's
+        lengths within ranks *start*…*end*, by first rank, then length."""
         assert lengths == list(range(self.min_length, self.max_length + 1))
 
 
@@ -343,24 +358,23 @@ def _run_blocks(
     come by first rank, then length, within each maximal run. *states* gets the rank
     states (`rank_states`) of the ranks in the runs; the blocks share it.
     """
-    k = family.per_rank
-    shortest = family.min_length
-    longest = family.max_length
-    subsets = SUBSETS_BY_SIZE[k]
-    sizes = SUBSET_COUNTS[k]
+    subsets = SUBSETS_BY_SIZE[family.per_rank]
+    sizes = SUBSET_COUNTS[family.per_rank]
     copies = hand >> _CARDS
     total = 0
     for start, end in runs:
+        product = 1
+        products = [1]  # products[i]: the choices of ranks start…start + i - 1
         for rank in range(start, end + 1):
             shift = 4 * rank
-            states[rank] = hand >> shift & 15 | (copies >> shift & 15) << 4
-        for first in range(start, end - shortest + 2):
-            size = sizes[states[first]]
-            for rank in range(first + 1, min(end, first + longest - 1) + 1):
-                size *= sizes[states[rank]]
-                if rank - first >= shortest - 1:
-                    blocks.append((subsets, states, first, rank, size))
-                    total += size
+            state = hand >> shift & 15 | (copies >> shift & 15) << 4
+            states[rank] = state
+            product *= sizes[state]
+            products.append(product)
+        for first, last in family.spans[start][end]:
+            size = products[last - start + 1] // products[first - start]
+            blocks.append((subsets, states, first, last, size))
+            total += size
     return total
 
 
