@@ -463,6 +463,10 @@ class Leads(Sequence[int]):
     def __iter__(self) -> Iterator[int]:
         return iter(self.listed())
 
+    def __reduce__(self) -> tuple[type[list[int]], tuple[list[int]]]:
+        """Pickle as the list of every play: the blocks point into shared tables."""
+        return list, (self.listed(),)
+
     def listed(self) -> list[int]:
         """Every play, in order.
 

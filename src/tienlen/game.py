@@ -1048,6 +1048,10 @@ class GameState:
 
         return svg.state(self)
 
+    def __setstate__(self, fields: dict[str, object]) -> None:
+        """Unpickle with a serial number of this process (see `Play`'s origin)."""
+        _set_fields(self, "__dict__", {**fields, "_serial": _new_serial()})
+
     def __repr__(self) -> str:
         hands = ", ".join(repr(str(hand)) for hand in self.hands)
         top = str(self.top) if self.top is not None else None

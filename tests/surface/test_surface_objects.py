@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+import pickle
 
 import attrs
 import pytest
@@ -113,6 +114,22 @@ def test_state_text_shows_the_table() -> None:
     assert "  top: 8d" in text
     over = state.pass_turn().play("5c").play("9h").play("Jd")
     assert "over: order [1, 2, 0], scores [-2, 1, 1]" in str(over)
+
+
+def test_states_actions_and_plays_pickle() -> None:
+    """A state, its legal actions and a hand's plays survive pickling (to other processes)."""
+    state = GameState.from_hands(["3s 4d 5c 6h 7s", "2h 9c"], CLASSIC).play("3s")
+    state = state.pass_turn()  # player 0 leads again: runs among the plays
+    copy = pickle.loads(pickle.dumps(state))  # noqa: S301 - our own bytes
+    assert copy == state
+    assert copy.history == state.history
+    actions = state.legal_actions()
+    assert list(pickle.loads(pickle.dumps(actions))) == list(actions)  # noqa: S301
+    for action in actions:  # plays made by the original are checked by the copy
+        assert copy.apply(action) == state.apply(action)
+    plays = legal_plays("4d 5c 6h 7s")
+    assert pickle.loads(pickle.dumps(plays)) == plays  # noqa: S301
+    assert len(pickle.dumps(plays)) < 1000  # the plays, not the generator's tables
 
 
 def test_state_repr_is_short() -> None:
