@@ -38,17 +38,14 @@ def rank_counts(mask: int) -> int:
     return x
 
 
-def ranks_with_at_least(counts: int, k: int) -> int:
-    """Bit ``4 * r`` set for every rank with at least *k* (1…8) cards in *counts*.
-
-    Adding ``8 - k`` to every count (at most 8, so no nibble overflows) sets the
-    nibble's top bit exactly when the count is at least *k*.
-    """
-    return (counts + at_least_offset(k)) >> 3 & ONES
-
-
 def at_least_offset(k: int) -> int:
-    """The addend of `ranks_with_at_least` for *k*: ``8 - k`` in every rank's nibble."""
+    """``8 - k`` in every rank's nibble: with it, one addition finds the ranks with *k* cards.
+
+    ``(counts + at_least_offset(k)) >> 3 & ONES`` has bit ``4 * r`` set for every rank
+    holding at least *k* (1…8) cards in *counts* (`rank_counts`): a count is at most 8,
+    so adding ``8 - k`` never overflows its nibble and sets the nibble's top bit exactly
+    when the count is at least *k*.
+    """
     return (8 - k) * ONES
 
 
