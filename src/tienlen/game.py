@@ -222,6 +222,19 @@ class Actions(Sequence[Action]):
         play._origin = self._serial
         return play
 
+    def __contains__(self, item: object) -> bool:
+        """Whether *item* is one of these actions, without building any of them."""
+        if type(item) is Pass:
+            return self._pass and item.player == self._player
+        if type(item) is not Play:
+            return False
+        player, mask = item._player, item._mask
+        if player == self._player:
+            if not mask & (mask - 1) and mask & self._singles:
+                return True
+            return mask in self._masks
+        return any(player == other and mask in group for other, group in self._others)
+
     def _lookup(self, index: int | slice) -> Action | Sequence[Action]:
         """`__getitem__` for slices, negative indices and Poker jump-ins."""
         if isinstance(index, slice):

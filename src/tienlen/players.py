@@ -310,17 +310,13 @@ def _restore_player_error(
 def _resolve(
     seat: int, player: Player, choice: object, offered: Sequence[Action]
 ) -> Action:
-    """The offered action *choice* is, or equals.
+    """*choice*, checked to be one of the offered actions (or equal to one).
 
     Raises:
         PlayerError: *choice* is not one of the offered actions.
     """
-    for action in offered:
-        if action is choice:
-            return action
-    for action in offered:
-        if action == choice:
-            return action
+    if isinstance(choice, Play | Pass) and choice in offered:  # `Actions` answers
+        return choice  # without building its actions
     raise PlayerError(seat, player, choice, offered)
 
 

@@ -81,6 +81,22 @@ def test_actions_index_like_they_iterate_in_every_layout(state: GameState) -> No
         with pytest.raises(IndexError):
             actions[outside]
     assert all(state.is_legal(action) for action in listed)
+    # membership answers without building the actions, for equal copies too
+    for action in listed:
+        assert action in actions
+        copy = (
+            Play(player=action.player, cards=action.cards)
+            if isinstance(action, Play)
+            else Pass(player=action.player)
+        )
+        assert copy in actions
+    others: list[object] = [
+        Pass(player=p) for p in range(state.players) if Pass(player=p) not in listed
+    ]
+    others += [Play(player=p, cards="3s 4s") for p in range(state.players)]
+    assert not any(other in actions for other in others)
+    assert "pass" not in actions
+    assert None not in actions
 
 
 def test_single_plays_come_first_then_bombs() -> None:
