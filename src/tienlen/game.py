@@ -584,6 +584,19 @@ class GameState:
         """Every player's cards, by player index."""
         return tuple(map(_hand, self._masks))
 
+    def hand(self, player: int) -> Hand:
+        """*player*'s cards (``hands[player]``, without building the others' hands).
+
+        Raises:
+            IndexError: *player* is not at the table.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> str(GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC).hand(1))
+            '4d 9c'
+        """
+        return _hand(self._masks[player])
+
     @property
     def top(self) -> Combo | None:
         """The combination to beat; ``None`` when the player to act leads."""

@@ -226,6 +226,18 @@ def test_observation_fields() -> None:
     other = Observation.of(state, 1)
     assert other.jumping_in  # asked out of turn
     assert other.fewest_opponent_cards == 2
+    # built without attrs' init, yet exactly the attrs fields, equal to a rebuilt one
+    assert set(vars(seen)) == {field.name for field in attrs.fields(Observation)}
+    assert attrs.evolve(seen) == seen
+    assert hash(attrs.evolve(seen)) == hash(seen)
+
+
+def test_state_hand_is_one_of_the_hands() -> None:
+    """GameState.hand(p) is hands[p], built alone."""
+    state = GameState.from_hands(["3s 7h 8h", "4d 9c", "5c Jd 2s"], CLASSIC)
+    assert [state.hand(p) for p in range(3)] == list(state.hands)
+    with pytest.raises(IndexError):
+        state.hand(3)
 
 
 def test_observation_of_the_first_lead() -> None:
