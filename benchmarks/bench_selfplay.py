@@ -229,7 +229,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     rounds = args.rounds or (3 if args.quick else 9)
     target = 0.05 if args.quick else 0.5
     sim_games = 500 if args.quick else 4_000
-    sim_rounds = 1 if args.quick else 3
+    sim_rounds = 1 if args.quick else 5
 
     rng = random.Random(SEED)
     cases = [
