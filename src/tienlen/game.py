@@ -160,8 +160,14 @@ class Actions(Sequence[Action]):
     """The legal actions of a state: a lazy, immutable sequence.
 
     The acting player's plays come first, then their pass (when allowed), then Poker
-    jump-ins by other players. ``len()`` is free and an action object is built only
-    when you take it, so ``random.choice(state.legal_actions())`` is cheap.
+    jump-ins by other players. ``len()`` and ``in`` are free and an action object is
+    built only when you take it, so ``random.choice(state.legal_actions())`` is cheap.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
+        >>> len(actions), Play(player=0, cards="3s") in actions, actions[0]
+        (1, True, Play(player=0, cards=Hand.parse('3s')))
     """
 
     __slots__ = (
