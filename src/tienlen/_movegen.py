@@ -245,7 +245,10 @@ class Tables:
         return out
 
     def beating_singles(self, hand: int, top: int) -> int:
-        """The cards of *hand* that beat the single *top*, as a mask (each card once)."""
+        """The cards of *hand* that beat the single *top*, as a mask (each card once).
+
+        A higher card beats a single (RULES §1.3), up to the rank singles may reach.
+        """
         above = (top & 63) + 1
         return (hand & self.single_cards) >> above << above
 
@@ -262,7 +265,8 @@ class Tables:
     def leads(self, hand: int, card: int = 0) -> Sequence[int]:
         """Every distinct play in *hand* that may be led, counted now and built lazily.
 
-        With *card* (a one-card mask), only the plays that include it (RULES §2.4).
+        Any leadable combination (RULES §1.2, §1.5.1); with *card* (a one-card mask),
+        only the plays that include it (RULES §2.4).
         A list when the hand holds no run, else `Leads`.
         """
         sets = hand
