@@ -23,6 +23,7 @@ from tienlen import (
     Combo,
     ComboKind,
     Hand,
+    InvalidRulesError,
     Rank,
     Shape,
 )
@@ -40,9 +41,13 @@ __all__ = [
     "combos",
     "hands",
     "hands_holding",
+    "house_rules",
     "rulesets",
     "same_shape_combos",
+    "spec_bombers",
+    "spec_leadable",
     "spec_max_top_rank",
+    "spec_same_shape_beats",
     "tops",
     "twos",
     "valid_shapes",
@@ -61,6 +66,7 @@ _SHORTEST_RUN = {
     ComboKind.STRAIGHT: 3,
     ComboKind.CONSECUTIVE_PAIRS: 3,
     ComboKind.CONSECUTIVE_QUADS: 2,
+    ComboKind.CONSECUTIVE_TRIPLES: 2,
 }
 _LONGEST_QUADS = 3
 _SLOT_SUBSETS = {
@@ -85,6 +91,12 @@ class ShapeSettings(Protocol):
     def min_consecutive_pairs(self) -> int: ...
     @property
     def max_consecutive_pairs(self) -> int: ...
+    @property
+    def twos_in_consecutive_triples(self) -> bool: ...
+    @property
+    def min_consecutive_triples(self) -> int: ...
+    @property
+    def max_consecutive_triples(self) -> int: ...
 
 
 @attrs.frozen(kw_only=True)
@@ -95,6 +107,9 @@ class _Settings:
     twos_in_consecutive_quads: bool
     min_consecutive_pairs: int
     max_consecutive_pairs: int
+    twos_in_consecutive_triples: bool
+    min_consecutive_triples: int
+    max_consecutive_triples: int
 
 
 def spec_max_top_rank(rules: ShapeSettings, shape: Shape) -> Rank | None:
@@ -114,6 +129,10 @@ def spec_max_top_rank(rules: ShapeSettings, shape: Shape) -> Rank | None:
         if not rules.min_consecutive_pairs <= length <= rules.max_consecutive_pairs:
             return None
         twos = rules.twos_in_consecutive_pairs
+    elif kind is ComboKind.CONSECUTIVE_TRIPLES:  # RULES §12.4
+        if not rules.min_consecutive_triples <= length <= rules.max_consecutive_triples:
+            return None
+        twos = rules.twos_in_consecutive_triples
     else:
         if not 2 <= length <= _LONGEST_QUADS:
             return None
@@ -121,6 +140,69 @@ def spec_max_top_rank(rules: ShapeSettings, shape: Shape) -> Rank | None:
     top = Rank.TWO if twos else Rank.ACE
     # A run of `length` ranks needs room below its top card (sequences never wrap, §1.4).
     return top if length <= top.value + 1 else None
+
+
+def spec_leadable(rules: BaseRules, kind: ComboKind) -> bool:
+    """Whether *kind* may be led: not quads (D-13), nor what §12.1's settings forbid."""
+    if kind is ComboKind.CONSECUTIVE_QUADS:
+        return False
+    if kind is ComboKind.CONSECUTIVE_PAIRS:
+        return rules.bombs_may_lead
+    if kind is ComboKind.FOUR_OF_A_KIND:
+        return rules.four_of_a_kind_may_lead
+    return True
+
+
+def _pairs(length: int) -> Shape:
+    return Shape.of(ComboKind.CONSECUTIVE_PAIRS, length)
+
+
+def spec_bombers(rules: BaseRules, shape: Shape, rank: Rank) -> set[Shape]:
+    """The shapes that beat a combination of *shape* and top *rank* across shapes.
+
+    Read off the settings (RULES §11): a bomb row beats its target shape when the
+    target's rank matches (or no rank is given); a shape in the bomb chain is beaten
+    by every shape after it; with ``pair_runs_beat_twos`` k, n + k pairs beat n 2s
+    (§12.3); with ``longer_pair_runs_beat_shorter`` every longer pair run beats a
+    shorter one (§12.6). Only shapes that are combinations count.
+    """
+    found = {
+        bomb.bomb
+        for bomb in rules.bombs
+        if bomb.target == shape and bomb.target_rank in (None, rank)
+    }
+    if shape in rules.bomb_chain:
+        at = rules.bomb_chain.index(shape)
+        found.update(rules.bomb_chain[at + 1 :])
+    k = rules.pair_runs_beat_twos
+    if k is not None and rank is Rank.TWO and shape.kind in _SET_KINDS:
+        n = _SET_KINDS.index(shape.kind) + 1
+        if n + k <= 13:
+            found.add(_pairs(n + k))
+    if (
+        rules.longer_pair_runs_beat_shorter
+        and shape.kind is ComboKind.CONSECUTIVE_PAIRS
+    ):
+        found.update(_pairs(length) for length in range(shape.length + 1, 14))
+    found.discard(shape)
+    return {s for s in found if spec_max_top_rank(rules, s) is not None}
+
+
+def _one_suit(combo: Combo) -> bool:
+    return len({card.suit for card in combo.cards}) == 1
+
+
+def spec_same_shape_beats(rules: BaseRules, play: Combo, top: Combo) -> bool:
+    """Whether *play* beats *top* of the same shape: a higher top card (RULES §1.3).
+
+    With ``suited_straights`` a straight of one suit is beaten only by a straight of
+    one suit (RULES §12.2).
+    """
+    assert play.shape == top.shape
+    if play.top <= top.top:
+        return False
+    suited = rules.suited_straights and play.kind is ComboKind.STRAIGHT
+    return not (suited and _one_suit(top) and not _one_suit(play))
 
 
 def valid_shapes(rules: ShapeSettings) -> list[Shape]:
@@ -274,6 +356,27 @@ def bomb_rows(rules: BaseRules) -> list[tuple[Shape, Shape, Rank | None]]:
             rows.append((bomb.bomb, bomb.target, rank))
     for low, target in enumerate(rules.bomb_chain):
         rows += [(shape, target, None) for shape in rules.bomb_chain[low + 1 :]]
+    twos: list[tuple[Shape, Shape, Rank | None]] = []
+    for kind in _SET_KINDS:
+        target = Shape.of(kind)
+        if spec_max_top_rank(rules, target) is not None:
+            twos += [
+                (bomb, target, Rank.TWO)
+                for bomb in spec_bombers(rules, target, Rank.TWO)
+            ]
+    pair_runs = [
+        shape
+        for shape in valid_shapes(rules)
+        if shape.kind is ComboKind.CONSECUTIVE_PAIRS
+    ]
+    longer = [
+        (bomb, target, None)
+        for target in pair_runs
+        for bomb in spec_bombers(rules, target, Rank.TWO)
+        if bomb.kind is ComboKind.CONSECUTIVE_PAIRS
+        and rules.longer_pair_runs_beat_shorter
+    ]
+    rows += [row for row in twos + longer if row not in rows]
     return rows
 
 
@@ -380,6 +483,7 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
     )
     least = draw(st.integers(3, 13))
     most = draw(st.integers(least, 13))
+    fewest_triples = draw(st.integers(2, 5))
     plain = _Settings(
         kinds=kinds,
         twos_in_straights=draw(st.booleans()),
@@ -387,6 +491,9 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
         twos_in_consecutive_quads=draw(st.booleans()),
         min_consecutive_pairs=least,
         max_consecutive_pairs=most,
+        twos_in_consecutive_triples=draw(st.booleans()),
+        min_consecutive_triples=fewest_triples,
+        max_consecutive_triples=draw(st.integers(fewest_triples, 13)),
     )
     power = draw(st.permutations(valid_shapes(plain)))
     bombs: list[Bomb] = []
@@ -423,4 +530,35 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
         twos_in_consecutive_quads=plain.twos_in_consecutive_quads,
         min_consecutive_pairs=plain.min_consecutive_pairs,
         max_consecutive_pairs=plain.max_consecutive_pairs,
+        twos_in_consecutive_triples=plain.twos_in_consecutive_triples,
+        min_consecutive_triples=plain.min_consecutive_triples,
+        max_consecutive_triples=plain.max_consecutive_triples,
     )
+
+
+@st.composite
+def house_rules(draw: st.DrawFn) -> BaseRules:
+    """A generated rule set (`base_rules`) with the combination house rules of RULES §12.
+
+    Drawn on top: bombs and fours that may not lead (§12.1), suited straights (§12.2),
+    n + k pairs beating n 2s (§12.3), longer pair runs beating shorter ones (§12.6).
+    The pair-run formulas need consecutive pairs; when they would make two shapes beat
+    each other with the drawn bomb table, the rule set is built without them.
+    """
+    base = draw(base_rules())
+    pairs = ComboKind.CONSECUTIVE_PAIRS in base.kinds
+    house = attrs.evolve(
+        base,
+        name="house",
+        bombs_may_lead=draw(st.booleans()),
+        four_of_a_kind_may_lead=draw(st.booleans()),
+        suited_straights=ComboKind.STRAIGHT in base.kinds and draw(st.booleans()),
+    )
+    formulas = {
+        "pair_runs_beat_twos": draw(st.none() | st.integers(1, 4)) if pairs else None,
+        "longer_pair_runs_beat_shorter": pairs and draw(st.booleans()),
+    }
+    try:
+        return attrs.evolve(house, **formulas)
+    except InvalidRulesError:  # the formulas contradict the drawn bomb table
+        return house

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -47,13 +48,22 @@ KIND_EXAMPLES = [
         "2 consecutive quads",
         id="quads",
     ),
+    pytest.param(
+        ComboKind.CONSECUTIVE_TRIPLES,
+        "9s 9c 9d Ts Tc Th Js Jd Jh",
+        9,
+        "3 consecutive triples",
+        id="triples",
+    ),
 ]
+EVERY_KIND = attrs.evolve(VIETCONG, name="every-kind", kinds=frozenset(ComboKind))
+"""Vietcong with consecutive triples too (RULES §12.4): every kind exists."""
 
 
 @pytest.mark.parametrize(("kind", "text", "size", "shape_text"), KIND_EXAMPLES)
 def test_each_kind(kind: ComboKind, text: str, size: int, shape_text: str) -> None:
     """RULES §1.2: one example of every combination kind classifies as that kind."""
-    combo = classify(text, rules=VIETCONG)  # the only variant with every kind
+    combo = classify(text, rules=EVERY_KIND)
     assert combo is not None
     assert kind == combo.kind
     assert size == len(combo)
@@ -73,6 +83,7 @@ def test_each_kind(kind: ComboKind, text: str, size: int, shape_text: str) -> No
         (ComboKind.STRAIGHT, "straight", 1, True),
         (ComboKind.CONSECUTIVE_PAIRS, "consecutive pairs", 2, True),
         (ComboKind.CONSECUTIVE_QUADS, "consecutive quads", 4, True),
+        (ComboKind.CONSECUTIVE_TRIPLES, "consecutive triples", 3, True),
     ],
 )
 def test_kind_properties(
@@ -85,8 +96,8 @@ def test_kind_properties(
 
 
 def test_no_other_kinds() -> None:
-    """RULES §1.2: exactly seven kinds; nothing else is a combination."""
-    assert len(ComboKind) == 7
+    """RULES §1.2 and §12.4: exactly eight kinds; nothing else is a combination."""
+    assert len(ComboKind) == 8
 
 
 @pytest.mark.parametrize(
@@ -146,6 +157,9 @@ def test_shape_of_counts_ranks_for_sequences() -> None:
         (ComboKind.CONSECUTIVE_PAIRS, 7),
         (ComboKind.CONSECUTIVE_QUADS, 4),
         (ComboKind.CONSECUTIVE_QUADS, 10),
+        (ComboKind.CONSECUTIVE_TRIPLES, 3),
+        (ComboKind.CONSECUTIVE_TRIPLES, 7),
+        (ComboKind.CONSECUTIVE_TRIPLES, 42),
     ],
 )
 def test_impossible_shapes_are_rejected(kind: ComboKind, size: int) -> None:

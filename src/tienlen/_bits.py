@@ -14,8 +14,6 @@ from typing import Final
 
 CARDS: Final = 52
 RANKS: Final = 13
-TWO_RANK: Final = 12
-"""Rank index of the 2, the highest rank (RULES §1.1)."""
 LOW_HALF: Final = (1 << CARDS) - 1
 M5: Final = int("5" * RANKS, 16)
 M3: Final = int("3" * RANKS, 16)
@@ -91,16 +89,6 @@ def from_indices(indices: Sequence[int]) -> int:
 
 
 _CARD_BITS: Final = tuple(1 << index for index in range(CARDS))
-
-
-def union(a: int, b: int) -> int:
-    """Multiset union: each card as many times as in the larger of *a* and *b*."""
-    return a | b
-
-
-def intersection(a: int, b: int) -> int:
-    """Multiset intersection: each card as many times as in the smaller of the two."""
-    return a & b
 
 
 def difference(a: int, b: int) -> int:

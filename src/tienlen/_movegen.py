@@ -9,15 +9,18 @@ set validates at the boundary.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Final, overload
 
 from tienlen import _bits
-from tienlen._shapes import SEQUENCE_PER_RANK, STRUCTURES, structural_key
+from tienlen._kinds import KINDS, SINGLE
+from tienlen._shapes import shape_code
+
+__all__ = ["Leads", "Tables"]
 
 _LOW: Final = _bits.LOW_HALF
 _new: Final = object.__new__
-_SINGLE_CODE: Final = 1 << 6 | 1
+_SINGLE_CODE: Final = shape_code(SINGLE, 1)
 _CARDS: Final = _bits.CARDS
 
 
@@ -127,15 +130,17 @@ class Family:
         "min_length",
         "per_rank",
         "ranks",
+        "sequence",
         "spans",
     )
 
-    def __init__(
-        self, kind: int, per_rank: int, lengths: Iterable[int], max_rank: int
-    ) -> None:
+    def __init__(self, kind: int, lengths: Iterable[int], max_rank: int) -> None:
         lengths = sorted(lengths)
+        row = KINDS[kind]
         self.kind = kind
-        self.per_rank = per_rank
+        self.per_rank = per_rank = row.per_rank
+        self.sequence = row.sequence
+        """Whether the family is runs (`_runs`) rather than sets of one rank (`_sets`)."""
         self.min_length = lengths[0]
         self.max_length = lengths[-1]
         self.max_rank = max_rank
@@ -178,25 +183,30 @@ class Tables:
         self,
         max_rank: dict[int, int],
         leadable_kinds: Iterable[int],
-        bombers: dict[int, tuple[int, ...]],
+        bombers: Callable[[frozenset[int]], dict[int, tuple[int, ...]]],
     ) -> None:
-        """Compile: *max_rank* maps each valid shape code to its highest allowed top rank."""
+        """Compile: *max_rank* maps each valid shape code to its highest allowed top rank.
+
+        *leadable_kinds* are the kind codes that may be led; *bombers* maps the valid
+        keys to the bomb table: each key whose combinations other shapes beat, to the
+        codes of those shapes.
+        """
         self.max_rank = max_rank
-        self.bombers = bombers
         self.valid_keys = frozenset(
             code << 6 | card
             for code, top_rank in max_rank.items()
             for card in range(_CARDS)
             if card >> 2 <= top_rank and structural_key_fits(code, card)
         )
+        self.bombers = bombers(self.valid_keys)
         families: dict[int, Family] = {}
         for kind in sorted({code >> 6 for code in max_rank}):
             codes = [code for code in max_rank if code >> 6 == kind]
-            per_rank = SEQUENCE_PER_RANK.get(kind, kind)  # n-of-a-kind: kind n
+            per_rank = KINDS[kind].per_rank
             ranks = {max_rank[code] for code in codes}
             assert len(ranks) == 1
             families[kind] = Family(
-                kind, per_rank, [(code & 63) // per_rank for code in codes], ranks.pop()
+                kind, [(code & 63) // per_rank for code in codes], ranks.pop()
             )
         self.families = families
         leadable = set(leadable_kinds)
@@ -206,25 +216,13 @@ class Tables:
         set_families = [
             f
             for f in self.lead_families
-            if f.kind <= 4 and f.max_rank == _bits.RANKS - 1
+            if not f.sequence and f.max_rank == _bits.RANKS - 1
         ]
-        self.all_sets = len(set_families) == 4
-        self.lead_runs = tuple(f for f in self.lead_families if f.kind > 4)
+        self.all_sets = len(set_families) == len(_SET_KINDS)
+        self.lead_runs = tuple(f for f in self.lead_families if f.sequence)
         singles = families.get(1)
         self.single_cards = (1 << 4 * singles.max_rank + 4) - 1 if singles else 0
         """The cards that may be played as singles (their ranks may top a single)."""
-
-    def classify(self, mask: int) -> int:
-        """The key of *mask* under these rules, or 0 when it is no combination."""
-        key = structural_key(mask)
-        return key if key in self.valid_keys else 0
-
-    def beats(self, challenger: int, incumbent: int) -> bool:
-        """Whether combination key *challenger* beats *incumbent* (both valid)."""
-        if challenger >> 6 == incumbent >> 6:
-            return (challenger & 63) > (incumbent & 63)
-        shapes = self.bombers.get(incumbent)
-        return shapes is not None and challenger >> 6 in shapes
 
     def plays(self, hand: int, top: int) -> Sequence[int]:
         """Every distinct play in *hand* that may be led (*top* 0) or that beats *top*."""
@@ -288,7 +286,7 @@ class Tables:
         else:
             head = []
             for family in self.lead_families:
-                if family.kind <= 4:
+                if not family.sequence:
                     _sets(sets, _available(sets, family), family.per_rank, -1, head)
         blocks: list[_Block] = []
         size = 0
@@ -318,20 +316,20 @@ class Tables:
         avail = _available(hand, family)
         if not avail:
             return
-        if family.kind <= 4:
+        if not family.sequence:
             _sets(hand, avail, family.per_rank, above, out)
         else:
             length = (code & 63) // family.per_rank
             _runs(hand, avail, family.per_rank, length, above, out)
 
 
+_SET_KINDS: Final = tuple(code for code, row in KINDS.items() if not row.sequence)
+
+
 def structural_key_fits(code: int, card: int) -> bool:
     """Whether a combination of shape *code* can have *card* on top (runs need room below)."""
-    kind, size = code >> 6, code & 63
-    if kind <= 4:
-        return True
-    per_rank = SEQUENCE_PER_RANK[kind]
-    return (card >> 2) >= size // per_rank - 1
+    row = KINDS[code >> 6]
+    return not row.sequence or (card >> 2) >= (code & 63) // row.per_rank - 1
 
 
 def _available(hand: int, family: Family) -> int:
@@ -546,14 +544,3 @@ def _runs(
         for rank in range(end - 1, start - 1, -1):
             partial = _product(partial, SUBSETS[rank][states[rank]][k])
         out += partial
-
-
-__all__ = [
-    "MAXIMAL_RUNS",
-    "STRUCTURES",
-    "SUBSETS",
-    "Family",
-    "Leads",
-    "Tables",
-    "rank_states",
-]

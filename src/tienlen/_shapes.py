@@ -1,10 +1,10 @@
 """Private: the structure of a multiset of cards, before any variant is consulted.
 
 RULES §1.2 defines every combination by its per-rank card counts: one rank holding
-1–4 cards, or a run of consecutive ranks holding 1 (straight), 2 (consecutive pairs)
-or 4 (consecutive quads) cards each. Runs are found on the rank line 3…2 and never
-wrap (RULES §1.4). Whether a structure is a combination under a variant, and with
-which lengths and 2s, is decided by the rule set.
+1–4 cards, or a run of consecutive ranks holding the same number of cards each, as
+the kind table (`tienlen._kinds`) lists them. Runs are found on the rank line 3…2 and
+never wrap (RULES §1.4). Whether a structure is a combination under a variant, and
+with which lengths and 2s, is decided by the rule set.
 
 A *shape code* is ``kind << 6 | cards`` and a *key* is ``code << 6 | top card``.
 """
@@ -14,11 +14,9 @@ from __future__ import annotations
 from typing import Final
 
 from tienlen import _bits
+from tienlen._kinds import KINDS, SINGLE
 
-SINGLE, PAIR, TRIPLE, FOUR_OF_A_KIND, STRAIGHT, CONSECUTIVE_PAIRS, CONSECUTIVE_QUADS = (
-    range(1, 8)
-)
-SEQUENCE_PER_RANK: Final = {STRAIGHT: 1, CONSECUTIVE_PAIRS: 2, CONSECUTIVE_QUADS: 4}
+__all__ = ["SINGLE", "STRUCTURES", "shape_code", "structural_key"]
 
 
 def shape_code(kind: int, cards: int) -> int:
@@ -28,11 +26,11 @@ def shape_code(kind: int, cards: int) -> int:
 
 def _structures() -> dict[int, int]:
     """Map normalised per-rank counts (lowest rank in nibble 0) to shape codes."""
-    table = {count: shape_code(count, count) for count in (1, 2, 3, 4)}
-    for kind, per_rank in SEQUENCE_PER_RANK.items():
-        shortest = 2 if kind == CONSECUTIVE_QUADS else 3
-        for length in range(shortest, _bits.RANKS + 1):
-            table[int(str(per_rank) * length, 16)] = shape_code(kind, per_rank * length)
+    table: dict[int, int] = {}
+    for row in KINDS.values():
+        for length in range(row.shortest, row.longest + 1):
+            counts = int(str(row.per_rank) * length, 16)
+            table[counts] = shape_code(row.code, row.per_rank * length)
     return table
 
 
@@ -50,7 +48,7 @@ def structural_key(mask: int) -> int:
         top = mask.bit_length() - 1
         if mask >> (top & ~3) << (top & ~3) == mask:  # one rank: 2-4 of a kind
             size = mask.bit_count()
-            return (size << 6 | size) << 6 | top
+            return _SET_KEYS[size] | top
         counts = mask - ((mask >> 1) & _M5)
         counts = (counts & _M3) + ((counts >> 2) & _M3)
     code = _structure(counts >> (((counts & -counts).bit_length() - 1) & ~3))
@@ -58,6 +56,18 @@ def structural_key(mask: int) -> int:
 
 
 _SINGLE_KEY: Final = shape_code(SINGLE, 1) << 6
+_SET_KEYS: Final = tuple(
+    next(
+        (
+            shape_code(row.code, size) << 6
+            for row in KINDS.values()
+            if not row.sequence and row.per_rank == size
+        ),
+        0,
+    )
+    for size in range(5)
+)
+"""``_SET_KEYS[n] | top``: the key of *n* cards of one rank (a set kind of the table)."""
 _M5: Final = _bits.M5
 _M3: Final = _bits.M3
 _LOW_HALF: Final = _bits.LOW_HALF

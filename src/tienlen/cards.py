@@ -446,12 +446,12 @@ class Hand:
     def __or__(self, other: Hand) -> Hand:
         if not isinstance(other, Hand):
             return NotImplemented
-        return Hand(_bits.union(self._mask, other._mask))
+        return Hand(self._mask | other._mask)  # multiset union: the larger count
 
     def __and__(self, other: Hand) -> Hand:
         if not isinstance(other, Hand):
             return NotImplemented
-        return Hand(_bits.intersection(self._mask, other._mask))
+        return Hand(self._mask & other._mask)  # multiset intersection: the smaller
 
     def __sub__(self, other: Hand) -> Hand:
         if not isinstance(other, Hand):

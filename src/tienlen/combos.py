@@ -11,11 +11,11 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Sequence
 from functools import cached_property
-from typing import Final, overload
+from typing import Final, NoReturn, overload
 
 import attrs
 
-from tienlen import _bits
+from tienlen._kinds import KINDS
 from tienlen._shapes import structural_key
 from tienlen.cards import DECK, Card, Rank, cards_of
 from tienlen.errors import InvalidComboError, InvalidRulesError
@@ -45,6 +45,8 @@ class ComboKind(enum.Enum):
     """Three or more pairs of consecutive ranks (*đôi thông*)."""
     CONSECUTIVE_QUADS = 7
     """Two or three four-of-a-kinds of consecutive ranks (Vietcong slams, RULES §5.2)."""
+    CONSECUTIVE_TRIPLES = 8
+    """Triples of consecutive ranks (*sảnh ba*, a house rule: RULES §12.4; no preset)."""
 
     @property
     def label(self) -> str:
@@ -54,34 +56,31 @@ class ComboKind(enum.Enum):
     @property
     def per_rank(self) -> int:
         """Cards of each rank, from 1 (singles, straights) to 4 (fours, consecutive quads)."""
-        return _PER_RANK[self]
+        return KINDS[self.value].per_rank
 
     @property
     def is_sequence(self) -> bool:
-        """Whether the kind spans consecutive ranks (straights, pair and quad runs)."""
-        return self.value >= ComboKind.STRAIGHT.value
+        """Whether the kind spans consecutive ranks (straights, runs of pairs, triples, quads)."""
+        return KINDS[self.value].sequence
 
 
-_PER_RANK: Final = {
-    ComboKind.SINGLE: 1,
-    ComboKind.PAIR: 2,
-    ComboKind.TRIPLE: 3,
-    ComboKind.FOUR_OF_A_KIND: 4,
-    ComboKind.STRAIGHT: 1,
-    ComboKind.CONSECUTIVE_PAIRS: 2,
-    ComboKind.CONSECUTIVE_QUADS: 4,
-}
 KIND_BY_CODE: Final = {kind.value: kind for kind in ComboKind}
+assert set(KIND_BY_CODE) == set(KINDS), "every kind has one row in the kind table"
 
 
-def _check_size(shape: Shape, _: attrs.Attribute[int], size: int) -> None:
-    per_rank = shape.kind.per_rank
-    if shape.kind.is_sequence:
-        minimum = 2 if shape.kind is ComboKind.CONSECUTIVE_QUADS else 3
-        ok = size % per_rank == 0 and minimum <= size // per_rank <= _bits.RANKS
-    else:
-        ok = size == per_rank
-    if not ok:
+def _check_kind(_: Shape, __: attrs.Attribute[ComboKind], kind: object) -> None:
+    if not isinstance(kind, ComboKind):
+        msg = f"a shape's kind must be a ComboKind, got {kind!r}"
+        raise TypeError(msg)
+
+
+def _check_size(shape: Shape, _: attrs.Attribute[int], size: object) -> None:
+    if not isinstance(size, int) or isinstance(size, bool):
+        msg = f"a shape's size must be an int, got {size!r}"
+        raise TypeError(msg)
+    row = KINDS[shape.kind.value]
+    length, extra = divmod(size, row.per_rank)
+    if extra or not row.shortest <= length <= row.longest:
         msg = f"no {shape.kind.label} has {size!r} cards"
         raise InvalidRulesError(msg)
 
@@ -97,7 +96,7 @@ class Shape:
         True
     """
 
-    kind: ComboKind
+    kind: ComboKind = attrs.field(validator=_check_kind)
     """The combination kind."""
     size: int = attrs.field(validator=_check_size)
     """The number of cards."""
@@ -110,6 +109,12 @@ class Shape:
             >>> Shape.of(ComboKind.CONSECUTIVE_QUADS, 2).size
             8
         """
+        if not isinstance(kind, ComboKind):
+            msg = f"a shape's kind must be a ComboKind, got {kind!r}"  # type: ignore[unreachable]
+            raise TypeError(msg)
+        if type(length) is not int:
+            msg = f"a run length must be an int, got {length!r}"
+            raise TypeError(msg)
         size = kind.per_rank * length if kind.is_sequence else kind.per_rank
         return cls(kind, size)
 
@@ -223,6 +228,20 @@ class Combo:
     def __hash__(self) -> int:
         return hash(self._mask)
 
+    def __lt__(self, other: object) -> NoReturn:
+        """Refused: combinations have no order; `tienlen.beats` answers (RULES §1.3).
+
+        Example:
+            >>> from tienlen import classify
+            >>> classify("3s") < classify("4s")
+            Traceback (most recent call last):
+            ...
+            TypeError: combinations have no order: use beats(a, b, rules) to ask whether a may be played on b (RULES §1.3)
+        """
+        raise TypeError(_NO_ORDER)
+
+    __le__ = __gt__ = __ge__ = __lt__
+
     def __str__(self) -> str:
         return " ".join(map(str, self.cards))
 
@@ -230,6 +249,10 @@ class Combo:
         return f"<Combo {self.kind.name} {str(self)!r}>"
 
 
+_NO_ORDER: Final = (
+    "combinations have no order: use beats(a, b, rules) to ask whether a may be "
+    "played on b (RULES §1.3)"
+)
 _new: Final = object.__new__
 _set_mask: Final = Combo.__dict__["_mask"].__set__
 _set_key: Final = Combo.__dict__["_key"].__set__

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from tienlen._kinds import KINDS
 from tienlen._shapes import structural_key
 from tienlen.cards import Card, Hand, Rank, as_cards
 from tienlen.combos import Combo, ComboKind, Shape
@@ -75,7 +76,10 @@ def why_not_combination(
             return "sequences never wrap around from 2 to 3 (RULES §1.4)"
         return "the ranks are not consecutive (RULES §1.2)"
     count = per_rank.pop()
-    if count == 3:
+    triples = (
+        isinstance(rules, BaseRules) and ComboKind.CONSECUTIVE_TRIPLES in rules.kinds
+    )
+    if count == 3 and not triples:
         return "runs of triples are not a combination (RULES §1.2)"
     if count == 1 and len(ranks) < 3:
         return "a straight needs at least three cards (RULES §1.2)"
@@ -96,9 +100,10 @@ def _not_in_rules(cards: tuple[Card, ...], rules: RuleSet) -> str:
         return f"{rules.name} has no {shape.kind.label} (RULES §10)"
     top = rules.max_top_rank(shape)
     if top is None:
-        if shape.kind is ComboKind.CONSECUTIVE_PAIRS:
-            low, high = rules.min_consecutive_pairs, rules.max_consecutive_pairs
-            return f"{rules.name} allows {low} to {high} consecutive pairs, not {shape.length} (RULES §10)"
+        lengths = KINDS[shape.kind.value].lengths  # the settings bounding its length
+        if lengths is not None:
+            low, high = (getattr(rules, setting) for setting in lengths)
+            return f"{rules.name} allows {low} to {high} {shape.kind.label}, not {shape.length} (RULES §10)"
         return f"{rules.name} does not allow {label} (RULES §10)"
     return f"{rules.name} does not allow a 2 at the top of a {shape.kind.label} (RULES §1.4, §10)"
 
@@ -152,6 +157,6 @@ def _target_words(combo: Combo) -> str:
 
 def _shape_words(shape: Shape) -> str:
     """A shape with its article: "a pair", "a 5-card straight", "3 consecutive pairs"."""
-    if shape.kind in (ComboKind.CONSECUTIVE_PAIRS, ComboKind.CONSECUTIVE_QUADS):
+    if shape.kind.is_sequence and shape.kind is not ComboKind.STRAIGHT:
         return str(shape)
     return f"a {shape}"

@@ -263,6 +263,10 @@ def _bomb_from(value: object, where: str) -> Bomb:
         raise RecordError(where, str(error)) from None
 
 
+_OPTIONAL_INTS: Final = ("two_deck_hand_size", "pair_runs_beat_twos")
+"""Settings that hold an int or ``None``."""
+
+
 def _setting_from(name: str, value: object, example: object, where: str) -> object:
     """Decode a setting, typed like the preset's current value *example*."""
     if isinstance(example, bool):
@@ -271,8 +275,8 @@ def _setting_from(name: str, value: object, example: object, where: str) -> obje
         return value
     if isinstance(example, enum.Enum):
         return _enum_from(type(example), value, where)
-    if isinstance(example, int) or name == "two_deck_hand_size":
-        if value is None and name == "two_deck_hand_size":
+    if isinstance(example, int) or name in _OPTIONAL_INTS:
+        if value is None and name in _OPTIONAL_INTS:
             return None
         if not isinstance(value, int) or isinstance(value, bool):
             raise RecordError(where, f"expected an integer, got {value!r}")

@@ -129,8 +129,12 @@ def house_rules(draw: st.DrawFn) -> BaseRules:
         ),
         bombs=_keep_or(draw, preset.bombs, st.just(frozenset(bombs))),
         bomb_chain=_keep_or(draw, preset.bomb_chain, st.just(chain)),
+        bomb_values=(),  # drawn below, for the bombs kept
     )
     shapes = valid_shapes(base)
+    bomb_shapes = [
+        shape for shape in shapes if base.is_bomb(shape)
+    ]  # values need bombs
     three = _keep_or(draw, base.three_player_hand_size, st.sampled_from((13, 17)))
     spare = three == 17 and _keep_or(draw, base.spare_card_to_starter, st.booleans())
     scoring = _keep_or(draw, base.scoring, st.sampled_from(Scoring))
@@ -147,14 +151,17 @@ def house_rules(draw: st.DrawFn) -> BaseRules:
         )
     elif scoring is Scoring.POKER_POINTS:
         place_points = (*place_points, *(0,) * (base.max_players - len(place_points)))
+    kept_values = tuple(item for item in preset.bomb_values if base.is_bomb(item[0]))
     bomb_values = _keep_or(
         draw,
-        base.bomb_values,
+        kept_values,
         st.lists(
-            st.tuples(st.sampled_from(shapes), st.integers(0, 12)),
+            st.tuples(st.sampled_from(bomb_shapes), st.integers(0, 12)),
             max_size=3,
             unique_by=lambda item: item[0],
-        ).map(tuple),
+        ).map(tuple)
+        if bomb_shapes
+        else st.just(()),
     )
     return attrs.evolve(
         base,
@@ -546,6 +553,7 @@ def test_setting_encodings() -> None:
             "kinds": [
                 "consecutive_pairs",
                 "consecutive_quads",
+                "consecutive_triples",
                 "four_of_a_kind",
                 "pair",
                 "single",
@@ -583,6 +591,10 @@ def other_values(setting: str, value: object) -> list[object]:
         found += [value + 1, value - 1]
     elif SETTINGS[setting] == "tuple[int, ...]" and isinstance(value, tuple):
         found += [tuple(reversed(value)), (*value, 0)]
+    elif SETTINGS[setting].startswith("tuple[int, int") and isinstance(value, tuple):
+        found += [tuple(reversed(value))]
+    elif SETTINGS[setting] == "int | None" and value is None:
+        found += [2]
     if "None" in SETTINGS[setting]:
         found.append(None)
     return [other for other in found if other != value]

@@ -23,6 +23,8 @@ from tests.strategies import (
     bomb_targets,
     hands,
     hands_holding,
+    house_rules,
+    spec_leadable,
     tops,
 )
 from tienlen import (
@@ -96,7 +98,7 @@ def check_against(
     assert [plays[i] for i in range(-len(plays), 0)] == listed
     assert [combo for combo, n in Counter(listed).items() if n > 1] == []
     if top is None:
-        expected = {c for c in everything if c.kind is not ComboKind.CONSECUTIVE_QUADS}
+        expected = {c for c in everything if spec_leadable(rules, c.kind)}
     else:
         expected = {c for c in everything if rules.beats(c, top)}
     assert sorted(map(str, expected)) == sorted(map(str, listed))
@@ -151,6 +153,16 @@ def test_generated_rules_legal_plays_match_brute_force(data: st.DataObject) -> N
     _check_hand(rules, hand, data)
 
 
+@given(data=st.data())
+def test_house_rules_legal_plays_match_brute_force(data: st.DataObject) -> None:
+    """RULES §12.1–§12.4, §12.6: under the combination house rules, plays match brute force."""
+    rules = data.draw(house_rules())
+    hand = data.draw(
+        st.one_of(hands(1, 11, decks=rules.decks), hands_holding(rules, 1, 11))
+    )
+    _check_hand(rules, hand, data)
+
+
 @pytest.mark.parametrize(
     "rules_strategy",
     [pytest.param(st.just(rules), id=rules.name) for rules in PRESETS]
@@ -160,7 +172,13 @@ def test_generated_rules_legal_plays_match_brute_force(data: st.DataObject) -> N
                 lambda rules: any(row[0].size <= 13 for row in bomb_rows(rules))
             ),
             id="generated",
-        )
+        ),
+        pytest.param(
+            house_rules().filter(
+                lambda rules: any(row[0].size <= 13 for row in bomb_rows(rules))
+            ),
+            id="house",
+        ),
     ],
 )
 @given(data=st.data())

@@ -1,7 +1,8 @@
 """Laws every rule set obeys (STYLE R53), for the five presets and for generated rule sets.
 
 Each test draws its rule set from a strategy: `st.just(preset)` for each preset, and
-`base_rules()` for random settings (kinds, 2s, pair limits, decks, bomb tables, chains).
+`base_rules()` for random settings (kinds, 2s, pair limits, decks, bomb tables, chains),
+and `house_rules()` for those with the combination house rules of RULES §12 on top.
 """
 
 from __future__ import annotations
@@ -18,43 +19,27 @@ from tests.strategies import (
     combo_specs,
     combos,
     hands,
+    house_rules,
     same_shape_combos,
+    spec_bombers,
     spec_max_top_rank,
+    spec_same_shape_beats,
     tops,
 )
 from tienlen import (
     BaseRules,
     Card,
-    Combo,
     Hand,
     InvalidComboError,
-    Shape,
     beats,
     classify,
 )
 
 RULES = [pytest.param(st.just(rules), id=rules.name) for rules in PRESETS] + [
-    pytest.param(base_rules(), id="generated")
+    pytest.param(base_rules(), id="generated"),
+    pytest.param(house_rules(), id="house"),
 ]
 rules_cases = pytest.mark.parametrize("rules_strategy", RULES)
-
-
-def expected_bombers(rules: BaseRules, target: Combo) -> set[Shape]:
-    """The shapes that beat *target* across shapes, read off the settings (RULES §11).
-
-    A bomb row beats its target shape when the target's rank matches (or no rank is
-    given); a shape in the bomb chain is beaten by every shape after it.
-    """
-    found = {
-        bomb.bomb
-        for bomb in rules.bombs
-        if bomb.target == target.shape and bomb.target_rank in (None, target.rank)
-    }
-    if target.shape in rules.bomb_chain:
-        at = rules.bomb_chain.index(target.shape)
-        found.update(rules.bomb_chain[at + 1 :])
-    found.discard(target.shape)
-    return found
 
 
 # -- classify -------------------------------------------------------------------------------
@@ -157,11 +142,11 @@ def test_beats_is_asymmetric(
 def test_same_shape_is_ordered_by_top_card(
     rules_strategy: st.SearchStrategy[BaseRules], data: st.DataObject
 ) -> None:
-    """RULES §1.3: within a shape, a beats b exactly when a's top card is strictly higher."""
+    """RULES §1.3, §12.2: within a shape, a higher top card beats (suits permitting)."""
     rules = data.draw(rules_strategy)
     a, b = data.draw(same_shape_combos(rules, 2))
-    assert (a.top > b.top) == beats(a, b, rules=rules)
-    assert (b.top > a.top) == beats(b, a, rules=rules)
+    assert spec_same_shape_beats(rules, a, b) == beats(a, b, rules=rules)
+    assert spec_same_shape_beats(rules, b, a) == beats(b, a, rules=rules)
 
 
 @rules_cases
@@ -174,6 +159,8 @@ def test_beats_is_transitive_within_a_shape(
     trio = data.draw(same_shape_combos(rules, 3))
     high, middle, low = sorted(trio, key=lambda combo: combo.top, reverse=True)
     assume(high.top > middle.top > low.top)
+    assume(spec_same_shape_beats(rules, high, middle))
+    assume(spec_same_shape_beats(rules, middle, low))
     assert beats(high, middle, rules=rules)
     assert beats(middle, low, rules=rules)
     assert beats(high, low, rules=rules)
@@ -190,7 +177,7 @@ def test_other_shapes_beat_only_through_the_bomb_table(
     top = data.draw(tops(rules))
     play = data.draw(st.one_of(tops(rules), combos(rules)))
     assume(play.shape != top.shape)
-    assert expected_bombers(rules, top) == set(rules.bombs_against(top))
+    assert spec_bombers(rules, top.shape, top.rank) == set(rules.bombs_against(top))
     assert (play.shape in rules.bombs_against(top)) == beats(play, top, rules=rules)
 
 

@@ -39,7 +39,10 @@ from tienlen import (
 SINGLE = Shape.of(ComboKind.SINGLE)
 PAIR = Shape.of(ComboKind.PAIR)
 FOUR = Shape.of(ComboKind.FOUR_OF_A_KIND)
-STANDARD_KINDS = frozenset(ComboKind) - {ComboKind.CONSECUTIVE_QUADS}
+STANDARD_KINDS = frozenset(ComboKind) - {
+    ComboKind.CONSECUTIVE_QUADS,
+    ComboKind.CONSECUTIVE_TRIPLES,
+}
 IDS = [rules.name for rules in PRESETS]
 
 
@@ -151,7 +154,7 @@ SUMMARY = {
         Scoring.EACH_PAYS_WINNER, frozenset(),
     ),
     "vietcong": (
-        Direction.CLOCKWISE, (2, 4), 1, False, True, (3, 13), frozenset(ComboKind),
+        Direction.CLOCKWISE, (2, 4), 1, False, True, (3, 13), STANDARD_KINDS | {ComboKind.CONSECUTIVE_QUADS},
         FirstLead.EVERY_GAME, False, False, GameEnd.LAST_HOLDER,
         Scoring.LOSER_PAYS_EACH, frozenset({InstantWin.FOUR_TWOS}),
     ),
@@ -392,7 +395,7 @@ REJECTED: list[tuple[str, Callable[[], object], str]] = [
     (
         "two-values-per-suit",
         lambda: attrs.evolve(POKER, two_values=(1, 2, 3)),
-        "two_values needs one value per suit",
+        "two_values must be a tuple of 4",
     ),
     (
         "hand-size",

@@ -9,14 +9,16 @@ the rule set is built.
 from __future__ import annotations
 
 import enum
+import types
 from collections.abc import Callable, Collection, Iterable, Iterator
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn, Union, get_args, get_origin, get_type_hints
 
 import attrs
 
-from tienlen import _bits, _shapes
+from tienlen import _bits
+from tienlen._kinds import KINDS
 from tienlen._movegen import Tables
-from tienlen._shapes import structural_key
+from tienlen._shapes import STRUCTURES, structural_key
 from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of, parse_cards
 from tienlen.combos import (
     Combo,
@@ -121,39 +123,63 @@ class Bomb:
         return f"{self.bomb} beats {self.target}{rank}"
 
 
+def _collected(kind: Callable[[Iterable[object]], object], values: object) -> Any:
+    """*values* as a *kind* (`tuple`, `frozenset`); text and non-iterables are left alone.
+
+    What is left alone is refused by the settings' type check, which names the setting.
+    """
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        return values
+    return kind(values)
+
+
 def _str_tuple(values: Iterable[str]) -> tuple[str, ...]:
-    return tuple(values)
+    return _collected(tuple, values)  # type: ignore[no-any-return]
 
 
 def _kinds(values: Iterable[ComboKind]) -> frozenset[ComboKind]:
-    return frozenset(values)
+    return _collected(frozenset, values)  # type: ignore[no-any-return]
 
 
 def _bombs(values: Iterable[Bomb]) -> frozenset[Bomb]:
-    return frozenset(values)
+    return _collected(frozenset, values)  # type: ignore[no-any-return]
 
 
 def _shape_set(values: Iterable[Shape]) -> frozenset[Shape]:
-    return frozenset(values)
+    return _collected(frozenset, values)  # type: ignore[no-any-return]
 
 
 def _shape_tuple(values: Iterable[Shape]) -> tuple[Shape, ...]:
-    return tuple(values)
+    return _collected(tuple, values)  # type: ignore[no-any-return]
 
 
 def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
-    return tuple(values)
+    return _collected(tuple, values)  # type: ignore[no-any-return]
 
 
 def _instant_wins(values: Iterable[InstantWin]) -> frozenset[InstantWin]:
-    return frozenset(values)
+    return _collected(frozenset, values)  # type: ignore[no-any-return]
 
 
 def _bomb_values(values: Iterable[tuple[Shape, int]]) -> tuple[tuple[Shape, int], ...]:
-    return tuple(sorted(values, key=lambda item: item[0].code))
+    items = _collected(tuple, values)
+    try:
+        return tuple(sorted(items, key=lambda item: item[0].code))
+    except (TypeError, AttributeError, IndexError, KeyError):
+        return items  # type: ignore[no-any-return]  # refused by the type check
 
 
-_STANDARD_KINDS: Final = frozenset(ComboKind) - {ComboKind.CONSECUTIVE_QUADS}
+_STANDARD_KINDS: Final = frozenset(
+    {
+        ComboKind.SINGLE,
+        ComboKind.PAIR,
+        ComboKind.TRIPLE,
+        ComboKind.FOUR_OF_A_KIND,
+        ComboKind.STRAIGHT,
+        ComboKind.CONSECUTIVE_PAIRS,
+    }
+)
+"""The kinds of RULES §1.2 every preset but Vietcong plays (a whitelist)."""
 _MAX_PLAYERS: Final = 8
 _ONE_DECK_PLAYERS: Final = 4
 _LONGEST_RUN: Final = _bits.RANKS
@@ -206,14 +232,30 @@ class BaseRules:
     """Whether 2-2 may top consecutive pairs (D-2, D-5, D-9, D-12)."""
     twos_in_consecutive_quads: bool = True
     """Whether 2-2-2-2 may top consecutive quads (only with `CONSECUTIVE_QUADS`)."""
+    twos_in_consecutive_triples: bool = True
+    """Whether 2-2-2 may top consecutive triples (only with `CONSECUTIVE_TRIPLES`, RULES §12.4)."""
     min_consecutive_pairs: int = 3
     """The fewest pairs in consecutive pairs (RULES §1.2)."""
     max_consecutive_pairs: int = _LONGEST_RUN
     """The most pairs in consecutive pairs (4 in Poker, RULES §6.2)."""
+    min_consecutive_triples: int = 3
+    """The fewest triples in consecutive triples, 2 or more (RULES §12.4)."""
+    max_consecutive_triples: int = _LONGEST_RUN
+    """The most triples in consecutive triples (RULES §12.4)."""
+    bombs_may_lead: bool = True
+    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1)."""
+    four_of_a_kind_may_lead: bool = True
+    """Whether a four of a kind may be led; if not, only played onto what it beats (RULES §12.1)."""
+    suited_straights: bool = False
+    """Whether a straight of one suit is beaten only by a higher straight of one suit (*đồng chất*, RULES §12.2)."""
     bombs: frozenset[Bomb] = attrs.field(default=frozenset(), converter=_bombs)
     """The bomb table, which shape beats which target across shapes (RULES §2.3, §4.3, §5.2, §6.3)."""
     bomb_chain: tuple[Shape, ...] = attrs.field(default=(), converter=_shape_tuple)
     """Bomb shapes in rising order; each beats every shape before it (Poker, RULES §6.3)."""
+    pair_runs_beat_twos: int | None = None
+    """With *k*, n + k consecutive pairs beat n 2s for every n, besides the bomb table (RULES §12.3)."""
+    longer_pair_runs_beat_shorter: bool = False
+    """Whether a longer run of consecutive pairs beats any shorter one (RULES §12.6)."""
     jump_in: frozenset[Shape] = attrs.field(default=frozenset(), converter=_shape_set)
     """Shapes any player may play out of turn onto a 2, a pair of 2s or a bomb (RULES §6.4)."""
     first_lead: FirstLead = FirstLead.FIRST_GAME
@@ -232,7 +274,7 @@ class BaseRules:
     """Poker place points, first place first (RULES §6.6.1)."""
     short_table_last_place_zero: bool = True
     """With fewer players the last place gets 0 place points (D-17)."""
-    two_values: tuple[int, ...] = attrs.field(
+    two_values: tuple[int, int, int, int] = attrs.field(
         default=(1, 2, 3, 4), converter=_int_tuple
     )
     """Chop values of 2♠, 2♣, 2♦, 2♥ (RULES §6.6.2)."""
@@ -245,19 +287,25 @@ class BaseRules:
     instant_wins: frozenset[InstantWin] = attrs.field(
         default=frozenset(), converter=_instant_wins
     )
-    """Hands that win at the deal (RULES §5.4, §6.7)."""
+    """Hands that win at the deal (RULES §5.4, §6.7, §12.5)."""
+    six_pairs_counts_sets: bool = True
+    """Whether `InstantWin.SIX_PAIRS` counts ⌊n/2⌋ pairs per rank, or only ranks of exactly two (D-21)."""
     instant_win_stake: int = 1
     """Stakes each other player pays an instant winner under stake scoring (D-14)."""
     instant_win_points: int = 12
     """Points an instant win scores under `Scoring.POKER_POINTS` (RULES §6.7)."""
 
-    _tables: Tables = attrs.field(init=False, eq=False, repr=False)
+    _compiled: Tables = attrs.field(init=False, eq=False, repr=False)
+    _tables: Tables | None = attrs.field(init=False, eq=False, repr=False)
     _valid: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
     _bombers: dict[int, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
     _one_deck: bool = attrs.field(init=False, eq=False, repr=False)
     _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
+        for problem in _type_problems(self):
+            msg = f"invalid rule set {self.name!r}: {problem}"
+            raise InvalidRulesError(msg)
         for problem in self._problems():
             msg = f"invalid rule set {self.name!r}: {problem}"
             raise InvalidRulesError(msg)
@@ -270,12 +318,22 @@ class BaseRules:
         for problem in _table_problems(tables):
             msg = f"invalid rule set {self.name!r}: {problem}"
             raise InvalidRulesError(msg)
-        object.__setattr__(self, "_tables", tables)
+        object.__setattr__(self, "_compiled", tables)
+        # A rule depending on suits beyond the top card (RULES §12.2) is not in the
+        # compiled tables: the engine then asks `legal_plays`, which applies it.
+        object.__setattr__(self, "_tables", None if self.suited_straights else tables)
         object.__setattr__(self, "_valid", tables.valid_keys)
         object.__setattr__(self, "_bombers", tables.bombers)
         object.__setattr__(self, "_one_deck", self.decks == 1)
         bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
+        bomb_shapes.update(
+            Shape.from_code(code) for codes in tables.bombers.values() for code in codes
+        )
         object.__setattr__(self, "_bomb_shapes", frozenset(bomb_shapes))
+        for shape, _ in self.bomb_values:
+            if shape not in bomb_shapes:
+                msg = f"invalid rule set {self.name!r}: bomb_values gives a value to {shape}, which is no bomb here"
+                raise InvalidRulesError(msg)
 
     def _problems(self) -> Iterable[str]:
         if not self.name:
@@ -303,6 +361,26 @@ class BaseRules:
                 "consecutive pairs need 3 <= min_consecutive_pairs "
                 f"({self.min_consecutive_pairs}) <= max_consecutive_pairs ({self.max_consecutive_pairs}) <= 13"
             )
+        if (
+            not 2
+            <= self.min_consecutive_triples
+            <= self.max_consecutive_triples
+            <= _LONGEST_RUN
+        ):
+            yield (
+                "consecutive triples need 2 <= min_consecutive_triples "
+                f"({self.min_consecutive_triples}) <= max_consecutive_triples ({self.max_consecutive_triples}) <= 13"
+            )
+        if self.suited_straights and ComboKind.STRAIGHT not in self.kinds:
+            yield "suited_straights needs straights in kinds"
+        pairs = ComboKind.CONSECUTIVE_PAIRS in self.kinds
+        if self.pair_runs_beat_twos is not None:
+            if not 1 <= self.pair_runs_beat_twos < _LONGEST_RUN:
+                yield f"pair_runs_beat_twos must be 1-12 or None, got {self.pair_runs_beat_twos}"
+            if not pairs:
+                yield "pair_runs_beat_twos needs consecutive pairs in kinds"
+        if self.longer_pair_runs_beat_shorter and not pairs:
+            yield "longer_pair_runs_beat_shorter needs consecutive pairs in kinds"
         if not {ComboKind.SINGLE}.issubset(self.kinds):
             yield "singles must exist"
         for shape in self.bomb_chain:
@@ -316,8 +394,6 @@ class BaseRules:
         valued = [shape for shape, _ in self.bomb_values]
         if len(set(valued)) != len(valued):
             yield "bomb_values lists a shape twice"
-        if len(self.two_values) != 4:
-            yield "two_values needs one value per suit"
         if (
             self.scoring is Scoring.POKER_POINTS
             and len(self.place_points) < self.max_players
@@ -337,29 +413,44 @@ class BaseRules:
             >>> JUSTUS_PANG.max_top_rank(Shape.of(ComboKind.STRAIGHT, 5))
             <Rank.ACE: 11>
         """
+        if not isinstance(shape, Shape):
+            raise TypeError(f"expected a Shape, got {shape!r}")
         kind, length = shape.kind, shape.length
         if kind not in self.kinds:
             return None
-        if kind is ComboKind.STRAIGHT:
-            twos = self.twos_in_straights
-        elif kind is ComboKind.CONSECUTIVE_PAIRS:
-            if not self.min_consecutive_pairs <= length <= self.max_consecutive_pairs:
+        row = KINDS[kind.value]  # the kind table names the settings that apply
+        if row.lengths is not None:
+            fewest, most = (getattr(self, setting) for setting in row.lengths)
+            if not fewest <= length <= most:
                 return None
-            twos = self.twos_in_consecutive_pairs
-        elif kind is ComboKind.CONSECUTIVE_QUADS:
-            if length > 3:
-                return None
-            twos = self.twos_in_consecutive_quads
-        else:
-            return Rank.TWO
+        elif length > row.most_played:
+            return None
+        twos = row.twos is None or getattr(self, row.twos)
         top = Rank.TWO if twos else Rank.ACE
         if length > top.value + 1:  # thirteen ranks always reach the 2
             return None
         return top
 
     def is_leadable(self, kind: ComboKind) -> bool:
-        """Whether a combination of *kind* may be led: all but consecutive quads (D-13)."""
-        return kind in self.kinds and kind is not ComboKind.CONSECUTIVE_QUADS
+        """Whether a combination of *kind* may be led (RULES §1.5.1, D-13, §12.1).
+
+        All kinds may, but consecutive quads (slams only), and consecutive pairs or
+        fours of a kind when `bombs_may_lead` or `four_of_a_kind_may_lead` is off.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC
+            >>> CLASSIC.is_leadable(ComboKind.CONSECUTIVE_PAIRS)
+            True
+            >>> attrs.evolve(CLASSIC, bombs_may_lead=False).is_leadable(ComboKind.CONSECUTIVE_PAIRS)
+            False
+        """
+        if not isinstance(kind, ComboKind):
+            raise TypeError(f"expected a ComboKind, got {kind!r}")
+        if kind not in self.kinds:
+            return False
+        lead = KINDS[kind.value].lead
+        return lead if isinstance(lead, bool) else bool(getattr(self, lead))
 
     @property
     def decks(self) -> int:
@@ -374,9 +465,12 @@ class BaseRules:
             >>> sorted(str(s) for s in CLASSIC.bombs_against(classify("2h")))
             ['3 consecutive pairs', 'four of a kind']
         """
+        if type(target) is not Combo:
+            raise TypeError(f"expected a Combo, got {target!r}")
         return self._bombs_against(target.shape, target.rank)
 
     def _bombs_against(self, shape: Shape, rank: Rank) -> frozenset[Shape]:
+        """The bomb table (RULES §2.3), chain (§6.3) and pair-run formulas (§12.3, §12.6)."""
         found = {
             bomb.bomb
             for bomb in self.bombs
@@ -384,22 +478,38 @@ class BaseRules:
         }
         if shape in self.bomb_chain:
             found.update(self.bomb_chain[self.bomb_chain.index(shape) + 1 :])
+        pairs = ComboKind.CONSECUTIVE_PAIRS
+        k = self.pair_runs_beat_twos
+        if (
+            k is not None
+            and rank is Rank.TWO
+            and not shape.kind.is_sequence
+            and shape.size + k <= _LONGEST_RUN
+        ):
+            found.add(Shape.of(pairs, shape.size + k))  # n + k pairs beat n 2s
+        if self.longer_pair_runs_beat_shorter and shape.kind is pairs:
+            found.update(Shape.of(pairs, n) for n in range(shape.length + 1, 14))
         found.discard(shape)
-        return frozenset(found)
+        return frozenset(s for s in found if self.max_top_rank(s) is not None)
 
     def _compile(self) -> Tables:
         max_rank: dict[int, int] = {}
-        for code in _shapes.STRUCTURES.values():
+        for code in STRUCTURES.values():
             top = self.max_top_rank(Shape.from_code(code))
             if top is not None:
                 max_rank[code] = top.value
         leadable = [kind.value for kind in ComboKind if self.is_leadable(kind)]
-        valid = Tables(max_rank, leadable, {}).valid_keys
-        bombers: dict[int, tuple[int, ...]] = {}
-        for key in valid:
-            shapes = self._bombs_against(Shape.from_code(key >> 6), DECK[key & 63].rank)
-            if shapes:
-                bombers[key] = tuple(sorted(shape.code for shape in shapes))
+
+        def bombers(valid: frozenset[int]) -> dict[int, tuple[int, ...]]:
+            table: dict[int, tuple[int, ...]] = {}
+            for key in valid:
+                shapes = self._bombs_against(
+                    Shape.from_code(key >> 6), DECK[key & 63].rank
+                )
+                if shapes:
+                    table[key] = tuple(sorted(shape.code for shape in shapes))
+            return table
+
         return Tables(max_rank, leadable, bombers)
 
     def _duplicate(self, mask: int, shown: object) -> NoReturn:
@@ -486,15 +596,22 @@ class BaseRules:
             >>> CLASSIC.beats(classify("5s 5c 5d 5h"), classify("2h"))
             True
         """
-        a = challenger._key
-        b = incumbent._key
+        try:
+            a = challenger._key
+            b = incumbent._key
+        except AttributeError:
+            raise TypeError(_not_combos(challenger, incumbent)) from None
         valid = self._valid
         if a not in valid or (self._one_deck and challenger._mask > _LOW_HALF):
             self._invalid(challenger)
         if b not in valid or (self._one_deck and incumbent._mask > _LOW_HALF):
             self._invalid(incumbent)
         if a >> 6 == b >> 6:
-            return (a & 63) > (b & 63)
+            if (a & 63) <= (b & 63):
+                return False
+            return not self.suited_straights or _suits_allow(
+                challenger._mask, incumbent._mask, b
+            )
         shapes = self._bombers.get(b)
         return shapes is not None and a >> 6 in shapes
 
@@ -510,15 +627,22 @@ class BaseRules:
             >>> [str(p) for p in CLASSIC.legal_plays(Hand.parse("4s 9d 2c"), classify("8h"))]
             ['9d', '2c']
         """
+        if type(hand) is not Hand:
+            raise TypeError(f"expected a Hand, got {hand!r}")
         mask = hand._mask
         if self._one_deck and mask >> _bits.CARDS:
             self._duplicate(mask, None)
-        key = 0
-        if top is not None:
-            key = top._key
-            if key not in self._valid or (self._one_deck and top._mask >> _bits.CARDS):
-                self._invalid(top)
-        return Plays(self._tables.plays(mask, key))
+        if top is None:
+            return Plays(self._compiled.leads(mask))
+        if type(top) is not Combo:
+            raise TypeError(f"expected a Combo or None, got {top!r}")
+        key = top._key
+        if key not in self._valid or (self._one_deck and top._mask >> _bits.CARDS):
+            self._invalid(top)
+        plays = self._compiled.plays(mask, key)
+        if self.suited_straights:
+            plays = [play for play in plays if _suits_allow(play, top._mask, key)]
+        return Plays(plays)
 
     # -- game flow (RULES §1.5, §2.4, §3, §6.4) -----------------------------------
 
@@ -674,12 +798,113 @@ def _not_cards(cards: object) -> str:
     return f"expected card text or Card objects, got {cards!r}"
 
 
+def _not_combos(*values: object) -> str:
+    shown = ", ".join(repr(value) for value in values)
+    return f"expected two Combo objects (see tienlen.classify), got {shown}"
+
+
+_STRAIGHT: Final = ComboKind.STRAIGHT.value
+_SUIT_CARDS: Final = tuple(
+    sum(1 << 4 * rank + suit for rank in range(_bits.RANKS)) for suit in range(4)
+)
+"""``_SUIT_CARDS[s]``: every card of suit *s* (one copy)."""
+
+
+def _one_suit(mask: int) -> bool:
+    """Whether every card of *mask* (one copy of each) has the suit of its top card."""
+    return not mask & ~_SUIT_CARDS[(mask.bit_length() - 1) & 3]
+
+
+def _suits_allow(play: int, top: int, top_key: int) -> bool:
+    """Whether suits let *play* beat *top* of the same shape: RULES §12.2 (*đồng chất*).
+
+    A straight of one suit is beaten only by a straight of one suit; any other
+    combination (and an unsuited straight) by whatever the same-shape rule allows.
+    """
+    if top_key >> 12 != _STRAIGHT or structural_key(play) >> 6 != top_key >> 6:
+        return True
+    return not _one_suit(top) or _one_suit(play)
+
+
 def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
     """Normalise hand-like input to a `Hand` (private helper)."""
     if isinstance(hand, Hand):
         return hand
     text = hand if isinstance(hand, str) else None
     return Hand(mask_of(as_cards(hand), text))
+
+
+def _type_problems(rules: BaseRules) -> Iterator[str]:
+    """Every setting whose value does not have its field's declared type (RULES §11).
+
+    Read from the annotations, so every setting is covered, including ones added later.
+    A `bool` is not an `int` here, and an `int` not a `bool`.
+    """
+    hints = _field_hints(type(rules))
+    for field in attrs.fields(type(rules)):
+        if field.init:
+            value = getattr(rules, field.name)
+            hint = hints[field.name]
+            if not _has_type(value, hint):
+                yield f"{field.name} must be {_describe(hint)}, got {value!r}"
+
+
+def _field_hints(cls: type) -> dict[str, Any]:
+    """The resolved annotations of a `BaseRules` class, computed once per class."""
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = get_type_hints(cls)
+    return hints
+
+
+_HINTS: Final[dict[type, dict[str, Any]]] = {}
+
+
+def _has_type(value: object, hint: Any) -> bool:
+    """Whether *value* has the type *hint* (classes, unions, tuples, frozensets, callables)."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is Any:
+        return True
+    if hint is None or hint is types.NoneType:
+        return value is None
+    if origin is Union or origin is types.UnionType:
+        return any(_has_type(value, arg) for arg in args)
+    if hint is bool:
+        return type(value) is bool
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(_has_type(item, args[0]) for item in value)
+        return len(value) == len(args) and all(map(_has_type, value, args))
+    if origin is frozenset:
+        return isinstance(value, frozenset) and all(
+            _has_type(v, args[0]) for v in value
+        )
+    if origin is Callable:
+        return callable(value)
+    return isinstance(value, origin or hint)
+
+
+def _describe(hint: Any) -> str:
+    """A type in words, for error messages: ``"a tuple of 4 ints"``."""
+    origin, args = get_origin(hint), get_args(hint)
+    if hint is None or hint is types.NoneType:
+        return "None"
+    if origin is Union or origin is types.UnionType:
+        return " or ".join(_describe(arg) for arg in args)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a tuple of ({_describe(args[0])})"
+        return f"a tuple of {len(args)} ({', '.join(_describe(arg) for arg in args)})"
+    if origin is frozenset:
+        return f"a frozenset of ({_describe(args[0])})"
+    if origin is Callable:
+        return "a callable"
+    name = getattr(origin or hint, "__name__", str(hint))
+    return f"an {name}" if name[0] in "aeiouAEIOU" else f"a {name}"
 
 
 def _table_problems(tables: Tables) -> Iterator[str]:

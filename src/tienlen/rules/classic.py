@@ -35,6 +35,14 @@ CLASSIC: Final = BaseRules(
     name="classic",
     aliases=("pagat", "thirteen", "tien-len"),
     max_players=8,  # five or more on two decks (RULES §2.1)
+    kinds=[  # RULES §1.2; no consecutive quads (§5) or triples (§12.4)
+        ComboKind.SINGLE,
+        ComboKind.PAIR,
+        ComboKind.TRIPLE,
+        ComboKind.FOUR_OF_A_KIND,
+        ComboKind.STRAIGHT,
+        ComboKind.CONSECUTIVE_PAIRS,
+    ],
     twos_in_straights=True,  # RULES §2.2
     twos_in_consecutive_pairs=True,  # D-2
     bombs=[  # exactly these four, exact sizes (RULES §2.3, D-3)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from tienlen.combos import ComboKind
 from tienlen.rules._base import BaseRules, Direction, FirstLead, InstantWin, Scoring
 from tienlen.rules.classic import FOUR_OF_A_KIND, PAIR, SINGLE, on_twos, pairs
 
@@ -14,6 +15,14 @@ POKER: Final = BaseRules(
     aliases=("tien-len-poker", "southern", "mien-nam", "pk"),
     direction=Direction.COUNTERCLOCKWISE,  # RULES §6.1
     max_players=4,  # RULES §6.1
+    kinds=[  # RULES §6.2
+        ComboKind.SINGLE,
+        ComboKind.PAIR,
+        ComboKind.TRIPLE,
+        ComboKind.FOUR_OF_A_KIND,
+        ComboKind.STRAIGHT,
+        ComboKind.CONSECUTIVE_PAIRS,
+    ],
     twos_in_straights=False,  # RULES §6.2
     twos_in_consecutive_pairs=False,  # RULES §6.2
     max_consecutive_pairs=4,  # RULES §6.2
@@ -29,6 +38,11 @@ POKER: Final = BaseRules(
     first_lead=FirstLead.FIRST_GAME_AND_AFTER_INSTANT_WIN,  # RULES §6.5, D-16
     scoring=Scoring.POKER_POINTS,  # RULES §6.6
     bomb_values=[(pairs(3), 4), (FOUR_OF_A_KIND, 6), (pairs(4), 8)],  # RULES §6.6.2
-    instant_wins=list(InstantWin),  # RULES §6.7
+    instant_wins=[  # RULES §6.7
+        InstantWin.FOUR_TWOS,
+        InstantWin.SIX_PAIRS,
+        InstantWin.FIVE_CONSECUTIVE_PAIRS,
+        InstantWin.THIRTEEN_RANKS,
+    ],
 )
 """Counterclockwise, bomb chains, jump-ins, points and instant wins (RULES §6)."""

@@ -26,7 +26,8 @@ VIETCONG: Final = attrs.evolve(
     name="vietcong",
     aliases=("viet-cong", "vc", "killer"),
     max_players=4,  # RULES §10
-    kinds=frozenset(ComboKind),  # consecutive quads, slams only (RULES §5.2, D-13)
+    kinds=CLASSIC.kinds
+    | {ComboKind.CONSECUTIVE_QUADS},  # slams only (RULES §5.2, D-13)
     twos_in_straights=False,  # RULES §5.1
     twos_in_consecutive_pairs=True,  # D-12
     bombs=[  # slams (RULES §5.2)
