@@ -554,11 +554,11 @@ def house_rules(draw: st.DrawFn) -> BaseRules:
         four_of_a_kind_may_lead=draw(st.booleans()),
         suited_straights=ComboKind.STRAIGHT in base.kinds and draw(st.booleans()),
     )
-    formulas = {
-        "pair_runs_beat_twos": draw(st.none() | st.integers(1, 4)) if pairs else None,
-        "longer_pair_runs_beat_shorter": pairs and draw(st.booleans()),
-    }
+    k = draw(st.none() | st.integers(1, 4)) if pairs else None
+    longer = pairs and draw(st.booleans())
     try:
-        return attrs.evolve(house, **formulas)
+        return attrs.evolve(
+            house, pair_runs_beat_twos=k, longer_pair_runs_beat_shorter=longer
+        )
     except InvalidRulesError:  # the formulas contradict the drawn bomb table
         return house

@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Sequence
 from functools import cached_property
-from typing import Final, NoReturn, overload
+from typing import Final, Never, NoReturn, overload
 
 import attrs
 
@@ -228,7 +228,7 @@ class Combo:
     def __hash__(self) -> int:
         return hash(self._mask)
 
-    def __lt__(self, other: object) -> NoReturn:
+    def __lt__(self, other: Never) -> NoReturn:
         """Refused: combinations have no order; `tienlen.beats` answers (RULES §1.3).
 
         Example:

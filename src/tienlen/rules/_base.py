@@ -9,6 +9,7 @@ the rule set is built.
 from __future__ import annotations
 
 import enum
+import functools
 import types
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, Final, NoReturn, Union, get_args, get_origin, get_type_hints
@@ -964,25 +965,65 @@ def _best_packing(
     Bombs need ``per_rank`` cards at each of ``length`` consecutive ranks, the highest no
     higher than ``top_rank``; a 2 used by a bomb is the lowest-valued one, so the dearest
     2s stay free to count singly (D-20).
+
+    A dynamic programme over the ranks, low to high (issue 14: no search over
+    orderings). A bomb's value is taken where it starts; afterwards only its per-rank
+    need and the ranks it still spans matter, so the state is the multiset of those
+    pairs, and a rank of at most 8 cards keeps it small.
     """
-    best = 0
+    starts: list[list[tuple[int, int, int]]] = []
+    for start in range(_bits.RANKS):
+        dearest: dict[tuple[int, int], int] = {}
+        for per_rank, length, value, top in items:
+            if start + length - 1 <= top:
+                shape = (per_rank, length)
+                dearest[shape] = max(dearest.get(shape, value), value)
+        starts.append([(*shape, value) for shape, value in sorted(dearest.items())])
 
-    def search(rank: int, left: tuple[int, ...], total: int) -> None:
-        nonlocal best
+    @functools.cache
+    def best(rank: int, open_bombs: tuple[tuple[int, int], ...]) -> int:
         if rank == _bits.RANKS:
-            free = left[_TWO]
-            best = max(best, total + sum(twos[len(twos) - free :]) if free else total)
-            return
-        search(rank + 1, left, total)
-        for per_rank, length, value, top_rank in items:
-            end = rank + length
-            if end - 1 <= top_rank and all(
-                left[r] >= per_rank for r in range(rank, end)
-            ):
-                used = tuple(
-                    c - per_rank if rank <= r < end else c for r, c in enumerate(left)
-                )
-                search(rank, used, total + value)
+            return 0
+        free = counts[rank] - sum(per_rank for per_rank, _ in open_bombs)
+        if free < 0:  # the bombs begun lower need more cards than this rank holds
+            return _IMPOSSIBLE
+        going = tuple((k, left - 1) for k, left in open_bombs if left > 1)
+        result = _IMPOSSIBLE
+        for started, used, worth in _starts(starts[rank], free):
+            rest = free - used
+            value = worth
+            if rank == _TWO and rest:
+                value += sum(twos[len(twos) - rest :])  # the dearest 2s stay free
+            opened = going + tuple(
+                (k, length - 1) for k, length in started if length > 1
+            )
+            result = max(result, value + best(rank + 1, tuple(sorted(opened))))
+        return result
 
-    search(0, counts, 0)
-    return best
+    return best(0, ())
+
+
+_IMPOSSIBLE: Final = -(1 << 30)
+"""Below any total: a state whose bombs cannot be completed."""
+
+
+def _starts(
+    choices: list[tuple[int, int, int]], room: int
+) -> Iterator[tuple[tuple[tuple[int, int], ...], int, int]]:
+    """Every multiset of bombs ``(per_rank, length, value)`` whose needs fit in *room* cards.
+
+    Yields each multiset as ``(per_rank, length)`` pairs, with its cards and its value.
+    """
+
+    def extend(
+        at: int, chosen: tuple[tuple[int, int], ...], used: int, value: int
+    ) -> Iterator[tuple[tuple[tuple[int, int], ...], int, int]]:
+        yield chosen, used, value
+        for j in range(at, len(choices)):
+            per_rank, length, worth = choices[j]
+            if used + per_rank <= room:
+                yield from extend(
+                    j, (*chosen, (per_rank, length)), used + per_rank, value + worth
+                )
+
+    return extend(0, (), 0, 0)
