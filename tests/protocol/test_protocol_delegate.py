@@ -117,9 +117,9 @@ class Delegate:
         """Forwarded."""
         return self.rules.game_end
 
-    def instant_win(self, hand: Hand) -> InstantWin | None:
+    def instant_win(self, hand: Hand, *, first_game: bool = True) -> InstantWin | None:
         """Forwarded."""
-        return self.rules.instant_win(hand)
+        return self.rules.instant_win(hand, first_game=first_game)
 
     @property
     def scoring(self) -> Scoring:

@@ -23,6 +23,7 @@ from tienlen import (
     Bomb,
     ComboKind,
     Hand,
+    InstantWin,
     InvalidRulesError,
     Rank,
     Shape,
@@ -302,3 +303,52 @@ def test_combos_have_no_order() -> None:
     for compare in compares:
         with pytest.raises(TypeError, match=r"beats\(a, b, rules\)"):
             compare()
+
+
+# -- instant wins as an open set (RULES §6.7, §12.5, D-21) ---------------------------
+
+EVERY_WIN = attrs.evolve(POKER, name="every-win", instant_wins=list(InstantWin))
+
+
+@pytest.mark.parametrize(
+    ("hand", "win"),
+    [
+        (
+            "3s 3c 3d 4s 4c 4d 5s 5c 5d 8h 9h Jh Ks",
+            InstantWin.THREE_CONSECUTIVE_TRIPLES,
+        ),
+        ("3s 3c 3d 5s 5c 5d 8s 8c 8d 9h Jh Kh Ah", InstantWin.THREE_TRIPLES),
+        ("3s 4s 5c 6s 7c 8s 9c Ts Jc Qs Kc As 4c", InstantWin.DRAGON_WITHOUT_TWO),
+        ("3d 4d 5h 7d 8h 9h Td Jh Qd Kh Ad 2d 2h", InstantWin.ONE_COLOUR),
+        ("3s 3c 3d 3h 5s 7c 9d Jh Ks 6c 8d Th Qs", InstantWin.FOUR_THREES),
+        ("3s 3c 4s 4c 5s 5c 9s 9c 9d 9h Jd Qh Ks", InstantWin.TWO_BOMBS),
+    ],
+)
+def test_new_instant_wins(hand: str, win: InstantWin) -> None:
+    """RULES §12.5: each new instant-win hand is found when the rule set lists it."""
+    rules = attrs.evolve(POKER, name="one-win", instant_wins=[win])
+    assert rules.instant_win(Hand.parse(hand)) is win
+    assert POKER.instant_win(Hand.parse(hand)) is not win
+
+
+def test_four_threes_only_in_the_first_game() -> None:
+    """RULES §12.5: four 3s win in the first game of a match only."""
+    rules = attrs.evolve(POKER, name="threes", instant_wins=[InstantWin.FOUR_THREES])
+    hand = Hand.parse("3s 3c 3d 3h 5s 7c 9d Jh Ks 6c 8d Th Qs")
+    assert rules.instant_win(hand, first_game=True) is InstantWin.FOUR_THREES
+    assert rules.instant_win(hand, first_game=False) is None
+
+
+def test_six_pairs_counts_sets_setting() -> None:
+    """D-21: by default a triple gives a pair and a four two; exact pairs only when off."""
+    hand = Hand.parse("3s 3c 3d 5s 5c 5d 5h 7s 7c 9d 9h Jh Js")  # 1 + 2 + 1 + 1 + 1 = 6
+    assert POKER.instant_win(hand) is InstantWin.SIX_PAIRS
+    exact = attrs.evolve(POKER, six_pairs_counts_sets=False)
+    assert exact.instant_win(hand) is None
+
+
+def test_instant_wins_fixed_order() -> None:
+    """RULES §12.5: several apply, the first in `InstantWin` order is reported."""
+    hand = Hand.parse("3s 3c 3d 3h 4s 4c 4d 4h 5s 5c 5d 5h 9s")
+    found = EVERY_WIN.instant_win(hand)
+    assert found is InstantWin.SIX_PAIRS  # before THREE_CONSECUTIVE_TRIPLES

@@ -138,8 +138,8 @@ class RuleSet(Protocol):
         """When the game ends."""
         ...
 
-    def instant_win(self, hand: Hand) -> InstantWin | None:
-        """The instant win *hand* qualifies for at the deal."""
+    def instant_win(self, hand: Hand, *, first_game: bool = True) -> InstantWin | None:
+        """The instant win *hand* qualifies for at the deal (in a match's first game?)."""
         ...
 
     @property

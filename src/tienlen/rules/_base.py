@@ -84,7 +84,11 @@ class Scoring(enum.Enum):
 
 
 class InstantWin(enum.Enum):
-    """Hands that win at the deal (*tới trắng*, RULES §5.4, §6.7)."""
+    """Hands that win at the deal (*tới trắng*, RULES §5.4, §6.7, §12.5).
+
+    When a hand qualifies for several, the first member in this order is the one
+    reported.
+    """
 
     FOUR_TWOS = "four-twos"
     """All four 2s."""
@@ -94,6 +98,18 @@ class InstantWin(enum.Enum):
     """Five consecutive pairs without 2s."""
     THIRTEEN_RANKS = "thirteen-ranks"
     """One card of every rank, 3…A plus a 2 (the dragon)."""
+    THREE_CONSECUTIVE_TRIPLES = "three-consecutive-triples"
+    """Three or more cards at each of three consecutive ranks, without 2s (RULES §12.5)."""
+    TWO_BOMBS = "two-bombs"
+    """Two disjoint combinations of the rule set's bomb shapes (RULES §12.5)."""
+    ONE_COLOUR = "one-colour"
+    """Every card red (♦♥) or every card black (♠♣) (RULES §12.5)."""
+    FOUR_THREES = "four-threes"
+    """All four 3s, in the first game of a match only (RULES §12.5)."""
+    THREE_TRIPLES = "three-triples"
+    """Three or more cards at each of three ranks (RULES §12.5)."""
+    DRAGON_WITHOUT_TWO = "dragon-without-two"
+    """One card of every rank 3…A, no 2 needed (RULES §12.5)."""
 
 
 def _check_bomb(bomb: Bomb, _: object, target: Shape) -> None:
@@ -703,23 +719,50 @@ class BaseRules:
             and self.beats(play, top)
         )
 
-    def instant_win(self, hand: Hand) -> InstantWin | None:
-        """The instant win *hand* qualifies for at the deal, or ``None`` (RULES §5.4, §6.7).
+    def instant_win(self, hand: Hand, *, first_game: bool = True) -> InstantWin | None:
+        """The instant win *hand* qualifies for at the deal, or ``None`` (RULES §5.4, §6.7, §12.5).
+
+        *first_game* says whether this is a match's first game (`InstantWin.FOUR_THREES`
+        counts only then). Several apply: the first in `InstantWin` order.
 
         Example:
             >>> from tienlen import POKER, Hand
             >>> POKER.instant_win(Hand.parse("3s 3c 5d 5h 7s 7c 9d 9h Js Jc Kd Kh 2s"))
             <InstantWin.SIX_PAIRS: 'six-pairs'>
         """
+        if type(hand) is not Hand:
+            raise TypeError(f"expected a Hand, got {hand!r}")
         if not self.instant_wins:
             return None
         counts = [0] * _bits.RANKS
         for card in hand:
             counts[card.rank.value] += 1
         for win in InstantWin:
-            if win in self.instant_wins and _INSTANT_WIN_TESTS[win](counts):
+            if win in self.instant_wins and self._qualifies(
+                win, hand, counts, first_game=first_game
+            ):
                 return win
         return None
+
+    def _qualifies(
+        self, win: InstantWin, hand: Hand, counts: list[int], *, first_game: bool
+    ) -> bool:
+        """Whether *hand* (with per-rank *counts*) is the instant win *win* (RULES §6.7, §12.5)."""
+        if win is InstantWin.SIX_PAIRS and not self.six_pairs_counts_sets:
+            return counts.count(2) >= 6  # exact pairs only (D-21)
+        if win is InstantWin.TWO_BOMBS:
+            shapes = [
+                (shape.kind.per_rank, shape.length, 1, top.value)
+                for shape in self._bomb_shapes
+                if (top := self.max_top_rank(shape)) is not None
+            ]
+            return _best_packing(tuple(counts), [], shapes) >= 2
+        if win is InstantWin.ONE_COLOUR:
+            colours = {card.suit.value >> 1 for card in hand}  # ♠♣ 0, ♦♥ 1
+            return len(colours) == 1
+        if win is InstantWin.FOUR_THREES:
+            return first_game and counts[0] >= 4
+        return _INSTANT_WIN_TESTS[win](counts)
 
     def chop_value(self, combo: Combo) -> int:
         """What catching *combo* is worth: 2s by suit, bombs by shape (RULES §6.6.2).
@@ -949,12 +992,33 @@ def _thirteen_ranks(counts: list[int]) -> bool:
     return all(counts)
 
 
+def _three_consecutive_triples(counts: list[int]) -> bool:
+    run = 0
+    for count in counts[:_TWO]:  # without 2s, as five consecutive pairs (RULES §6.7)
+        run = run + 1 if count >= 3 else 0
+        if run >= 3:
+            return True
+    return False
+
+
+def _three_triples(counts: list[int]) -> bool:
+    return sum(count >= 3 for count in counts) >= 3
+
+
+def _dragon_without_two(counts: list[int]) -> bool:
+    return all(counts[:_TWO])
+
+
 _INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[list[int]], bool]]] = {
     InstantWin.FOUR_TWOS: _four_twos,
     InstantWin.SIX_PAIRS: _six_pairs,
     InstantWin.FIVE_CONSECUTIVE_PAIRS: _five_consecutive_pairs,
     InstantWin.THIRTEEN_RANKS: _thirteen_ranks,
+    InstantWin.THREE_CONSECUTIVE_TRIPLES: _three_consecutive_triples,
+    InstantWin.THREE_TRIPLES: _three_triples,
+    InstantWin.DRAGON_WITHOUT_TWO: _dragon_without_two,
 }
+"""The instant wins read off per-rank counts alone; `BaseRules._qualifies` has the rest."""
 
 
 def _best_packing(
