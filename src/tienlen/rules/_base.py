@@ -452,7 +452,7 @@ class BaseRules:
         """Whether a combination of *kind* may be led (RULES §1.5.1, D-13, §12.1).
 
         All kinds may, but consecutive quads (slams only), and consecutive pairs or
-        fours of a kind when `bombs_may_lead` or `four_of_a_kind_may_lead` is off.
+        fours of a kind when ``bombs_may_lead`` or ``four_of_a_kind_may_lead`` is off.
 
         Example:
             >>> import attrs
