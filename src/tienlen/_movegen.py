@@ -15,8 +15,14 @@ from typing import Final, overload
 from tienlen import _bits
 from tienlen._kinds import KINDS, SINGLE
 from tienlen._shapes import shape_code
+from tienlen.errors import TienLenError
 
-__all__ = ["Leads", "Tables"]
+__all__ = ["MAX_LISTED_PLAYS", "Leads", "Tables"]
+
+MAX_LISTED_PLAYS: Final = 1_000_000
+"""The most plays listed at once (iterating leads, or plays against a top): above it
+`TienLenError` is raised instead of exhausting memory. A dealt hand of 13–20 cards
+holds at most a few thousand; counting (``len``) and ``in`` have no limit."""
 
 _LOW: Final = _bits.LOW_HALF
 _new: Final = object.__new__
@@ -465,6 +471,22 @@ class Leads(Sequence[int]):
     def __iter__(self) -> Iterator[int]:
         return iter(self.listed())
 
+    def __contains__(self, mask: object) -> bool:
+        """Whether *mask* is one of the plays, computed without listing the runs."""
+        if type(mask) is not int:
+            return False
+        if mask in self._head:
+            return True
+        for subsets, states, first, last, _ in self._blocks:
+            if mask & ~_SPAN_CARDS[first][last]:
+                continue  # a card outside the block's ranks
+            if all(
+                mask & _bits.RANK_CARDS[rank] in subsets[rank][states[rank]]
+                for rank in range(first, last + 1)
+            ):
+                return True
+        return False
+
     def __reduce__(self) -> tuple[type[list[int]], tuple[list[int]]]:
         """Pickle as the list of every play: the blocks point into shared tables."""
         return list, (self.listed(),)
@@ -475,6 +497,7 @@ class Leads(Sequence[int]):
         Each block is expanded from the runs of the block before it when that one is
         one rank shorter with the same first rank.
         """
+        _check_size(self._len)
         out = self._head.copy()
         partial: Sequence[int] = ()
         shorter: tuple[object, int, int] = (
@@ -492,6 +515,23 @@ class Leads(Sequence[int]):
             shorter = (subsets, first, last + 1)
             out += partial
         return out
+
+
+_SPAN_CARDS: Final = tuple(
+    tuple(sum(_bits.RANK_CARDS[first : last + 1]) for last in range(_bits.RANKS))
+    for first in range(_bits.RANKS)
+)
+"""``_SPAN_CARDS[first][last]``: every card of ranks *first*…*last*, both copies."""
+
+
+def _check_size(count: int) -> None:
+    """Refuse to list more than `MAX_LISTED_PLAYS` plays (issue 14: bounded work)."""
+    if count > MAX_LISTED_PLAYS:
+        msg = (
+            f"{count} plays are too many to list (at most {MAX_LISTED_PLAYS}); "
+            "len() and 'in' still answer"
+        )
+        raise TienLenError(msg)
 
 
 def _sets(hand: int, avail: int, k: int, above: int, out: list[int]) -> None:
@@ -534,6 +574,10 @@ def _runs(
         if start < lowest_start:
             continue
         end = start + length - 1
+        count = 1
+        for rank in range(start, end + 1):
+            count *= SUBSET_COUNTS[k][states[rank]]
+        _check_size(len(out) + count)
         tops = SUBSETS[end][states[end]][k]
         if start == lowest_start and above >= 0:
             limit = (2 << above) - 1

@@ -266,6 +266,10 @@ def make_combo(mask: int, key: int) -> Combo:
     return combo
 
 
+def _combo_of(mask: int) -> Combo:
+    return make_combo(mask, structural_key(mask))
+
+
 class Plays(Sequence[Combo]):
     """An immutable, lazy sequence of the combinations a hand may play.
 
@@ -303,8 +307,7 @@ class Plays(Sequence[Combo]):
         return make_combo(mask, structural_key(mask))
 
     def __iter__(self) -> Iterator[Combo]:
-        for mask in self._masks:
-            yield make_combo(mask, structural_key(mask))
+        return map(_combo_of, self._masks)  # iter(masks) now: too many plays raise here
 
     def __contains__(self, item: object) -> bool:
         return isinstance(item, Combo) and item.mask in self._masks

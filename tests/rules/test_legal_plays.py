@@ -40,6 +40,7 @@ from tienlen import (
     Hand,
     InvalidComboError,
     Plays,
+    TienLenError,
     classify,
     legal_plays,
 )
@@ -301,3 +302,32 @@ def test_legal_plays_rejects_a_non_combination_top() -> None:
         legal_plays("5s 6s", "3s 4h")
     with pytest.raises(InvalidComboError, match="is not a combination under poker"):
         legal_plays("5s 6s", "Jd Qh Kh Ac 2d", rules=POKER)
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=IDS)
+@given(data=st.data())
+def test_membership_is_computed_and_exact(
+    rules: BaseRules, data: st.DataObject
+) -> None:
+    """Issue 14 item 5: ``in`` on leads answers exactly what listing them answers."""
+    hand = data.draw(st.one_of(hands(1, 13), hands_holding(rules, 1, 13)))
+    plays = legal_plays(hand, rules=rules)
+    listed = {play.mask for play in plays}
+    for combo in brute_force(hand, rules):
+        assert (combo in plays) == (combo.mask in listed)
+    assert "3s" not in plays
+
+
+def test_absurd_hands_count_but_do_not_list() -> None:
+    """Issue 14 item 5: a 52-card hand has 18.9 billion leads: len and in answer, listing refuses."""
+    hand = Hand(sum(1 << index for index in range(52)))
+    plays = legal_plays(hand)
+    assert len(plays) == 18_926_703_435
+    run = classify(
+        " ".join(f"{rank}{suit}" for rank in "3456789TJQKA2" for suit in "sc")
+    )
+    assert run in plays
+    with pytest.raises(TienLenError, match="too many to list"):
+        list(plays)
+    with pytest.raises(TienLenError, match="too many to list"):
+        legal_plays(hand, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As")
