@@ -11,20 +11,28 @@ is not (RULES §6.4).
 from __future__ import annotations
 
 import functools
-import itertools
-import operator
 import os
 import random
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Final, overload
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final
 
 import attrs
 
 from tienlen import _bits
 from tienlen._movegen import Tables
-from tienlen._shapes import SINGLE, shape_code, structural_key
+from tienlen._shapes import SINGLE, STRUCTURES, shape_code, structural_key
+from tienlen.actions import (
+    PASSES,
+    TOKENS,
+    Action,
+    Actions,
+    Pass,
+    Play,
+    hand_of,
+    make_play,
+)
 from tienlen.cards import DECK, Card, Hand
-from tienlen.combos import Combo, make_combo
+from tienlen.combos import Combo, Plays, make_combo
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -53,233 +61,12 @@ from tienlen.scoring import (
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
 
 
-class Play:
-    """A player playing cards (a combination, if it is legal). Immutable and hashable.
-
-    Args:
-        player: Who plays.
-        cards: The cards played (card text and iterables of cards are accepted).
-
-    Raises:
-        InvalidCardError: bad card text.
-
-    Example:
-        >>> play = Play(player=2, cards="7h 7s")
-        >>> str(play), play.player, play
-        ('7s 7h', 2, Play(player=2, cards=Hand.parse('7s 7h')))
-        >>> play == Play(player=2, cards="7s 7h")
-        True
-
-    A plain slotted class with read-only properties rather than an attrs class: every
-    legal action is built on demand (`Actions`), so its construction is a hot path.
-    """
-
-    __slots__ = ("_mask", "_origin", "_player")
-
-    _player: int
-    _mask: int
-    _origin: int
-    """The serial number of the state whose `GameState.legal_actions` made this play:
-    that state applies it without checking it again (0 for plays made elsewhere)."""
-
-    def __init__(self, *, player: int, cards: Hand | str | Iterable[Card]) -> None:
-        self._player = player
-        self._mask = as_hand(cards)._mask
-        self._origin = 0
-
-    @property
-    def player(self) -> int:
-        """Who plays."""
-        return self._player
-
-    @property
-    def cards(self) -> Hand:
-        """The cards played."""
-        return _hand(self._mask)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Play:
-            return self._player == other._player and self._mask == other._mask
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self._player, self._mask))
-
-    def __str__(self) -> str:
-        return str(self.cards)
-
-    def __repr__(self) -> str:
-        return f"Play(player={self.player!r}, cards={self.cards!r})"
-
-
-@attrs.frozen(kw_only=True)
-class Pass:
-    """A player passing: they are locked out of the rest of the trick (RULES §1.5.3).
-
-    Example:
-        >>> str(Pass(player=1))
-        'pass'
-    """
-
-    player: int
-    """Who passes."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
 _new: Final = object.__new__
-_set_hand_mask: Final = Hand.__dict__["_mask"].__set__
-
-
-def _hand(mask: int) -> Hand:
-    """A `Hand` of *mask*, built without attrs' init (private hot path)."""
-    hand = _new(Hand)
-    _set_hand_mask(hand, mask)
-    return hand
-
-
-_PASSES: Final = tuple(Pass(player=player) for player in range(8))
+_hand: Final = hand_of
+_play: Final = make_play
+_PASSES: Final = PASSES
 _Log = tuple["_Log", "Action"] | None
 """A game's actions as a linked list, latest first: ``(earlier actions, action)``."""
-
-Action = Play | Pass
-"""What a player does on their turn (or, for a Poker jump-in, out of it)."""
-
-
-def _play(player: int, mask: int, origin: int) -> Play:
-    """A `Play` of the legal actions of the state numbered *origin* (private hot path)."""
-    play = _new(Play)
-    play._player = player
-    play._mask = mask
-    play._origin = origin
-    return play
-
-
-class Actions(Sequence[Action]):
-    """The legal actions of a state: a lazy, immutable sequence.
-
-    The acting player's plays come first, then their pass (when allowed), then Poker
-    jump-ins by other players. ``len()`` and ``in`` are free and an action object is
-    built only when you take it, so ``random.choice(state.legal_actions())`` is cheap.
-
-    Example:
-        >>> from tienlen import CLASSIC
-        >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
-        >>> len(actions), Play(player=0, cards="3s") in actions, actions[0]
-        (1, True, Play(player=0, cards=Hand.parse('3s')))
-    """
-
-    __slots__ = (
-        "_count",
-        "_len",
-        "_masks",
-        "_others",
-        "_pass",
-        "_player",
-        "_serial",
-        "_singles",
-    )
-
-    _serial: int
-    """The serial number of the state the actions belong to."""
-    _player: int
-    """The player to act."""
-    _singles: int
-    """Their single-card plays, as one mask (listed first, lowest first)."""
-    _count: int
-    """How many single-card plays `_singles` holds."""
-    _masks: Sequence[int]
-    """Their other plays."""
-    _pass: bool
-    """Whether they may pass."""
-    _others: Sequence[tuple[int, Sequence[int]]]
-    """Poker jump-ins: other players and their plays."""
-    _len: int
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if type(index) is not int or index < 0:
-            return self._lookup(index)
-        count = self._count
-        if index < count:  # the index-th lowest card of the singles mask
-            bits = self._singles
-            while index:
-                bits &= bits - 1
-                index -= 1
-            mask = bits & -bits
-        else:
-            masks = self._masks
-            index -= count
-            if index >= len(masks):
-                if index == len(masks) and self._pass:
-                    return _PASSES[self._player]
-                return self._lookup(index + count)
-            mask = masks[index]
-        play = _new(Play)  # `_play`, inlined: the hot path
-        play._player = self._player
-        play._mask = mask
-        play._origin = self._serial
-        return play
-
-    def __contains__(self, item: object) -> bool:
-        """Whether *item* is one of these actions, without building any of them."""
-        if type(item) is Pass:
-            return self._pass and item.player == self._player
-        if type(item) is not Play:
-            return False
-        player, mask = item._player, item._mask
-        if player == self._player:
-            if not mask & (mask - 1) and mask & self._singles:
-                return True
-            return mask in self._masks
-        return any(player == other and mask in group for other, group in self._others)
-
-    def _lookup(self, index: int | slice) -> Action | Sequence[Action]:
-        """`__getitem__` for slices, negative indices and Poker jump-ins."""
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        index = operator.index(index)
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            msg = "action index out of range"
-            raise IndexError(msg)
-        own = self._count + len(self._masks) + self._pass
-        if index < own:
-            return self[index]
-        index -= own
-        for player, group in self._others:
-            if index < len(group):
-                return _play(player, group[index], self._serial)
-            index -= len(group)
-        raise AssertionError  # pragma: no cover - guarded by the range check
-
-    def __iter__(self) -> Iterator[Action]:
-        player, serial = self._player, self._serial
-        bits = self._singles
-        while bits:
-            low = bits & -bits
-            yield _play(player, low, serial)
-            bits ^= low
-        for mask in self._masks:
-            yield _play(player, mask, serial)
-        if self._pass:
-            yield _PASSES[player]
-        for other, group in self._others:
-            for mask in group:
-                yield _play(other, mask, serial)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{a.player}:{a}" for a in self[:6])
-        more = ", ..." if len(self) > 6 else ""
-        return f"<Actions ({len(self)}): [{shown}{more}]>"
 
 
 def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
@@ -391,7 +178,7 @@ class GameState:
 
     def __attrs_post_init__(self) -> None:
         object.__setattr__(self, "_context", _Context(self.rules, len(self._masks)))
-        object.__setattr__(self, "_serial", _new_serial())
+        object.__setattr__(self, "_serial", _next_token())
         object.__setattr__(self, "is_over", self.result is not None)
 
     # -- construction -------------------------------------------------------------
@@ -653,6 +440,7 @@ class GameState:
             ['3s']
         """
         actions = _new(Actions)  # built here, without an __init__ call (hot path)
+        actions._state = self
         actions._serial = self._serial
         actions._singles = actions._count = 0
         actions._others = ()
@@ -667,9 +455,7 @@ class GameState:
         tables = self._context.tables
         masks: Sequence[int]
         if tables is None:
-            masks = self.rules.legal_plays(self.hands[player], self.top).masks
-            if self.required:
-                masks = tuple(m for m in masks if m & self.required)
+            masks = self._checked_plays(player, self.rules.legal_plays)
         elif not top:
             masks = tables.leads(self._masks[player], self.required)
         elif top >> 6 == _SINGLE_CODE:  # singles kept as one mask (the commonest case)
@@ -691,7 +477,11 @@ class GameState:
         actions._pass = True
         size = actions._count + len(masks) + 1
         if self.rules.jump_in:
-            actions._others = others = self._jump_ins(player)
+            actions._others = others = (
+                self._jump_ins(player)
+                if tables is not None
+                else self._checked_jump_ins(player)
+            )
             for _, group in others:
                 size += len(group)
         actions._len = size
@@ -714,6 +504,36 @@ class GameState:
             ]
             if masks:
                 groups.append((player, masks))
+        return groups
+
+    def _checked_plays(
+        self, player: int, listed: Callable[[Hand, Combo | None], Plays] | None
+    ) -> list[int]:
+        """*player*'s plays by the rule set's own answers, for any `RuleSet` (R24).
+
+        The rule set's *listed* plays come first, in its order, then every other
+        combination the hand holds; each is kept only when `is_legal` accepts it, so
+        the legal actions are exactly what `check` allows whatever hook is overridden.
+        """
+        hand = self.hand(player)
+        first = listed(hand, self.top).masks if listed is not None else ()
+        kept: list[int] = []
+        seen: set[int] = set()
+        for mask in (*first, *_every_combination().leads(hand._mask)):
+            if mask not in seen:
+                seen.add(mask)
+                if self.is_legal(_play(player, mask, 0)):
+                    kept.append(mask)
+        return kept
+
+    def _checked_jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
+        """`_jump_ins` by the rule set's own answers (see `_checked_plays`)."""
+        groups: list[tuple[int, list[int]]] = []
+        for player in self._order_from(acting):
+            if player != acting and self.in_game(player):
+                masks = self._checked_plays(player, None)
+                if masks:
+                    groups.append((player, masks))
         return groups
 
     # -- check / is_legal / apply ---------------------------------------------------
@@ -1080,9 +900,27 @@ class GameState:
 
         return svg.state(self)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the fields, the history as a flat tuple (no deep nesting to recurse)."""
+        fields = self.__dict__.copy()
+        del fields["_serial"]
+        fields["_log"] = self.history
+        return fields
+
     def __setstate__(self, fields: dict[str, object]) -> None:
-        """Unpickle with a serial number of this process (see `Play`'s origin)."""
-        _set_fields(self, "__dict__", {**fields, "_serial": _new_serial()})
+        """Unpickle with a fresh trust token of this process (see `Play`)."""
+        log: _Log = None
+        for action in fields["_log"]:  # type: ignore[attr-defined]  # a flat tuple
+            log = (log, action)
+        _set_fields(self, "__dict__", {**fields, "_log": log, "_serial": _next_token()})
+
+    def __copy__(self) -> GameState:
+        """The state itself: it is immutable."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        """The state itself: it is immutable (and its history may be long)."""
+        return self
 
     def __repr__(self) -> str:
         hands = ", ".join(repr(str(hand)) for hand in self.hands)
@@ -1158,11 +996,36 @@ class _Context:
         self.tables: Tables | None = None
         """The rule set's compiled play generator, when its `legal_plays` is
         `BaseRules`' own: legal actions then skip its argument checks."""
-        if (
-            isinstance(rules, BaseRules)
-            and type(rules).legal_plays is BaseRules.legal_plays
-        ):
+        if isinstance(rules, BaseRules) and not _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
             self.tables = rules._tables
+
+
+@functools.cache
+def _every_combination() -> Tables:
+    """Tables that list every combination a hand holds, of any shape and rank."""
+    codes = dict.fromkeys(STRUCTURES.values(), _bits.RANKS - 1)
+    return Tables(codes, {code >> 6 for code in codes}, {})
+
+
+_RULE_HOOKS: Final = (
+    "classify",
+    "beats",
+    "is_leadable",
+    "legal_plays",
+    "max_top_rank",
+    "may_jump_in",
+    "is_chop_target",
+    "is_bomb",
+)
+"""The rule questions the compiled tables answer: overriding one leaves the fast path."""
+
+
+@functools.cache
+def _overrides_rule_hooks(cls: type) -> bool:
+    """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
+    return any(
+        getattr(cls, name) is not getattr(BaseRules, name) for name in _RULE_HOOKS
+    )
 
 
 _POKER_POINTS: Final = Scoring.POKER_POINTS
@@ -1185,26 +1048,14 @@ _set_fields: Final = object.__setattr__
 
 def _state(fields: dict[str, object]) -> GameState:
     """A `GameState` with these field values, built without attrs' checks (hot path)."""
-    fields["_serial"] = _process[0] | next(_serials)
+    fields["_serial"] = _next_token()
     state = _new(GameState)
     _set_fields(state, "__dict__", fields)
     return state
 
 
-_serials: Final = itertools.count(1)
-_process = [os.getpid() << 40]
-
-
-def _forked() -> None:
-    _process[0] = os.getpid() << 40
-
-
-os.register_at_fork(after_in_child=_forked)
-
-
-def _new_serial() -> int:
-    """A number no other live state of any process has (pid and a per-process count)."""
-    return _process[0] | next(_serials)
+_next_token: Final = TOKENS.next
+os.register_at_fork(after_in_child=TOKENS.reseed)
 
 
 def _clear_trick(fields: dict[str, object], leader: int) -> None:
