@@ -8,6 +8,7 @@ or copied, so a play that travelled is always checked in full.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import secrets
 from collections.abc import Iterable, Iterator, Sequence
@@ -40,7 +41,7 @@ class Play:
     """A player playing cards (a combination, if it is legal). Immutable and hashable.
 
     Args:
-        player: Who plays: an `int` (an `int` subclass is read as its plain value).
+        player: Who plays: an ``int`` (an ``int`` subclass is read as its plain value).
         cards: The cards played (card text and iterables of cards are accepted).
 
     Raises:
@@ -160,22 +161,22 @@ def make_play(player: int, mask: int, origin: int) -> Play:
 class _TrustTokens:
     """Trust tokens: a random per-process prefix and a counter (see `Play`)."""
 
-    __slots__ = ("_count", "_prefix")
+    __slots__ = ("count", "prefix")
 
     def __init__(self) -> None:
-        self._prefix = 0
-        self._count = 0
+        self.prefix = [0]
+        """The process's random prefix, in a cell the engine reads inline."""
+        self.count = itertools.count(1)
+        """The per-process counter."""
         self.reseed()
 
     def reseed(self) -> None:
         """Draw a new random prefix (at import and in a forked child)."""
-        self._prefix = (secrets.randbits(62) | 1) << 64
-        self._count = 0
+        self.prefix[0] = (secrets.randbits(62) | 1) << 64
 
     def next(self) -> int:
         """A token no other state of any process holds (0 is never one)."""
-        self._count += 1
-        return self._prefix | self._count
+        return self.prefix[0] | next(self.count)
 
 
 TOKENS: Final = _TrustTokens()

@@ -430,6 +430,7 @@ def poll_jump_ins(
 
     Example:
         >>> from tienlen import POKER, GameState
+        >>> from tienlen.players import poll_jump_ins
         >>> state = GameState.from_hands(
         ...     ["3s 2h", "4s 4c 5s 5c 6s 6c 7s 7c 9d", "8d Kd"], POKER, first_game=False, leader=0
         ... ).play("2h", 0)
