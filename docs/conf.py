@@ -33,7 +33,7 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 language = "en"
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "_house_rules_flow.md"]
 
 # `Card` in a docstring links to the object (attrs, STYLE R61).
 default_role = "any"

@@ -89,6 +89,8 @@ class IllegalReason(enum.StrEnum):
     """Same shape but not strictly higher (RULES §1.3)."""
     CANNOT_PASS = "cannot pass"  # noqa: S105
     """The leader must play (RULES §1.5.1)."""
+    CANNOT_GO_OUT = "cannot go out with that"
+    """The table forbids going out with a 2 or a bomb (RULES §12.12)."""
 
 
 class IllegalPlayError(TienLenError, ValueError):

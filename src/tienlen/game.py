@@ -11,20 +11,28 @@ is not (RULES §6.4).
 from __future__ import annotations
 
 import functools
-import itertools
-import operator
 import os
 import random
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Final, overload
+from collections.abc import Callable, Iterable, Sequence
+from typing import Final, TypedDict, cast
 
 import attrs
 
 from tienlen import _bits
 from tienlen._movegen import Tables
-from tienlen._shapes import SINGLE, shape_code, structural_key
+from tienlen._shapes import SINGLE, STRUCTURES, shape_code, structural_key
+from tienlen.actions import (
+    PASSES,
+    TOKENS,
+    Action,
+    Actions,
+    Pass,
+    Play,
+    hand_of,
+    make_play,
+)
 from tienlen.cards import DECK, Card, Hand
-from tienlen.combos import Combo, make_combo
+from tienlen.combos import Combo, Plays, make_combo
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -32,254 +40,20 @@ from tienlen.errors import (
     InvalidStateError,
 )
 from tienlen.explain import explain_beats, why_not_combination
+from tienlen.policies import Seating
 from tienlen.rules import RuleSet
-from tienlen.rules._base import (
-    BaseRules,
-    Direction,
-    GameEnd,
-    InstantWin,
-    Scoring,
-    as_hand,
-)
-from tienlen.scoring import (
-    ChopChain,
-    GameResult,
-    ScoreItem,
-    ScoreKind,
-    instant_win_result,
-    settle,
-)
+from tienlen.rules._base import BaseRules, as_hand
+from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
 
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
 
 
-class Play:
-    """A player playing cards (a combination, if it is legal). Immutable and hashable.
-
-    Args:
-        player: Who plays.
-        cards: The cards played (card text and iterables of cards are accepted).
-
-    Raises:
-        InvalidCardError: bad card text.
-
-    Example:
-        >>> play = Play(player=2, cards="7h 7s")
-        >>> str(play), play.player, play
-        ('7s 7h', 2, Play(player=2, cards=Hand.parse('7s 7h')))
-        >>> play == Play(player=2, cards="7s 7h")
-        True
-
-    A plain slotted class with read-only properties rather than an attrs class: every
-    legal action is built on demand (`Actions`), so its construction is a hot path.
-    """
-
-    __slots__ = ("_mask", "_origin", "_player")
-
-    _player: int
-    _mask: int
-    _origin: int
-    """The serial number of the state whose `GameState.legal_actions` made this play:
-    that state applies it without checking it again (0 for plays made elsewhere)."""
-
-    def __init__(self, *, player: int, cards: Hand | str | Iterable[Card]) -> None:
-        self._player = player
-        self._mask = as_hand(cards)._mask
-        self._origin = 0
-
-    @property
-    def player(self) -> int:
-        """Who plays."""
-        return self._player
-
-    @property
-    def cards(self) -> Hand:
-        """The cards played."""
-        return _hand(self._mask)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Play:
-            return self._player == other._player and self._mask == other._mask
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self._player, self._mask))
-
-    def __str__(self) -> str:
-        return str(self.cards)
-
-    def __repr__(self) -> str:
-        return f"Play(player={self.player!r}, cards={self.cards!r})"
-
-
-@attrs.frozen(kw_only=True)
-class Pass:
-    """A player passing: they are locked out of the rest of the trick (RULES §1.5.3).
-
-    Example:
-        >>> str(Pass(player=1))
-        'pass'
-    """
-
-    player: int
-    """Who passes."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
 _new: Final = object.__new__
-_set_hand_mask: Final = Hand.__dict__["_mask"].__set__
-
-
-def _hand(mask: int) -> Hand:
-    """A `Hand` of *mask*, built without attrs' init (private hot path)."""
-    hand = _new(Hand)
-    _set_hand_mask(hand, mask)
-    return hand
-
-
-_PASSES: Final = tuple(Pass(player=player) for player in range(8))
+_hand: Final = hand_of
+_play: Final = make_play
+_PASSES: Final = PASSES
 _Log = tuple["_Log", "Action"] | None
 """A game's actions as a linked list, latest first: ``(earlier actions, action)``."""
-
-Action = Play | Pass
-"""What a player does on their turn (or, for a Poker jump-in, out of it)."""
-
-
-def _play(player: int, mask: int, origin: int) -> Play:
-    """A `Play` of the legal actions of the state numbered *origin* (private hot path)."""
-    play = _new(Play)
-    play._player = player
-    play._mask = mask
-    play._origin = origin
-    return play
-
-
-class Actions(Sequence[Action]):
-    """The legal actions of a state: a lazy, immutable sequence.
-
-    The acting player's plays come first, then their pass (when allowed), then Poker
-    jump-ins by other players. ``len()`` and ``in`` are free and an action object is
-    built only when you take it, so ``random.choice(state.legal_actions())`` is cheap.
-
-    Example:
-        >>> from tienlen import CLASSIC
-        >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
-        >>> len(actions), Play(player=0, cards="3s") in actions, actions[0]
-        (1, True, Play(player=0, cards=Hand.parse('3s')))
-    """
-
-    __slots__ = (
-        "_count",
-        "_len",
-        "_masks",
-        "_others",
-        "_pass",
-        "_player",
-        "_serial",
-        "_singles",
-    )
-
-    _serial: int
-    """The serial number of the state the actions belong to."""
-    _player: int
-    """The player to act."""
-    _singles: int
-    """Their single-card plays, as one mask (listed first, lowest first)."""
-    _count: int
-    """How many single-card plays `_singles` holds."""
-    _masks: Sequence[int]
-    """Their other plays."""
-    _pass: bool
-    """Whether they may pass."""
-    _others: Sequence[tuple[int, Sequence[int]]]
-    """Poker jump-ins: other players and their plays."""
-    _len: int
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if type(index) is not int or index < 0:
-            return self._lookup(index)
-        count = self._count
-        if index < count:  # the index-th lowest card of the singles mask
-            bits = self._singles
-            while index:
-                bits &= bits - 1
-                index -= 1
-            mask = bits & -bits
-        else:
-            masks = self._masks
-            index -= count
-            if index >= len(masks):
-                if index == len(masks) and self._pass:
-                    return _PASSES[self._player]
-                return self._lookup(index + count)
-            mask = masks[index]
-        play = _new(Play)  # `_play`, inlined: the hot path
-        play._player = self._player
-        play._mask = mask
-        play._origin = self._serial
-        return play
-
-    def __contains__(self, item: object) -> bool:
-        """Whether *item* is one of these actions, without building any of them."""
-        if type(item) is Pass:
-            return self._pass and item.player == self._player
-        if type(item) is not Play:
-            return False
-        player, mask = item._player, item._mask
-        if player == self._player:
-            if not mask & (mask - 1) and mask & self._singles:
-                return True
-            return mask in self._masks
-        return any(player == other and mask in group for other, group in self._others)
-
-    def _lookup(self, index: int | slice) -> Action | Sequence[Action]:
-        """`__getitem__` for slices, negative indices and Poker jump-ins."""
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        index = operator.index(index)
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            msg = "action index out of range"
-            raise IndexError(msg)
-        own = self._count + len(self._masks) + self._pass
-        if index < own:
-            return self[index]
-        index -= own
-        for player, group in self._others:
-            if index < len(group):
-                return _play(player, group[index], self._serial)
-            index -= len(group)
-        raise AssertionError  # pragma: no cover - guarded by the range check
-
-    def __iter__(self) -> Iterator[Action]:
-        player, serial = self._player, self._serial
-        bits = self._singles
-        while bits:
-            low = bits & -bits
-            yield _play(player, low, serial)
-            bits ^= low
-        for mask in self._masks:
-            yield _play(player, mask, serial)
-        if self._pass:
-            yield _PASSES[player]
-        for other, group in self._others:
-            for mask in group:
-                yield _play(other, mask, serial)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{a.player}:{a}" for a in self[:6])
-        more = ", ..." if len(self) > 6 else ""
-        return f"<Actions ({len(self)}): [{shown}{more}]>"
 
 
 def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
@@ -329,13 +103,14 @@ class GameSetup:
         )
 
 
-@attrs.frozen(kw_only=True, slots=False)
+@attrs.frozen(kw_only=True, slots=False, init=False)
 class GameState:
     """One moment of a game, immutable and hashable.
 
     Build the first state with `GameState.deal` or `GameState.from_hands`; move on with
     `apply` (or `play`, `pass_turn`), which return a new state and never change this
     one. States compare equal when the position is the same, whatever the history.
+    There is no public constructor: the fields are the engine's.
 
     Example:
         >>> from tienlen import CLASSIC
@@ -349,50 +124,59 @@ class GameState:
 
     rules: RuleSet
     """The variant being played."""
-    _masks: tuple[int, ...] = attrs.field(converter=_ints, repr=False)
+    _masks: tuple[int, ...] = attrs.field(repr=False)
     """Every player's cards as masks (`hands` holds them as `Hand` objects)."""
-    dealt: tuple[Hand, ...] = attrs.field(converter=_hands)
+    dealt: tuple[Hand, ...]
     """Every player's cards at the start of the game."""
     to_act: int | None
     """Whose turn it is; ``None`` once the game is over."""
-    _top: int = attrs.field(repr=False)
+    _top: int = attrs.field(default=0, repr=False)
     """The key of the combination to beat (0 when leading; `top` builds it)."""
-    _top_mask: int = attrs.field(repr=False)
+    _top_mask: int = attrs.field(default=0, repr=False)
     """Its cards (0 when leading)."""
-    last_player: int | None
+    last_player: int | None = None
     """Who played `top`."""
-    locked: int
+    _beaten: int | None = attrs.field(default=None, repr=False)
+    """Who played the combination `top` beat, when the turn policy needs it (§12.10)."""
+    locked: int = 0
     """Bit ``i`` set when player ``i`` has passed in this trick (see `passed`)."""
-    out: int
-    """Bit ``i`` set when player ``i`` is out of the game (finished or frozen)."""
-    finish_order: tuple[int, ...] = attrs.field(converter=_ints)
+    out: int = 0
+    """Bit ``i`` set when player ``i`` is out of the game (finished, frozen or rotted)."""
+    finish_order: tuple[int, ...] = ()
     """The players who have gone out, first out first."""
-    frozen: tuple[int, ...] = attrs.field(converter=_ints)
+    frozen: tuple[int, ...] = ()
     """Poker players frozen out when first place was taken (RULES §6.6.3)."""
-    required: int
+    _bottom: tuple[int, ...] = attrs.field(default=(), repr=False)
+    """Players given the lowest free place at once (frozen, rotted), lowest first."""
+    required: int = 0
     """Mask of the card the lead must include (RULES §2.4); 0 when there is none."""
-    may_decline: bool
+    may_decline: bool = False
     """Whether the player to act may decline the first lead by passing (RULES §3.3)."""
-    chop: ChopChain | None
+    chop: ChopChain | None = None
     """The open Poker chop chain of this trick (RULES §6.6.2)."""
-    items: tuple[ScoreItem, ...]
+    items: tuple[ScoreItem, ...] = ()
     """Score items already settled during play (Poker chops and frozen players)."""
-    result: GameResult | None
+    result: GameResult | None = None
     """How the game ended; ``None`` while it goes on."""
-    is_over: bool = attrs.field(init=False, eq=False)
+    is_over: bool = attrs.field(default=False, eq=False)
     """Whether the game has ended (`result` is set)."""
-    _log: _Log = attrs.field(eq=False, repr=False)
+    _log: _Log = attrs.field(default=None, eq=False, repr=False)
     """The actions applied since the deal, latest first (`history` lists them)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started, with its leader and dealer (not part of equality)."""
-    _context: _Context = attrs.field(init=False, eq=False, repr=False)
+    _context: _Context = attrs.field(eq=False, repr=False)
     """What every state of the game shares."""
-    _serial: int = attrs.field(init=False, eq=False, repr=False)
+    _serial: int = attrs.field(default=0, eq=False, repr=False)
+    """The state's trust token (see `tienlen.actions`)."""
 
-    def __attrs_post_init__(self) -> None:
-        object.__setattr__(self, "_context", _Context(self.rules, len(self._masks)))
-        object.__setattr__(self, "_serial", _new_serial())
-        object.__setattr__(self, "is_over", self.result is not None)
+    def _derive(self, changes: _Changes) -> GameState:
+        """A successor state: this one's fields with *changes* (the one derive path)."""
+        fields = self.__dict__.copy()
+        fields.update(changes)
+        fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
+        state = _new(GameState)
+        _set_fields(state, "__dict__", fields)
+        return state
 
     # -- construction -------------------------------------------------------------
 
@@ -448,7 +232,7 @@ class GameState:
             _bits.from_indices(deck[i * size : (i + 1) * size]) for i in range(players)
         ]
         spare = deck[players * size :]
-        if rules.spare_card_to_starter and players == 3 and len(spare) == 1:
+        if rules.deal_policy.gives_spare_card(players, len(spare)):
             starter = _spare_starter(rules, masks, setup)
             masks[starter] |= 1 << spare[0]
             return cls._start(rules, masks, leader=starter, required=0, setup=setup)
@@ -505,18 +289,13 @@ class GameState:
                 raise InvalidStateError(msg)
             total = _bits.multiset_sum(total, hand.mask)
         if dealer is None:
-            dealer = _SEATS_AFTER[rules.direction][players][0][-2]  # the seat before 0
+            dealer = Seating.of(rules.direction.value, players).order_from(0)[-1]
         setup = GameSetup.checked(
             players, first_game, leader, after_instant_win, dealer
         )
         masks = [hand.mask for hand in parsed]
-        sizes = sorted(len(hand) for hand in parsed)
-        if (
-            rules.spare_card_to_starter
-            and players == 3
-            and sizes == [size, size, size + 1]
-        ):
-            starter = next(p for p, hand in enumerate(parsed) if len(hand) == size + 1)
+        starter = rules.deal_policy.spare_holder([len(hand) for hand in parsed], size)
+        if starter is not None:
             if leader is not None and leader != starter:
                 msg = f"player {starter} holds the spare card and starts (RULES §4.1), not player {leader}"
                 raise InvalidStateError(msg)
@@ -551,37 +330,25 @@ class GameState:
         setup: GameSetup,
     ) -> GameState:
         """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
+        context = _Context(rules, len(masks))
         hands = tuple(map(_hand, masks))
-        state = _state(
-            {  # every field, as attrs' __init__ would set them (a hot path for `deal`)
-                "rules": rules,
-                "_masks": tuple(masks),
-                "dealt": hands,
-                "to_act": leader,
-                "_top": 0,
-                "_top_mask": 0,
-                "last_player": None,
-                "locked": 0,
-                "out": 0,
-                "finish_order": (),
-                "frozen": (),
-                "required": required,
-                "may_decline": required == _THREE_OF_SPADES
-                and rules.may_decline_first_lead,
-                "chop": None,
-                "items": (),
-                "result": None,
-                "is_over": False,
-                "_log": None,
-                "setup": setup,
-                "_context": _Context(rules, len(masks)),
-            }
-        )
-        for player in state._order_from(leader):
-            win = rules.instant_win(hands[player])
+        fields = cast(_Fields, _FRESH) | {
+            "rules": rules,
+            "_masks": tuple(masks),
+            "dealt": hands,
+            "to_act": leader,
+            "required": required,
+            "may_decline": required == _THREE_OF_SPADES
+            and rules.may_decline_first_lead,
+            "setup": setup,
+            "_context": context,
+        }
+        state = _state(fields)
+        for player in context.seating.order_from(leader):
+            win = context.deal.instant_win(rules, hands[player])
             if win is not None:
                 return state._instant_win(player, win)
-        return state
+        return state._rot_if_stuck() if context.limits_going_out else state
 
     # -- queries ------------------------------------------------------------------
 
@@ -653,6 +420,7 @@ class GameState:
             ['3s']
         """
         actions = _new(Actions)  # built here, without an __init__ call (hot path)
+        actions._state = self
         actions._serial = self._serial
         actions._singles = actions._count = 0
         actions._others = ()
@@ -667,9 +435,14 @@ class GameState:
         tables = self._context.tables
         masks: Sequence[int]
         if tables is None:
-            masks = self.rules.legal_plays(self.hands[player], self.top).masks
-            if self.required:
-                masks = tuple(m for m in masks if m & self.required)
+            if self._context.trusted:  # the rule set's own generator (suited runs)
+                masks = [
+                    m
+                    for m in self.rules.legal_plays(self.hand(player), self.top).masks
+                    if not self.required or m & self.required
+                ]
+            else:
+                masks = self._checked_plays(player, self.rules.legal_plays)
         elif not top:
             masks = tables.leads(self._masks[player], self.required)
         elif top >> 6 == _SINGLE_CODE:  # singles kept as one mask (the commonest case)
@@ -680,6 +453,15 @@ class GameState:
         else:
             masks = tables.plays(self._masks[player], top)
         actions._player = player
+        if (
+            (tables is not None or self._context.trusted)
+            and self._context.limits_going_out
+            and self._forbids_going_out(player)
+        ):
+            whole = self._masks[player]  # the one play that empties the hand
+            actions._singles &= ~whole
+            actions._count = actions._singles.bit_count()
+            masks = [m for m in masks if m != whole]
         if not top:
             actions._masks = masks
             actions._pass = self.may_decline
@@ -690,8 +472,12 @@ class GameState:
         actions._masks = masks
         actions._pass = True
         size = actions._count + len(masks) + 1
-        if self.rules.jump_in:
-            actions._others = others = self._jump_ins(player)
+        if self._context.jump_ins:
+            actions._others = others = (
+                self._jump_ins(player)
+                if tables is not None or self._context.trusted
+                else self._checked_jump_ins(player)
+            )
             for _, group in others:
                 size += len(group)
         actions._len = size
@@ -701,7 +487,7 @@ class GameState:
         """Poker jump-ins by players other than the one to act (RULES §6.4, D-15)."""
         top = self.top
         rules = self.rules
-        if top is None or not rules.jump_in or not rules.is_chop_target(top):
+        if top is None or not rules.is_chop_target(top):
             return []
         groups: list[tuple[int, list[int]]] = []
         for player in self._order_from(acting):
@@ -712,8 +498,51 @@ class GameState:
                 for p in rules.legal_plays(self.hands[player], top)
                 if rules.may_jump_in(p, top)
             ]
+            if masks and self._forbids_going_out(player):
+                masks = [m for m in masks if m != self._masks[player]]
             if masks:
                 groups.append((player, masks))
+        return groups
+
+    def _forbids_going_out(self, player: int) -> bool:
+        """Whether the table forbids *player* to go out with their whole hand (§12.12)."""
+        turns = self._context.turns
+        if not turns.limits_going_out:
+            return False
+        whole = self._masks[player]
+        key = structural_key(whole)
+        return bool(key) and not turns.may_go_out_with(
+            self.rules, make_combo(whole, key)
+        )
+
+    def _checked_plays(
+        self, player: int, listed: Callable[[Hand, Combo | None], Plays] | None
+    ) -> list[int]:
+        """*player*'s plays by the rule set's own answers, for any `RuleSet` (R24).
+
+        The rule set's *listed* plays come first, in its order, then every other
+        combination the hand holds; each is kept only when `is_legal` accepts it, so
+        the legal actions are exactly what `check` allows whatever hook is overridden.
+        """
+        hand = self.hand(player)
+        first = listed(hand, self.top).masks if listed is not None else ()
+        kept: list[int] = []
+        seen: set[int] = set()
+        for mask in (*first, *_every_combination().leads(hand._mask)):
+            if mask not in seen:
+                seen.add(mask)
+                if self.is_legal(_play(player, mask, 0)):
+                    kept.append(mask)
+        return kept
+
+    def _checked_jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
+        """`_jump_ins` by the rule set's own answers (see `_checked_plays`)."""
+        groups: list[tuple[int, list[int]]] = []
+        for player in self._order_from(acting):
+            if player != acting and self.in_game(player):
+                masks = self._checked_plays(player, None)
+                if masks:
+                    groups.append((player, masks))
         return groups
 
     # -- check / is_legal / apply ---------------------------------------------------
@@ -833,7 +662,9 @@ class GameState:
         top = self.top
         rules = self.rules
         if player != to_act and (
-            top is None or not rules.jump_in or player == self.last_player
+            top is None
+            or not self._context.turns.jump_ins
+            or player == self.last_player
         ):
             raise self._not_your_turn(action)
         mask = action.cards.mask
@@ -853,7 +684,7 @@ class GameState:
             assert top is not None
             if not rules.may_jump_in(combo, top):
                 raise self._not_your_turn(action)
-            return combo
+            return self._may_go_out(action, combo)
         if top is None:
             if not rules.is_leadable(combo.kind):
                 raise self._refuse(
@@ -867,7 +698,7 @@ class GameState:
                     action,
                     f"the first lead must include {self.must_include}",
                 )
-            return combo
+            return self._may_go_out(action, combo)
         if player == self.last_player and combo.shape != top.shape:
             raise self._refuse(
                 IllegalReason.WRONG_SHAPE, action, "a continuation must keep the shape"
@@ -877,6 +708,21 @@ class GameState:
             reason = IllegalReason.DOES_NOT_BEAT if same else IllegalReason.WRONG_SHAPE
             detail = explain_beats(combo, top, rules).removeprefix("no: ")
             raise self._refuse(reason, action, detail)
+        return self._may_go_out(action, combo)
+
+    def _may_go_out(self, action: Play, combo: Combo) -> Combo:
+        """*combo*, unless it empties the hand in a way the table forbids (§12.12)."""
+        turns = self._context.turns
+        if (
+            turns.limits_going_out
+            and combo._mask == self._masks[action.player]
+            and not turns.may_go_out_with(self.rules, combo)
+        ):
+            raise self._refuse(
+                IllegalReason.CANNOT_GO_OUT,
+                action,
+                "this table forbids going out with a 2 or a bomb",
+            )
         return combo
 
     def _not_your_turn(self, action: Action) -> IllegalPlayError:
@@ -892,9 +738,9 @@ class GameState:
 
     # -- transitions --------------------------------------------------------------
 
-    def _order_from(self, player: int) -> list[int]:
+    def _order_from(self, player: int) -> tuple[int, ...]:
         """Every seat in play direction, starting with *player*."""
-        return [player, *self._context.seats[player][:-1]]
+        return self._context.seating.order_from(player)
 
     def seats_after(self, player: int) -> tuple[int, ...]:
         """The other seats in play direction after *player* (RULES §2.1, §6.1).
@@ -904,173 +750,221 @@ class GameState:
             >>> GameState.deal(POKER, 4, seed=1).seats_after(1)  # counterclockwise
             (0, 3, 2)
         """
-        return self._context.seats[player][:-1]
+        return self._context.seating.seats_after(player)
 
     def _after_pass(self, player: int) -> GameState:
-        fields = self.__dict__.copy()
-        fields["_log"] = (self._log, _PASSES[player])
-        locked = self.locked | 1 << player
-        out = self.out
+        """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4)."""
+        context = self._context
         last = self.last_player
+        nxt, locked = context.turns.after_pass(
+            context.seating, player, last, self.locked, self.out
+        )
+        log = (self._log, _PASSES[player])
         if last is None:  # the first lead declined (RULES §3.3, D-6)
-            fields["to_act"] = self._scan(player, None, locked, out)
-            fields["locked"] = locked
-            fields["required"] = 0
-            fields["may_decline"] = False
-        elif player == last:  # closing a continuation (RULES §3.4, D-7)
-            _clear_trick(fields, player)
-        else:
-            nxt = self._context.next[player][last + 1][locked | out]  # `_scan`
-            if nxt is None and self.rules.continuation and not out >> last & 1:
-                nxt = last  # the others all passed: continue or close (RULES §3.4)
-            if nxt is None:
-                _clear_trick(fields, self._next_leader(last, out))
-            else:
-                fields["to_act"] = nxt
-                fields["locked"] = locked
-        return _state(fields)
+            return self._derive(
+                {
+                    "to_act": nxt,
+                    "locked": locked,
+                    "required": 0,
+                    "may_decline": False,
+                    "_log": log,
+                }
+            )
+        if nxt is not None:
+            return self._derive({"to_act": nxt, "locked": locked, "_log": log})
+        leader = context.turns.trick_leader(
+            context.seating,
+            last=last,
+            out=self.out,
+            last_to_act=player,
+            beaten=self._beaten,
+        )
+        return self._new_trick(leader, self.chop, self.items, {"_log": log})
 
     def _after_play(
         self, player: int, mask: int, key: int, action: Action
     ) -> GameState:
-        rules = self.rules
-        fields = self.__dict__.copy()
+        """*player* played *mask*: catches, going out, then who acts (RULES §1.5, §6.6)."""
+        context = self._context
         masks = list(self._masks)
         held = masks[player]
         left = held ^ mask if held <= _bits.LOW_HALF else _bits.difference(held, mask)
         masks[player] = left
-        fields["_masks"] = tuple(masks)
-        fields["_top"] = key
-        fields["_top_mask"] = mask
-        fields["last_player"] = player
-        fields["_log"] = (self._log, action)
+        changes: _Changes = {
+            "_masks": tuple(masks),
+            "_top": key,
+            "_top_mask": mask,
+            "last_player": player,
+            "_log": (self._log, action),
+        }
         if self.required:  # the first lead is made (RULES §2.4)
-            fields["required"] = 0
-            fields["may_decline"] = False
-        if self._top and rules.scoring is _POKER_POINTS:
-            top = make_combo(self._top_mask, self._top)
-            if rules.is_catch(make_combo(mask, key), top):
-                fields["chop"] = self._catch(player, top)
+            changes["required"] = 0
+            changes["may_decline"] = False
+        if context.remembers_beaten:  # RULES §12.10
+            changes["_beaten"] = self.last_player
+        chop, items = self.chop, self.items
+        if self._top and context.scorer.scores_catches:
+            chop, items = self._scored_catch(player, make_combo(mask, key), left == 0)
+            changes["chop"] = chop
+            changes["items"] = items
+        out = self.out
         if not left:
-            return self._going_out(fields, player)
-        nxt = self._context.next[player][player + 1][self.locked | self.out]  # `_scan`
-        if nxt is None and rules.continuation:  # all others passed (RULES §3.4, D-7)
-            nxt = player
+            out = self._going_out(player, masks, changes)
+        turns = context.turns
+        nxt, locked = turns.after_play(context.seating, player, self.locked, out)
+        changes["locked"] = locked
+        if not left and turns.is_over(len(masks), out, len(changes["finish_order"])):
+            return self._derive(changes)._finished(player)
         if nxt is None:
-            _clear_trick(fields, player)
-        else:
-            fields["to_act"] = nxt
-        return _state(fields)
+            leader = turns.trick_leader(
+                context.seating,
+                last=player,
+                out=out,
+                last_to_act=player,
+                beaten=changes.get("_beaten"),
+            )
+            return self._new_trick(
+                leader, changes.get("chop", chop), changes.get("items", items), changes
+            )
+        changes["to_act"] = nxt
+        return self._derive(changes)
 
-    def _going_out(self, fields: dict[str, object], player: int) -> GameState:
-        """The player played their last card (RULES §1.5.5): finish, freeze, or end."""
-        rules = self.rules
+    def _going_out(self, player: int, masks: list[int], changes: _Changes) -> int:
+        """*player* played their last card (RULES §1.5.5): record it in *changes*.
+
+        On first place the scorer may freeze players (RULES §6.6.3). Returns the new
+        mask of players out of the game.
+        """
         out = self.out | 1 << player
         finish_order = (*self.finish_order, player)
-        items = self.items
-        chop = fields["chop"]
-        if chop is not None and chop is not self.chop:  # paid at once (RULES §6.6.2)
-            assert isinstance(chop, ChopChain)
-            if chop.points:
-                items = (*items, chop.item())
-            fields["chop"] = None
-        if rules.scoring is Scoring.POKER_POINTS and len(finish_order) == 1:
-            masks = fields["_masks"]
-            assert isinstance(masks, tuple)
-            frozen, frozen_items = self._freeze(player, masks)
-            items = (*items, *frozen_items)
+        changes["finish_order"] = finish_order
+        if len(finish_order) == 1:
+            frozen, paid = self._first_out(player, masks, out)
+            changes["items"] = (*changes.get("items", self.items), *paid)
+            changes["frozen"] = frozen
+            changes["_bottom"] = (*self._bottom, *reversed(frozen))
             for victim in frozen:
                 out |= 1 << victim
-            fields["frozen"] = frozen
-        fields["out"] = out
-        fields["finish_order"] = finish_order
-        fields["items"] = items
-        if (
-            rules.game_end is GameEnd.FIRST_OUT
-            or len(self._masks) - out.bit_count() <= 1
-        ):
-            state = _state(fields)
-            return state._with_result(settle(state))
-        nxt = self._scan(player, player, self.locked, out)
-        if nxt is None:
-            _clear_trick(fields, self._next_leader(player, out))
-        else:
-            fields["to_act"] = nxt
-        return _state(fields)
+        changes["out"] = out
+        return out
 
-    def _next_leader(self, last: int, out: int) -> int:
-        """Who leads when the others all passed (RULES §1.5.4-§1.5.5, D-1).
-
-        The last player, or if they went out the next player in play direction still in
-        the game, even one who passed.
-        """
-        if not out >> last & 1:
-            return last
-        leader = self._scan(last, None, 0, out)
-        assert leader is not None
-        return leader
-
-    def _catch(self, player: int, top: Combo) -> ChopChain:
-        """Add a catch to the trick's chop chain (RULES §6.6.2, D-18)."""
+    def _scored_catch(
+        self,
+        player: int,
+        play: Combo,
+        goes_out: bool,  # noqa: FBT001
+    ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
+        """The chain and items after *play* on the top, if it is a catch (RULES §6.6.2)."""
+        top = make_combo(self._top_mask, self._top)
+        if not self.rules.is_catch(play, top):
+            return self.chop, self.items
         victim = self.last_player
-        assert victim is not None
-        value = 0 if not self._masks[victim] else self.rules.chop_value(top)
-        chain = self.chop
-        points = value + (chain.points if chain is not None else 0)
-        caught = (*chain.caught, top) if chain is not None else (top,)
-        return ChopChain(points=points, victim=victim, catcher=player, caught=caught)
+        assert victim is not None  # a top has its player
+        catch = Catch(
+            catcher=player,
+            victim=victim,
+            caught=top,
+            victim_went_out=not self._masks[victim],
+            catcher_goes_out=goes_out,
+        )
+        chop, paid = self._context.scorer.on_catch(self.rules, catch, self.chop)
+        return chop, (*self.items, *paid)
 
-    def _freeze(
-        self, winner: int, masks: tuple[int, ...]
-    ) -> tuple[tuple[int, ...], list[ScoreItem]]:
-        """Freeze every player still holding all 13 cards (*cóng*, RULES §6.6.3).
+    def _first_out(
+        self, winner: int, masks: list[int], out: int
+    ) -> tuple[tuple[int, ...], tuple[ScoreItem, ...]]:
+        """The scorer's frozen players and their items when *winner* takes first place."""
+        order = [p for p in self._order_from(winner) if p == winner or not out >> p & 1]
+        hands = tuple(map(_hand, masks))
+        return self._context.scorer.on_first_out(self.rules, order, hands, self.dealt)
 
-        That is all the cards of a full deal for the table: players of a shorter
-        hand (a scenario from `from_hands`) are never frozen.
+    def _new_trick(
+        self,
+        leader: int,
+        chop: ChopChain | None,
+        items: tuple[ScoreItem, ...],
+        changes: _Changes,
+    ) -> GameState:
+        """The successor with *changes* and the trick ended (RULES §1.5.4, §6.6.2).
+
+        The pile is cleared, its chain settled, and *leader* leads.
         """
-        frozen: list[int] = []
-        items: list[ScoreItem] = []
-        full = self.rules.deal_size(len(masks))[1]
-        for player in self._order_from(winner):
-            if (
-                player != winner
-                and not self.out >> player & 1
-                and len(self.dealt[player]) == full
-                and masks[player] == self.dealt[player]._mask
-            ):
-                frozen.append(player)
-                points = self.rules.frozen_penalty + self.rules.hand_value(
-                    _hand(masks[player])
-                )
-                items.append(
-                    ScoreItem(
-                        kind=ScoreKind.FROZEN,
-                        player=winner,
-                        payer=player,
-                        points=points,
-                    )
-                )
-        return tuple(frozen), items
+        if chop is not None:
+            items = (*items, *self._context.scorer.on_trick_end(chop))
+        cleared: _Changes = {
+            **changes,
+            "to_act": leader,
+            "_top": 0,
+            "_top_mask": 0,
+            "last_player": None,
+            "_beaten": None,
+            "locked": 0,
+            "chop": None,
+            "items": items,
+        }
+        state = self._derive(cleared)
+        return state._rot_if_stuck() if self._context.limits_going_out else state
 
-    def _scan(self, actor: int, last: int | None, locked: int, out: int) -> int | None:
-        """The next player to act after *actor*, or ``None`` (see `_next_to_act`)."""
-        return self._context.next[actor][0 if last is None else last + 1][locked | out]
+    def _rot_if_stuck(self) -> GameState:
+        """A leader with no play that may be played rots (RULES §12.12).
 
-    def _instant_win(self, winner: int, win: InstantWin) -> GameState:
+        They take the lowest place still free at once and the next player in play
+        direction with cards leads (freely: a first-lead card is no longer required).
+        Only tables that forbid some ways of going out can leave a leader stuck.
+        """
+        player = self.to_act
+        if player is None or self._top or self.legal_actions():
+            return self
+        out = self.out | 1 << player
+        state = self._derive({"out": out, "_bottom": (*self._bottom, player)})
+        if self._context.turns.is_over(self.players, out, len(self.finish_order)):
+            return state._finished(player)
+        leader = self._context.seating.next_to_act(player, None, out)
+        return state._derive(
+            {"to_act": leader, "locked": 0, "required": 0, "may_decline": False}
+        )._rot_if_stuck()
+
+    def _finished(self, last_out: int) -> GameState:
+        """The game is over: the scorer settles it (RULES §2.5, §4.4, §6.6)."""
+        context = self._context
+        hands = self.hands
+        remaining = [p for p in self._order_from(last_out) if self.in_game(p)]
+        order = context.turns.places(
+            self.finish_order, remaining, hands, self._bottom[::-1]
+        )
+        finish = Finish(
+            order=order,
+            hands=hands,
+            frozen=self.frozen,
+            items=self.items,
+            chop=self.chop,
+        )
+        return self._with_result(context.scorer.settle(self.rules, finish))
+
+    def _instant_win(self, winner: int, win: object) -> GameState:
         """A hand won at the deal (RULES §5.4, §6.7, D-14, D-21)."""
         order = self._order_from(winner)
-        return self._with_result(instant_win_result(self.rules, order, win))
+        return self._with_result(
+            self._context.scorer.instant_win(self.rules, order, win)
+        )
 
     def _with_result(self, result: GameResult) -> GameState:
         """This state, ended with *result*: nobody acts any more."""
-        fields = self.__dict__.copy()
-        fields["to_act"] = None
-        fields["result"] = result
-        fields["is_over"] = True
-        fields["chop"] = None
-        fields["may_decline"] = False
-        fields["required"] = 0
-        return _state(fields)
+        return self._derive(
+            {
+                "to_act": None,
+                "result": result,
+                "is_over": True,
+                "chop": None,
+                "may_decline": False,
+                "required": 0,
+            }
+        )
+
+    @property
+    def rotted(self) -> tuple[int, ...]:
+        """Players who rotted, first first: stuck leading with no play (RULES §12.12)."""
+        return tuple(p for p in self._bottom if p not in self.frozen)
 
     # -- text ---------------------------------------------------------------------
 
@@ -1080,9 +974,27 @@ class GameState:
 
         return svg.state(self)
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the fields, the history as a flat tuple (no deep nesting to recurse)."""
+        fields = self.__dict__.copy()
+        del fields["_serial"]
+        fields["_log"] = self.history
+        return fields
+
     def __setstate__(self, fields: dict[str, object]) -> None:
-        """Unpickle with a serial number of this process (see `Play`'s origin)."""
-        _set_fields(self, "__dict__", {**fields, "_serial": _new_serial()})
+        """Unpickle with a fresh trust token of this process (see `Play`)."""
+        log: _Log = None
+        for action in fields["_log"]:  # type: ignore[attr-defined]  # a flat tuple
+            log = (log, action)
+        _set_fields(self, "__dict__", {**fields, "_log": log, "_serial": _next_token()})
+
+    def __copy__(self) -> GameState:
+        """The state itself: it is immutable."""
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> GameState:
+        """The state itself: it is immutable (and its history may be long)."""
+        return self
 
     def __repr__(self) -> str:
         hands = ", ".join(repr(str(hand)) for hand in self.hands)
@@ -1114,117 +1026,148 @@ class GameState:
         return "\n".join(lines)
 
 
-def _next_to_act(seats: tuple[int, ...], last: int | None, skip: int) -> int | None:
-    """The first of *seats* (those after the actor, in play order) to act next.
+class _Context:
+    """What every state of a game shares: seating, the policies and the play generator."""
 
-    That is the first seat not in *skip* (passed or out), or ``None`` when the trick
-    is over: the turn would come back to *last*, the player who made the last play, as
-    everyone else still in the game has passed (RULES §1.5.4, §1.5.6).
-    """
-    for seat in seats:
-        if seat == last:
-            return None
-        if not skip >> seat & 1:
-            return seat
-    return None
+    __slots__ = (
+        "deal",
+        "jump_ins",
+        "limits_going_out",
+        "remembers_beaten",
+        "scorer",
+        "seating",
+        "tables",
+        "trusted",
+        "turns",
+    )
 
-
-_NextTable = tuple[tuple[tuple[int | None, ...], ...], ...]
+    def __init__(self, rules: RuleSet, players: int) -> None:
+        self.seating = Seating.of(rules.direction.value, players)
+        """Seat order and who acts next (RULES §2.1, §6.1)."""
+        self.turns = rules.turn_policy
+        self.deal = rules.deal_policy
+        self.scorer = rules.scorer
+        self.jump_ins = self.turns.jump_ins
+        """Whether other players may jump in (the turn policy's, read once)."""
+        self.limits_going_out = self.turns.limits_going_out
+        """Whether some plays may not empty a hand (RULES §12.12)."""
+        self.remembers_beaten = self.turns.beaten(0) is not None
+        """Whether a play remembers the player it beat (RULES §12.10)."""
+        self.tables: Tables | None = None
+        """The rule set's compiled play generator, when no rule hook of `BaseRules`
+        is overridden: legal actions then come from it (R24)."""
+        self.trusted = False
+        """Whether the rule set is `BaseRules`' own answers: its `legal_plays` lists
+        exactly the plays it allows, without a check of each."""
+        if isinstance(rules, BaseRules) and not _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
+            self.trusted = True
+            self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
 
 
 @functools.cache
-def _next_table(direction: Direction, players: int) -> _NextTable:
-    """``table[actor][last + 1][skip]`` (``last`` ``None`` at 0): `_next_to_act`, precomputed."""
-    seats_after = _SEATS_AFTER[direction][players]
-    return tuple(
-        tuple(
-            tuple(_next_to_act(seats, last, skip) for skip in range(1 << players))
-            for last in (None, *range(players))
-        )
-        for seats in seats_after
+def _every_combination() -> Tables:
+    """Tables that list every combination a hand holds, of any shape and rank."""
+    codes = dict.fromkeys(STRUCTURES.values(), _bits.RANKS - 1)
+    return Tables(codes, {code >> 6 for code in codes}, lambda _: {})
+
+
+_RULE_HOOKS: Final = (
+    "classify",
+    "beats",
+    "is_leadable",
+    "legal_plays",
+    "max_top_rank",
+    "may_jump_in",
+    "is_chop_target",
+    "is_bomb",
+)
+"""The rule questions the compiled tables answer: overriding one leaves the fast path."""
+
+
+@functools.cache
+def _overrides_rule_hooks(cls: type) -> bool:
+    """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
+    return any(
+        getattr(cls, name) is not getattr(BaseRules, name) for name in _RULE_HOOKS
     )
 
 
-class _Context:
-    """What every state of a game shares: seat order, turn table and play generator."""
-
-    __slots__ = ("next", "seats", "tables")
-
-    def __init__(self, rules: RuleSet, players: int) -> None:
-        self.seats = _SEATS_AFTER[rules.direction][players]
-        """``seats[seat]``: the seats after *seat* in play order, itself last."""
-        self.next = _next_table(rules.direction, players)
-        """`_next_to_act` for every seat, last player and skipped seats."""
-        self.tables: Tables | None = None
-        """The rule set's compiled play generator, when its `legal_plays` is
-        `BaseRules`' own: legal actions then skip its argument checks."""
-        if (
-            isinstance(rules, BaseRules)
-            and type(rules).legal_plays is BaseRules.legal_plays
-        ):
-            self.tables = rules._tables
-
-
-_POKER_POINTS: Final = Scoring.POKER_POINTS
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
-_SEATS_AFTER: Final = {
-    direction: {
-        n: tuple(
-            tuple((seat + direction.value * i) % n for i in range(1, n + 1))
-            for seat in range(n)
-        )
-        for n in range(1, 9)
-    }
-    for direction in Direction
-}
-"""``_SEATS_AFTER[direction][players][seat]``: the seats after *seat* in play, itself last."""
 
+
+class _Fields(TypedDict):
+    """Every field of a `GameState`, typed: what `_state` builds one from."""
+
+    rules: RuleSet
+    _masks: tuple[int, ...]
+    dealt: tuple[Hand, ...]
+    to_act: int | None
+    _top: int
+    _top_mask: int
+    last_player: int | None
+    _beaten: int | None
+    locked: int
+    out: int
+    finish_order: tuple[int, ...]
+    frozen: tuple[int, ...]
+    _bottom: tuple[int, ...]
+    required: int
+    may_decline: bool
+    chop: ChopChain | None
+    items: tuple[ScoreItem, ...]
+    result: GameResult | None
+    is_over: bool
+    _log: _Log
+    setup: GameSetup
+    _context: _Context
+    _serial: int
+
+
+class _Changes(TypedDict, total=False):
+    """Fields a transition changes (`GameState._derive`); the others are kept."""
+
+    _masks: tuple[int, ...]
+    to_act: int | None
+    _top: int
+    _top_mask: int
+    last_player: int | None
+    _beaten: int | None
+    locked: int
+    out: int
+    finish_order: tuple[int, ...]
+    frozen: tuple[int, ...]
+    _bottom: tuple[int, ...]
+    required: int
+    may_decline: bool
+    chop: ChopChain | None
+    items: tuple[ScoreItem, ...]
+    result: GameResult | None
+    is_over: bool
+    _log: _Log
+
+
+_FRESH: Final = {
+    field.name: field.default
+    for field in attrs.fields(GameState)
+    if field.default is not attrs.NOTHING
+}
+"""The fields of a fresh deal that have defaults: no trick, nobody out, no score."""
 
 _set_fields: Final = object.__setattr__
 
 
-def _state(fields: dict[str, object]) -> GameState:
+def _state(fields: _Fields) -> GameState:
     """A `GameState` with these field values, built without attrs' checks (hot path)."""
-    fields["_serial"] = _process[0] | next(_serials)
+    fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `TOKENS.next`, inlined
     state = _new(GameState)
     _set_fields(state, "__dict__", fields)
     return state
 
 
-_serials: Final = itertools.count(1)
-_process = [os.getpid() << 40]
-
-
-def _forked() -> None:
-    _process[0] = os.getpid() << 40
-
-
-os.register_at_fork(after_in_child=_forked)
-
-
-def _new_serial() -> int:
-    """A number no other live state of any process has (pid and a per-process count)."""
-    return _process[0] | next(_serials)
-
-
-def _clear_trick(fields: dict[str, object], leader: int) -> None:
-    """End the trick in *fields*: clear the pile, settle the chop chain (RULES §1.5.4, §6.6.2).
-
-    A trick ends after a play, so the first-lead fields are already cleared.
-    """
-    chop = fields["chop"]
-    if chop is not None:
-        assert isinstance(chop, ChopChain)
-        items = fields["items"]
-        assert isinstance(items, tuple)
-        if chop.points:
-            fields["items"] = (*items, chop.item())
-        fields["chop"] = None
-    fields["to_act"] = leader
-    fields["_top"] = 0
-    fields["_top_mask"] = 0
-    fields["last_player"] = None
-    fields["locked"] = 0
+_next_token: Final = TOKENS.next
+_TOKEN_PREFIX: Final = TOKENS.prefix
+_TOKEN_COUNT: Final = TOKENS.count
+os.register_at_fork(after_in_child=TOKENS.reseed)
 
 
 _THREE_OF_SPADES: Final = 1
@@ -1240,7 +1183,8 @@ def _lowest_holder(rules: RuleSet, masks: list[int], dealer: int) -> tuple[int, 
     for mask in masks:
         union |= mask
     card = ((union & _bits.LOW_HALF) & -(union & _bits.LOW_HALF)).bit_length() - 1
-    for player in _SEATS_AFTER[rules.direction][len(masks)][dealer]:
+    seating = Seating.of(rules.direction.value, len(masks))
+    for player in (*seating.seats_after(dealer), dealer):
         if masks[player] >> card & 1:
             return card, player
     raise AssertionError  # pragma: no cover - some player holds the lowest card

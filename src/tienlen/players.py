@@ -26,11 +26,12 @@ Example:
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Protocol
 
 import attrs
 
+from tienlen.actions import make_play
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo
 from tienlen.errors import TienLenError
@@ -45,6 +46,7 @@ __all__ = [
     "PlayerError",
     "RandomPlayer",
     "play_game",
+    "poll_jump_ins",
 ]
 
 
@@ -300,16 +302,13 @@ def _resolve(
     Raises:
         PlayerError: *choice* is not one of the offered actions.
     """
-    if isinstance(choice, Play | Pass) and choice in offered:  # `Actions` answers
-        return choice  # without building its actions
+    if (
+        isinstance(choice, Play | Pass)
+        and choice.player == seat
+        and choice in offered  # `Actions` answers without building its actions
+    ):
+        return choice
     raise PlayerError(seat, player, choice, offered)
-
-
-def _jump_ins_possible(state: GameState) -> bool:
-    """Whether anyone but the player to act may have a jump-in now (RULES §6.4)."""
-    top = state.top
-    rules = state.rules
-    return bool(rules.jump_in) and top is not None and rules.is_chop_target(top)
 
 
 class _Tally(Protocol):
@@ -371,13 +370,18 @@ def _play(
     counts = _counts(state)
     while state.to_act is not None:
         to_act = state.to_act
-        actions: Sequence[Action] = state.legal_actions()
-        chosen: Action | None = None
-        if _jump_ins_possible(state):
-            actions, chosen = _poll_jump_ins(
-                state, actions, players, rng, (history, played, counts)
-            )
-        if chosen is None:
+        public = (history, played, counts)
+
+        def ask(seat: int, offer: tuple[Action, ...]) -> Action:
+            seen = _observe(state, seat, *public)  # noqa: B023  # called at once
+            player = players[seat]
+            return _resolve(seat, player, player.act(seen, offer, rng), offer)
+
+        actions, jump_in = poll_jump_ins(state, ask)
+        chosen: Action
+        if jump_in is not None:
+            chosen = jump_in
+        else:
             player = players[to_act]
             seen = _observe(state, to_act, history, played, counts)
             chosen = _resolve(to_act, player, player.act(seen, actions, rng), actions)
@@ -406,36 +410,45 @@ def _counts(state: GameState) -> tuple[int, ...]:
     return tuple(len(hand) for hand in state.hands)
 
 
-def _poll_jump_ins(
-    state: GameState,
-    actions: Sequence[Action],
-    players: Sequence[Player],
-    rng: random.Random,
-    public: tuple[tuple[Action, ...], Hand, tuple[int, ...]],
-) -> tuple[list[Action], Action | None]:
-    """Ask every player with jump-ins, in play direction from the player to act.
+def poll_jump_ins(
+    state: GameState, ask: Callable[[int, tuple[Action, ...]], Action]
+) -> tuple[Sequence[Action], Play | None]:
+    """Ask every seat with Poker jump-ins now whether to jump in (RULES §6.4, D-15).
 
-    *public* is the history, the played cards and the card counts. Returns the player
-    to act's own actions, and the first jump-in chosen (if any).
+    The one poller of the library (`play_game` and the CLI use it). Seats are asked
+    in play direction from the player to act, each with its jump-in plays plus a `Pass`
+    meaning "do not jump in", as an immutable tuple: ``ask(seat, offer)`` returns the
+    choice. The first seat to choose one of its offered plays jumps in.
+
+    Args:
+        state: The state, with a player to act.
+        ask: Called once per seat with jump-ins, until one jumps in.
+
+    Returns:
+        The player to act's own legal actions, and the jump-in chosen (``None`` if
+        nobody jumped in; the player to act then chooses among their own actions).
+
+    Example:
+        >>> from tienlen import POKER, GameState
+        >>> from tienlen.players import poll_jump_ins
+        >>> state = GameState.from_hands(
+        ...     ["3s 2h", "4s 4c 5s 5c 6s 6c 7s 7c 9d", "8d Kd"], POKER, first_game=False, leader=0
+        ... ).play("2h", 0)
+        >>> own, chosen = poll_jump_ins(state, lambda seat, offer: offer[0])
+        >>> chosen, [str(action) for action in own]
+        (Play(player=1, cards=Hand.parse('4s 4c 5s 5c 6s 6c 7s 7c')), ['pass'])
     """
+    actions = state.legal_actions()
+    if not actions._others:  # the common case: nobody may jump in
+        return actions, None
     to_act = state.to_act
-    assert to_act is not None
-    own: list[Action] = []
-    jumps: dict[int, list[Action]] = {}
-    for action in actions:
-        if action.player == to_act:
-            own.append(action)
-        else:
-            jumps.setdefault(action.player, []).append(action)
-    for seat in state.seats_after(to_act):
-        if seat not in jumps:
-            continue
-        offer = [*jumps[seat], Pass(player=seat)]
-        player = players[seat]
-        seen = _observe(state, seat, *public)
-        chosen = _resolve(seat, player, player.act(seen, offer, rng), offer)
-        if type(chosen) is Play:
-            return own, chosen
+    own = tuple(action for action in actions if action.player == to_act)
+    for seat, group in actions._others:
+        plays = tuple(make_play(seat, mask, actions._serial) for mask in group)
+        offer: tuple[Action, ...] = (*plays, Pass(player=seat))
+        choice = ask(seat, offer)
+        if type(choice) is Play and choice in plays:
+            return own, choice
     return own, None
 
 

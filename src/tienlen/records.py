@@ -207,7 +207,13 @@ def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
         >>> from tienlen.records import rules_to_json
         >>> rules_to_json(attrs.evolve(CLASSIC, twos_in_straights=False))
         {'name': 'classic', 'base': 'classic', 'changes': {'twos_in_straights': False}}
+
+    Raises:
+        RecordError: the rule set carries a custom policy, which is code, not data.
     """
+    for name in ("custom_turn_policy", "custom_deal_policy", "custom_scorer"):
+        if getattr(rules, name) is not None:
+            raise RecordError(f"rules.{name}", "a custom policy cannot be written")
     base = RULESETS.get(rules.name) or min(
         RULESETS.values(), key=lambda preset: len(_changes(preset, rules))
     )

@@ -14,18 +14,23 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from tienlen.cards import Hand
 from tienlen.combos import Combo
-from tienlen.rules._base import GameEnd, InstantWin, Scoring
 
 if TYPE_CHECKING:
-    from tienlen.game import GameState
     from tienlen.rules import RuleSet
+    from tienlen.rules._base import InstantWin
 
 __all__ = [
+    "Catch",
     "ChopChain",
+    "Finish",
     "GameResult",
+    "PokerScorer",
     "ScoreItem",
     "ScoreKind",
+    "Scorer",
+    "StakeScorer",
     "instant_win_result",
     "settle",
 ]
@@ -85,6 +90,10 @@ class ScoreItem:
 
 
 def _ints(values: Iterable[int]) -> tuple[int, ...]:
+    return tuple(values)
+
+
+def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
     return tuple(values)
 
 
@@ -175,86 +184,284 @@ class ChopChain:
         )
 
 
+@attrs.frozen(kw_only=True)
+class Catch:
+    """A catch being made (*chặt*, RULES §6.6.2): a bomb played onto a chop target."""
+
+    catcher: int
+    """Who catches."""
+    victim: int
+    """Who owns the caught combination."""
+    caught: Combo
+    """The combination caught."""
+    victim_went_out: bool
+    """Whether it was its owner's final play (then it is worth 0, D-18)."""
+    catcher_goes_out: bool
+    """Whether the catch is the catcher's last cards (D-23)."""
+
+
+@attrs.frozen(kw_only=True)
+class Finish:
+    """A finished game as a scorer sees it (no `GameState`): places, hands, what is open.
+
+    Example:
+        >>> from tienlen import CLASSIC, Hand
+        >>> from tienlen.scoring import Finish, settle
+        >>> finish = Finish(order=(1, 0), hands=(Hand.parse("3s"), Hand(0)))
+        >>> [str(item) for item in settle(CLASSIC, finish).items]
+        ['stake: player 0 pays player 1 1']
+    """
+
+    order: tuple[int, ...] = attrs.field(converter=_ints)
+    """Every player, first place first; the last is the loser."""
+    hands: tuple[Hand, ...] = attrs.field(converter=_hands)
+    """The cards each player still holds, by player index."""
+    frozen: tuple[int, ...] = attrs.field(default=(), converter=_ints)
+    """Poker players frozen out when first place was taken (RULES §6.6.3)."""
+    items: tuple[ScoreItem, ...] = attrs.field(default=(), converter=_items)
+    """Score items already settled during play."""
+    chop: ChopChain | None = None
+    """The open chop chain, closed by the end of the game (RULES §6.6.2)."""
+
+
+@attrs.frozen(kw_only=True)
+class Scorer:
+    """How a game is paid: the hooks `GameState` calls (RULES §2.5, §4.4, §6.6).
+
+    The base pays nothing during play; `settle` must be given by a subclass. A
+    table with its own scoring passes an instance as ``custom_scorer`` of a rule set:
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC, GameResult, GameState, ScoreItem, ScoreKind
+        >>> from tienlen.scoring import Scorer
+        >>> @attrs.frozen
+        ... class WinnerTakesTen(Scorer):
+        ...     def settle(self, rules, finish):
+        ...         item = ScoreItem(kind=ScoreKind.STAKE, player=finish.order[0], points=10)
+        ...         return GameResult.from_items(players=len(finish.hands), finish_order=finish.order, items=[item])
+        >>> rules = attrs.evolve(CLASSIC, name="ten", custom_scorer=WinnerTakesTen())
+        >>> GameState.from_hands(["3s", "4d"], rules).play("3s").result.scores
+        (10, 0)
+    """
+
+    scores_catches: bool = attrs.field(default=False, init=False)
+    """Whether the engine reports catches to `on_catch` (Poker points)."""
+
+    def on_catch(
+        self,
+        rules: RuleSet,  # noqa: ARG002  # a scorer that scores catches uses them
+        catch: Catch,  # noqa: ARG002
+        chain: ChopChain | None,
+    ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
+        """A catch was made: the trick's chain after it and the items paid at once."""
+        return chain, ()
+
+    def on_trick_end(self, chain: ChopChain | None) -> tuple[ScoreItem, ...]:
+        """The trick ended: the items its chain pays (RULES §6.6.2)."""
+        if chain is not None and chain.points:
+            return (chain.item(),)
+        return ()
+
+    def on_first_out(
+        self,
+        rules: RuleSet,  # noqa: ARG002  # a scorer that freezes players uses them
+        order: Sequence[int],  # noqa: ARG002
+        hands: Sequence[Hand],  # noqa: ARG002
+        dealt: Sequence[Hand],  # noqa: ARG002
+    ) -> tuple[tuple[int, ...], tuple[ScoreItem, ...]]:
+        """``order[0]`` took first place: the players frozen out, and what they pay."""
+        return (), ()
+
+    def settle(self, rules: RuleSet, finish: Finish) -> GameResult:
+        """The result of a finished game."""
+        raise NotImplementedError  # pragma: no cover - every scorer gives it
+
+    def instant_win(
+        self, rules: RuleSet, order: Sequence[int], win: object
+    ) -> GameResult:
+        """A game won at the deal by ``order[0]``: each other player pays the stake (D-14)."""
+        stake = rules.instant_win_stake
+        items = [
+            ScoreItem(kind=ScoreKind.STAKE, player=order[0], payer=p, points=stake)
+            for p in order[1:]
+        ]
+        return GameResult.from_items(
+            players=len(order),
+            finish_order=order,
+            items=items,
+            instant_win=win,  # type: ignore[arg-type]  # opaque
+        )
+
+
+@attrs.frozen(kw_only=True)
+class StakeScorer(Scorer):
+    """One stake per player: the loser pays each, or each pays the winner (RULES §2.5, §4.4)."""
+
+    each_pays_winner: bool = False
+    """Every other player pays the winner (Kenneth Lo) instead of the loser paying each."""
+
+    def settle(self, rules: RuleSet, finish: Finish) -> GameResult:  # noqa: ARG002
+        """One stake from the loser to each player, or from each player to the winner."""
+        order = finish.order
+        items = [*finish.items, *self.on_trick_end(finish.chop)]
+        if self.each_pays_winner:
+            items += [
+                ScoreItem(kind=ScoreKind.STAKE, player=order[0], payer=p, points=1)
+                for p in order[1:]
+            ]
+        else:
+            items += [
+                ScoreItem(kind=ScoreKind.STAKE, player=p, payer=order[-1], points=1)
+                for p in order[:-1]
+            ]
+        return GameResult.from_items(
+            players=len(finish.hands),
+            finish_order=order,
+            items=items,
+            frozen=finish.frozen,
+        )
+
+
+@attrs.frozen(kw_only=True)
+class PokerScorer(Scorer):
+    """Poker points: places, chops, frozen and end penalties (RULES §6.6, §12.7, §12.11)."""
+
+    scores_catches: bool = attrs.field(default=True, init=False)
+    chop_chain: bool = True
+    """Catches in a trick accumulate, the last victim paying the last catcher (D-18);
+    when False each catch is paid at once by its own victim (RULES §12.7)."""
+    frozen_multiplier: int = 1
+    """What a frozen player pays is multiplied by this ("frozen doubled", §12.7)."""
+    end_penalty_with_frozen: bool = True
+    """With frozen players at the bottom, the last player still holding cards pays
+    the end penalty (D-22); when False nobody does (the literal reading)."""
+    catch_with_last_cards_scores: bool = True
+    """A catch made with the catcher's own last cards scores; when False it is worth 0 (D-23)."""
+
+    def on_catch(
+        self, rules: RuleSet, catch: Catch, chain: ChopChain | None
+    ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
+        """Add the catch to the chain, or pay it at once (RULES §6.6.2, D-18, D-23)."""
+        worthless = catch.victim_went_out or (
+            catch.catcher_goes_out and not self.catch_with_last_cards_scores
+        )
+        value = 0 if worthless else rules.chop_value(catch.caught)
+        if not self.chop_chain:
+            new = ChopChain(
+                points=value,
+                victim=catch.victim,
+                catcher=catch.catcher,
+                caught=(catch.caught,),
+            )
+            return None, self.on_trick_end(new)
+        points = value + (chain.points if chain is not None else 0)
+        caught = (*chain.caught, catch.caught) if chain is not None else (catch.caught,)
+        new = ChopChain(
+            points=points, victim=catch.victim, catcher=catch.catcher, caught=caught
+        )
+        if catch.catcher_goes_out:  # paid at once (RULES §6.6.2)
+            return None, self.on_trick_end(new)
+        return new, ()
+
+    def on_first_out(
+        self,
+        rules: RuleSet,
+        order: Sequence[int],
+        hands: Sequence[Hand],
+        dealt: Sequence[Hand],
+    ) -> tuple[tuple[int, ...], tuple[ScoreItem, ...]]:
+        """Freeze every player still holding a full deal (*cóng*, RULES §6.6.3, D-19).
+
+        That is all the cards of a full deal for the table: players of a shorter hand
+        (a scenario from `GameState.from_hands`) are never frozen.
+        """
+        winner = order[0]
+        full = rules.deal_size(len(hands))[1]
+        frozen: list[int] = []
+        items: list[ScoreItem] = []
+        for player in order[1:]:
+            if len(dealt[player]) == full and hands[player] == dealt[player]:
+                frozen.append(player)
+                points = rules.frozen_penalty + rules.hand_value(hands[player])
+                items.append(
+                    ScoreItem(
+                        kind=ScoreKind.FROZEN,
+                        player=winner,
+                        payer=player,
+                        points=points * self.frozen_multiplier,
+                    )
+                )
+        return tuple(frozen), tuple(items)
+
+    def settle(self, rules: RuleSet, finish: Finish) -> GameResult:
+        """Place points and the end penalty (RULES §6.6.1, §6.6.4, D-17, D-19, D-22)."""
+        order = finish.order
+        items = [*finish.items, *self.on_trick_end(finish.chop)]
+        points = rules.place_points_for(len(finish.hands))
+        items += [
+            ScoreItem(kind=ScoreKind.PLACE, player=player, points=points[place])
+            for place, player in enumerate(order)
+            if player not in finish.frozen and points[place]
+        ]
+        playing = [p for p in order if p not in finish.frozen]
+        last = playing[-1]
+        value = rules.hand_value(finish.hands[last])
+        penalised = self.end_penalty_with_frozen or not finish.frozen
+        if value and len(playing) > 1 and penalised:
+            items.append(
+                ScoreItem(
+                    kind=ScoreKind.END_PENALTY,
+                    player=playing[-2],
+                    payer=last,
+                    points=value,
+                )
+            )
+        return GameResult.from_items(
+            players=len(finish.hands),
+            finish_order=order,
+            items=items,
+            frozen=finish.frozen,
+        )
+
+    def instant_win(
+        self, rules: RuleSet, order: Sequence[int], win: object
+    ) -> GameResult:
+        """The instant winner scores `tienlen.BaseRules.instant_win_points`, nobody else (RULES §6.7)."""
+        items = [
+            ScoreItem(
+                kind=ScoreKind.INSTANT_WIN,
+                player=order[0],
+                points=rules.instant_win_points,
+            )
+        ]
+        return GameResult.from_items(
+            players=len(order),
+            finish_order=order,
+            items=items,
+            instant_win=win,  # type: ignore[arg-type]  # opaque
+        )
+
+
 def instant_win_result(
     rules: RuleSet, order: Sequence[int], win: InstantWin
 ) -> GameResult:
     """The result of a game won at the deal by ``order[0]`` (RULES §5.4, §6.7, D-14, D-21).
 
-    Under Poker points the winner scores ``rules.instant_win_points`` and nobody else;
-    under stakes each other player pays ``rules.instant_win_stake``. *order* is every player,
-    the winner first, then the others in play order.
+    *order* is every player, the winner first, then the others in play order; the
+    rule set's scorer pays it.
     """
-    winner = order[0]
-    if rules.scoring is Scoring.POKER_POINTS:
-        items = [
-            ScoreItem(
-                kind=ScoreKind.INSTANT_WIN,
-                player=winner,
-                points=rules.instant_win_points,
-            )
-        ]
-    else:
-        stake = rules.instant_win_stake
-        items = [
-            ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=stake)
-            for p in order[1:]
-        ]
-    return GameResult.from_items(
-        players=len(order), finish_order=order, items=items, instant_win=win
-    )
+    return rules.scorer.instant_win(rules, order, win)
 
 
-def settle(state: GameState) -> GameResult:
-    """Score a finished game: its finishing order and every item (RULES §2.5, §4.4, §6.6).
+def settle(rules: RuleSet, finish: Finish) -> GameResult:
+    """Score a finished game by the rule set's scorer (RULES §2.5, §4.4, §6.6).
 
-    The players still in the game follow those who went out, in play order from the
-    last one out; under Kenneth Lo they are ordered by fewest cards left (play order
-    breaks ties); Poker's frozen players take the bottom places.
+    Example:
+        >>> from tienlen import POKER, Hand
+        >>> from tienlen.scoring import Finish, settle
+        >>> finish = Finish(order=(0, 1), hands=(Hand(0), Hand.parse("2h 5c")))
+        >>> [str(item) for item in settle(POKER, finish).items]
+        ['place: player 0 scores 4', 'end-penalty: player 1 pays player 0 4']
     """
-    rules = state.rules
-    last_out = state.finish_order[-1]
-    active = [p for p in (last_out, *state.seats_after(last_out)) if state.in_game(p)]
-    if rules.game_end is GameEnd.FIRST_OUT:
-        active.sort(key=lambda p: len(state.hands[p]))  # stable: play order breaks ties
-    order = [*state.finish_order, *active, *state.frozen]
-    items = list(state.items)
-    if state.chop is not None and state.chop.points:
-        items.append(state.chop.item())  # the game ends the trick (RULES §6.6.2)
-    if rules.scoring is Scoring.LOSER_PAYS_EACH:
-        loser = order[-1]
-        items += [
-            ScoreItem(kind=ScoreKind.STAKE, player=p, payer=loser, points=1)
-            for p in order[:-1]
-        ]
-    elif rules.scoring is Scoring.EACH_PAYS_WINNER:
-        winner = order[0]
-        items += [
-            ScoreItem(kind=ScoreKind.STAKE, player=winner, payer=p, points=1)
-            for p in order[1:]
-        ]
-    else:
-        items += _poker_end(state, order)
-    return GameResult.from_items(
-        players=state.players, finish_order=order, items=items, frozen=state.frozen
-    )
-
-
-def _poker_end(state: GameState, order: list[int]) -> list[ScoreItem]:
-    """Place points and the end penalty (RULES §6.6.1, §6.6.4, D-17, D-19)."""
-    rules = state.rules
-    points = rules.place_points_for(state.players)
-    items = [
-        ScoreItem(kind=ScoreKind.PLACE, player=player, points=points[place])
-        for place, player in enumerate(order)
-        if player not in state.frozen and points[place]
-    ]
-    playing = [p for p in order if p not in state.frozen]
-    last = playing[-1]
-    value = rules.hand_value(state.hands[last])
-    if value and len(playing) > 1:
-        items.append(
-            ScoreItem(
-                kind=ScoreKind.END_PENALTY, player=playing[-2], payer=last, points=value
-            )
-        )
-    return items
+    return rules.scorer.settle(rules, finish)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 import pytest
+from hypothesis import strategies as st
 
 from tienlen import (
     CLASSIC,
@@ -35,8 +36,9 @@ from tienlen import (
     Play,
     Rank,
     ScoreKind,
-    Scoring,
 )
+from tienlen.policies import LeaderAfterGoingOut
+from tienlen.scoring import StakeScorer
 
 __all__ = [
     "PRESETS",
@@ -48,6 +50,7 @@ __all__ = [
     "assert_result_consistent",
     "deal_configs",
     "hand_sum",
+    "house_rules",
     "player_counts",
     "random_sub_multiset",
     "refuse",
@@ -64,6 +67,28 @@ PRESETS: tuple[BaseRules, ...] = (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, PO
 
 STAKE_PRESETS: tuple[BaseRules, ...] = (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG)
 """The variants paid in stakes, a zero-sum scheme (RULES §2.5, §4.4, §5.4)."""
+
+
+@st.composite
+def house_rules(draw: st.DrawFn) -> BaseRules:
+    """A non-preset rule set: a preset with random game-flow house rules (RULES §12).
+
+    Every setting of RULES §12.7, §12.8, §12.10-§12.12 and the ⚙ decisions D-1, D-22,
+    D-23, in any combination, on any preset.
+    """
+    preset = draw(st.sampled_from(PRESETS))
+    return attrs.evolve(
+        preset,
+        name=f"{preset.name}-house",
+        pass_locks_out=draw(st.booleans()),
+        leader_after_going_out=draw(st.sampled_from(LeaderAfterGoingOut)),
+        chop_chain=draw(st.booleans()),
+        frozen_multiplier=draw(st.integers(0, 3)),
+        end_penalty_with_frozen=draw(st.booleans()),
+        catch_with_last_cards_scores=draw(st.booleans()),
+        no_going_out_with_two=draw(st.booleans()),
+        no_going_out_with_bomb=draw(st.booleans()),
+    )
 
 
 def player_counts(rules: BaseRules) -> range:
@@ -151,7 +176,7 @@ def refuse(
     """
     before = snapshot(state)
     digest = hash(state)
-    copy = attrs.evolve(state)
+    copy = state._derive({})
     assert not state.is_legal(action)
     with pytest.raises(IllegalPlayError) as checked:
         state.check(action)
@@ -240,11 +265,11 @@ def assert_result_consistent(state: GameState) -> None:
     assert tuple(scores) == result.scores
     assert result.winner == result.finish_order[0]
     assert result.loser == result.finish_order[-1]
-    rules = state.rules
-    if rules.scoring is not Scoring.POKER_POINTS:
+    scorer = state.rules.scorer
+    if isinstance(scorer, StakeScorer):
         assert sum(result.scores) == 0
         assert all(i.kind is ScoreKind.STAKE and i.points == 1 for i in result.items)
-        if result.instant_win is not None or rules.scoring is Scoring.EACH_PAYS_WINNER:
+        if result.instant_win is not None or scorer.each_pays_winner:
             expected = [n - 1 if p == result.winner else -1 for p in range(n)]
         else:
             expected = [-(n - 1) if p == result.loser else 1 for p in range(n)]
@@ -269,7 +294,7 @@ def assert_result_consistent(state: GameState) -> None:
     assert sorted(expected_place) == sorted(got_place)
     frozen = set(result.frozen)
     assert set(result.finish_order[n - len(frozen) :]) == frozen
-    full = rules.deal_size(n)[1]  # a full deal: 13 cards in Poker (RULES §6.1)
+    full = state.rules.deal_size(n)[1]  # a full deal: 13 cards in Poker (RULES §6.1)
     never_played = {
         p
         for p in range(n)

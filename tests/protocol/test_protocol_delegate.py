@@ -20,20 +20,19 @@ from tienlen import (
     Combo,
     ComboKind,
     Direction,
-    GameEnd,
     GameState,
     Hand,
     InstantWin,
     Plays,
     RandomPlayer,
     RuleSet,
-    Scoring,
     Shape,
     classify,
     legal_plays,
     play_game,
     simulate,
 )
+from tienlen.policies import DealPolicy, Scorer, TurnPolicy
 
 
 @attrs.frozen
@@ -64,6 +63,21 @@ class Delegate:
         return self.rules.is_leadable(kind)
 
     @property
+    def turn_policy(self) -> TurnPolicy:
+        """Forwarded."""
+        return self.rules.turn_policy
+
+    @property
+    def deal_policy(self) -> DealPolicy:
+        """Forwarded."""
+        return self.rules.deal_policy
+
+    @property
+    def scorer(self) -> Scorer:
+        """Forwarded."""
+        return self.rules.scorer
+
+    @property
     def direction(self) -> Direction:
         """Forwarded."""
         return self.rules.direction
@@ -71,11 +85,6 @@ class Delegate:
     def deal_size(self, players: int) -> tuple[int, int]:
         """Forwarded."""
         return self.rules.deal_size(players)
-
-    @property
-    def spare_card_to_starter(self) -> bool:
-        """Forwarded."""
-        return self.rules.spare_card_to_starter
 
     def lead_must_include(
         self, *, first_game: bool, after_instant_win: bool = False
@@ -90,16 +99,6 @@ class Delegate:
         """Forwarded."""
         return self.rules.may_decline_first_lead
 
-    @property
-    def continuation(self) -> bool:
-        """Forwarded."""
-        return self.rules.continuation
-
-    @property
-    def jump_in(self) -> frozenset[Shape]:
-        """Forwarded."""
-        return self.rules.jump_in
-
     def is_bomb(self, shape: Shape) -> bool:
         """Forwarded."""
         return self.rules.is_bomb(shape)
@@ -112,19 +111,9 @@ class Delegate:
         """Forwarded."""
         return self.rules.may_jump_in(play, top)
 
-    @property
-    def game_end(self) -> GameEnd:
-        """Forwarded."""
-        return self.rules.game_end
-
     def instant_win(self, hand: Hand, *, first_game: bool = True) -> InstantWin | None:
         """Forwarded."""
         return self.rules.instant_win(hand, first_game=first_game)
-
-    @property
-    def scoring(self) -> Scoring:
-        """Forwarded."""
-        return self.rules.scoring
 
     def is_catch(self, play: Combo, top: Combo) -> bool:
         """Forwarded."""

@@ -12,6 +12,7 @@ record, returns one that replays in full. It never raises anything else.
 from __future__ import annotations
 
 import copy
+import enum
 import io
 import json
 import random
@@ -577,7 +578,9 @@ def test_setting_encodings() -> None:
 SETTINGS = {
     field.name: str(field.type)
     for field in attrs.fields(BaseRules)
-    if field.init and field.name not in ("name", "aliases")
+    if field.init
+    and field.name not in ("name", "aliases")
+    and not field.name.startswith("custom_")  # policies are code, never written
 }
 """Every setting of `BaseRules` (RULES §11) a record may store, with its type."""
 
@@ -585,6 +588,8 @@ SETTINGS = {
 def other_values(setting: str, value: object) -> list[object]:
     """Values to try for *setting* instead of *value*: the presets', and nearby ones."""
     found: list[object] = [getattr(preset, setting) for preset in PRESETS]
+    if isinstance(value, enum.Enum):
+        found += list(type(value))
     if isinstance(value, bool):
         found.append(not value)
     elif isinstance(value, int):

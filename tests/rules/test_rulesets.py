@@ -161,7 +161,10 @@ SUMMARY = {
     "poker": (
         Direction.COUNTERCLOCKWISE, (2, 4), 1, False, False, (3, 4), STANDARD_KINDS,
         FirstLead.FIRST_GAME_AND_AFTER_INSTANT_WIN, False, False, GameEnd.LAST_HOLDER,
-        Scoring.POKER_POINTS, frozenset(InstantWin),
+        Scoring.POKER_POINTS, frozenset({
+            InstantWin.SIX_PAIRS, InstantWin.FIVE_CONSECUTIVE_PAIRS,
+            InstantWin.FOUR_TWOS, InstantWin.THIRTEEN_RANKS,
+        }),
     ),
 }  # fmt: skip
 

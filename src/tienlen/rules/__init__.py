@@ -13,6 +13,7 @@ from typing import Final, Protocol
 from tienlen.cards import Card, Hand, as_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import InvalidComboError, UnknownVariantError
+from tienlen.policies import DealPolicy, TurnPolicy
 from tienlen.rules._base import (
     BaseRules,
     Bomb,
@@ -28,6 +29,7 @@ from tienlen.rules.justus_pang import JUSTUS_PANG
 from tienlen.rules.kenneth_lo import KENNETH_LO
 from tienlen.rules.poker import POKER
 from tienlen.rules.vietcong import VIETCONG
+from tienlen.scoring import Scorer
 
 __all__ = [
     "CLASSIC",
@@ -87,17 +89,27 @@ class RuleSet(Protocol):
     # -- what the game engine asks (RULES §1.5, §2-§6) --
 
     @property
+    def turn_policy(self) -> TurnPolicy:
+        """Who acts and leads, and when the game ends (`tienlen.policies`)."""
+        ...
+
+    @property
+    def deal_policy(self) -> DealPolicy:
+        """The spare card and instant wins at the deal (`tienlen.policies`)."""
+        ...
+
+    @property
+    def scorer(self) -> Scorer:
+        """How a game is paid (`tienlen.scoring.Scorer`)."""
+        ...
+
+    @property
     def direction(self) -> Direction:
         """Play direction."""
         ...
 
     def deal_size(self, players: int) -> tuple[int, int]:
         """``(decks, cards per player)`` for *players*."""
-        ...
-
-    @property
-    def spare_card_to_starter(self) -> bool:
-        """Whether three players' spare card goes to the starter."""
         ...
 
     def lead_must_include(
@@ -109,16 +121,6 @@ class RuleSet(Protocol):
     @property
     def may_decline_first_lead(self) -> bool:
         """Whether that player may pass instead."""
-        ...
-
-    @property
-    def continuation(self) -> bool:
-        """Whether Justus Pang continuation applies."""
-        ...
-
-    @property
-    def jump_in(self) -> frozenset[Shape]:
-        """Shapes that may be played out of turn."""
         ...
 
     def is_bomb(self, shape: Shape) -> bool:
@@ -133,18 +135,8 @@ class RuleSet(Protocol):
         """Whether *play* may be played out of turn onto *top*."""
         ...
 
-    @property
-    def game_end(self) -> GameEnd:
-        """When the game ends."""
-        ...
-
     def instant_win(self, hand: Hand, *, first_game: bool = True) -> InstantWin | None:
-        """The instant win *hand* qualifies for at the deal (in a match's first game?)."""
-        ...
-
-    @property
-    def scoring(self) -> Scoring:
-        """How a game is paid."""
+        """The instant win *hand* qualifies for at the deal (*first_game*: of a match)."""
         ...
 
     def is_catch(self, play: Combo, top: Combo) -> bool:

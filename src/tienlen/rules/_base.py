@@ -31,6 +31,8 @@ from tienlen.combos import (
 )
 from tienlen.combos import _new as _new_combo
 from tienlen.errors import InvalidCardError, InvalidComboError, InvalidRulesError
+from tienlen.policies import DealPolicy, LeaderAfterGoingOut, TurnPolicy
+from tienlen.scoring import PokerScorer, Scorer, StakeScorer
 
 __all__ = [
     "BaseRules",
@@ -312,6 +314,70 @@ class BaseRules:
     instant_win_points: int = 12
     """Points an instant win scores under `Scoring.POKER_POINTS` (RULES §6.7)."""
 
+    # -- game-flow house rules and policies (RULES §7 ⚙, §12.7-§12.12) -----------
+    pass_locks_out: bool = True
+    """A pass locks the player out of the trick (RULES §1.5.3); False: §12.8."""
+    leader_after_going_out: LeaderAfterGoingOut = LeaderAfterGoingOut.NEXT_WITH_CARDS
+    """Who leads after a player goes out unbeaten (RULES §12.10, D-1)."""
+    chop_chain: bool = True
+    """Poker catches accumulate in a chain (D-18); False: each paid at once (§12.7)."""
+    frozen_multiplier: int = 1
+    """Multiplies what a frozen player pays ("frozen doubled": 2, RULES §12.7)."""
+    end_penalty_with_frozen: bool = True
+    """The end penalty is paid with frozen players at the bottom (D-22)."""
+    catch_with_last_cards_scores: bool = True
+    """A catch made with the catcher's own last cards scores (D-23)."""
+    no_going_out_with_two: bool = False
+    """A player may not go out with a play holding a 2 (RULES §12.12)."""
+    no_going_out_with_bomb: bool = False
+    """A player may not go out with a bomb (RULES §12.12)."""
+    custom_turn_policy: TurnPolicy | None = None
+    """A turn policy of the table's own, instead of the one built from the settings."""
+    custom_deal_policy: DealPolicy | None = None
+    """A deal policy of the table's own, instead of the one built from the settings."""
+    custom_scorer: Scorer | None = None
+    """A scorer of the table's own, instead of the one built from the settings."""
+
+    @property
+    def turn_policy(self) -> TurnPolicy:
+        """Who acts and leads, and when the game ends (see `tienlen.policies`).
+
+        Built from `continuation`, `pass_locks_out`, `leader_after_going_out`,
+        `game_end` and `jump_in`, unless `custom_turn_policy` is given.
+        """
+        if self.custom_turn_policy is not None:
+            return self.custom_turn_policy
+        return TurnPolicy(
+            continuation=self.continuation,
+            pass_locks_out=self.pass_locks_out,
+            leader_after_going_out=self.leader_after_going_out,
+            ends_at_first_out=self.game_end is GameEnd.FIRST_OUT,
+            jump_ins=bool(self.jump_in),
+            no_going_out_with_two=self.no_going_out_with_two,
+            no_going_out_with_bomb=self.no_going_out_with_bomb,
+        )
+
+    @property
+    def deal_policy(self) -> DealPolicy:
+        """The spare card and instant wins (built from `spare_card_to_starter`)."""
+        if self.custom_deal_policy is not None:
+            return self.custom_deal_policy
+        return DealPolicy(spare_card_to_starter=self.spare_card_to_starter)
+
+    @property
+    def scorer(self) -> Scorer:
+        """How a game is paid (built from `scoring` and the Poker money settings)."""
+        if self.custom_scorer is not None:
+            return self.custom_scorer
+        if self.scoring is Scoring.POKER_POINTS:
+            return PokerScorer(
+                chop_chain=self.chop_chain,
+                frozen_multiplier=self.frozen_multiplier,
+                end_penalty_with_frozen=self.end_penalty_with_frozen,
+                catch_with_last_cards_scores=self.catch_with_last_cards_scores,
+            )
+        return StakeScorer(each_pays_winner=self.scoring is Scoring.EACH_PAYS_WINNER)
+
     _compiled: Tables = attrs.field(init=False, eq=False, repr=False)
     _tables: Tables | None = attrs.field(init=False, eq=False, repr=False)
     _valid: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
@@ -416,6 +482,28 @@ class BaseRules:
             and len(self.place_points) < self.max_players
         ):
             yield f"place_points needs a value for each of {self.max_players} places"
+        for flag in (
+            "pass_locks_out",
+            "chop_chain",
+            "end_penalty_with_frozen",
+            "catch_with_last_cards_scores",
+            "no_going_out_with_two",
+            "no_going_out_with_bomb",
+        ):
+            if type(getattr(self, flag)) is not bool:
+                yield f"{flag} must be True or False, got {getattr(self, flag)!r}"
+        if not isinstance(self.leader_after_going_out, LeaderAfterGoingOut):
+            yield f"leader_after_going_out must be a LeaderAfterGoingOut, got {self.leader_after_going_out!r}"  # type: ignore[unreachable]
+        if type(self.frozen_multiplier) is not int or self.frozen_multiplier < 0:
+            yield f"frozen_multiplier must be an int >= 0, got {self.frozen_multiplier!r}"
+        for name, kind in (
+            ("custom_turn_policy", TurnPolicy),
+            ("custom_deal_policy", DealPolicy),
+            ("custom_scorer", Scorer),
+        ):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, kind):
+                yield f"{name} must be a {kind.__name__} or None, got {value!r}"
 
     # -- shapes and comparison (RULES §1.2-§1.4 and the variant's bomb table) -----
 
