@@ -345,7 +345,9 @@ class GameState:
         }
         state = _state(fields)
         for player in context.seating.order_from(leader):
-            win = context.deal.instant_win(rules, hands[player])
+            win = context.deal.instant_win(
+                rules, hands[player], first_game=setup.first_game
+            )
             if win is not None:
                 return state._instant_win(player, win)
         return state._rot_if_stuck() if context.limits_going_out else state

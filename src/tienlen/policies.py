@@ -288,6 +288,11 @@ class DealPolicy:
             return None
         return list(sizes).index(size + 1)
 
-    def instant_win(self, rules: RuleSet, hand: Hand) -> InstantWin | None:
-        """The instant win *hand* holds at the deal, as the rule set says (RULES §5.4)."""
-        return rules.instant_win(hand)
+    def instant_win(
+        self, rules: RuleSet, hand: Hand, *, first_game: bool
+    ) -> InstantWin | None:
+        """The instant win *hand* holds at the deal of a game, as the rule set says.
+
+        *first_game*: whether the game is a match's first (RULES §5.4, §6.7, §12.5).
+        """
+        return rules.instant_win(hand, first_game=first_game)
