@@ -557,7 +557,8 @@ def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
 
     Raises:
         RecordError: a setting holds a value with no JSON form (a callable, say);
-            `RecordError.where` names the setting.
+            `RecordError.where` names the setting. Also a subclass of `BaseRules`:
+            its settings do not say what its methods change.
 
     Example:
         >>> import attrs
@@ -566,6 +567,12 @@ def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
         >>> data["name"], data["settings"]["twos_in_straights"], data["settings"]["kinds"]
         ('classic', False, ['consecutive_pairs', 'four_of_a_kind', 'pair', 'single', 'straight', 'triple'])
     """
+    if type(rules) is not BaseRules:
+        raise RecordError(
+            "rules",
+            f"cannot write a rule set of class {type(rules).__name__}: "
+            "a record holds BaseRules settings, not what a subclass changes",
+        )
     return {
         "name": rules.name,
         "settings": {
