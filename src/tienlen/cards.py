@@ -330,8 +330,8 @@ def _quoted(text: str, pos: int = 0) -> str:
 
 def _character(char: str) -> str:
     """*char* quoted, with its code point when it only looks like ASCII (``'K' (U+212A)``)."""
-    if char.isascii() or char in _SUIT_BY_TEXT:
-        return repr(char)
+    if char.isascii() or char in _SUIT_BY_TEXT or not char.isprintable():
+        return repr(char)  # a control or space character: repr shows its code
     return f"{char!r} (U+{ord(char):04X})"
 
 
