@@ -308,6 +308,16 @@ def test_errors_on_long_text_quote_only_the_place() -> None:
     assert "…" in message
 
 
+def test_errors_on_control_characters_stay_short() -> None:
+    """STYLE R39: text whose repr is four times longer (control characters) is cut too.
+
+    Found by fuzz/fuzz_cards.py: 40 characters of U+0005 made a 303-character message.
+    """
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards("\x05" * 40 + "z")
+    assert len(str(info.value)) < 200
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -320,12 +320,13 @@ def _skip_separators(text: str, pos: int) -> int:
 
 
 def _quoted(text: str, pos: int = 0) -> str:
-    """*text* quoted for a message; a long text is shown from just before *pos*."""
-    if len(text) <= 60:
-        return repr(text)
+    """*text* quoted for a message; a long text is shown cut, from just before *pos*."""
+    shown = repr(text)
+    if len(shown) <= 60:
+        return shown
     start = max(0, pos - 20)
-    window = text[start : start + 50]
-    return ("…" if start else "") + repr(window) + "…"
+    window = _clip(repr(text[start : start + 40]), 60)
+    return ("…" if start else "") + window + "…"
 
 
 def _character(char: str) -> str:
