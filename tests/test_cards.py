@@ -367,7 +367,7 @@ def test_parse_cards_returns_or_raises_invalid_card_error(text: str) -> None:
         message = str(error)
     else:
         assert all(isinstance(card, Card) for card in parsed)
-    assert message is None or repr(text) in message or len(text) > 60
+    assert message is None or repr(text) in message or len(repr(text)) > 60
     assert message is None or len(message) < 300
 
 

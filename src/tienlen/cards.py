@@ -325,8 +325,10 @@ def _quoted(text: str, pos: int = 0) -> str:
     if len(shown) <= 60:
         return shown
     start = max(0, pos - 20)
-    window = _clip(repr(text[start : start + 40]), 60)
-    return ("…" if start else "") + window + "…"
+    window = repr(text[start : start + 40])
+    if len(window) > 60 or start + 40 < len(text):
+        window = window[:59] + "…"
+    return ("…" if start else "") + window
 
 
 def _character(char: str) -> str:
