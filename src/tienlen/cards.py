@@ -358,13 +358,13 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """Parse cards separated by ASCII whitespace, commas or nothing, in the order given.
 
     The result is eager; duplicates are kept (two decks hold two copies of a card).
-    Safe on untrusted text: it refuses more than `MAX_TEXT_LENGTH` characters or
-    `MAX_CARDS` cards before doing any work proportional to them.
+    Safe on untrusted text: it refuses more than `tienlen.cards.MAX_TEXT_LENGTH` characters or
+    `tienlen.cards.MAX_CARDS` cards before doing any work proportional to them.
 
     Raises:
         InvalidCardError: a token is not a card; the message quotes the input, the
             token and its offset (a long input only around the offset). Also text
-            longer than `MAX_TEXT_LENGTH` or holding more than `MAX_CARDS` cards.
+            longer than `tienlen.cards.MAX_TEXT_LENGTH` or holding more than `tienlen.cards.MAX_CARDS` cards.
         TypeError: *text* is not a ``str``.
 
     Example:

@@ -95,6 +95,7 @@ class RecordError(TienLenError, ValueError):
 
     Example:
         >>> import pickle
+        >>> from tienlen.records import RecordError
         >>> error = pickle.loads(pickle.dumps(RecordError("actions[3]", "not a play")))
         >>> error.where, str(error)
         ('actions[3]', 'invalid game record at actions[3]: not a play')
@@ -563,6 +564,7 @@ def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
     Example:
         >>> import attrs
         >>> from tienlen import CLASSIC
+        >>> from tienlen.records import rules_to_json
         >>> data = rules_to_json(attrs.evolve(CLASSIC, twos_in_straights=False))
         >>> data["name"], data["settings"]["twos_in_straights"], data["settings"]["kinds"]
         ('classic', False, ['consecutive_pairs', 'four_of_a_kind', 'pair', 'single', 'straight', 'triple'])
@@ -596,7 +598,9 @@ def rules_from_json(
             settings.
 
     Example:
+        >>> import attrs
         >>> from tienlen import KENNETH_LO
+        >>> from tienlen.records import rules_from_json, rules_to_json
         >>> old = {"name": "kl", "base": "kenneth-lo", "changes": {"hand_size": 10}}
         >>> rules = rules_from_json(old, version=1)
         >>> rules.hand_size, rules == attrs.evolve(KENNETH_LO, name="kl", hand_size=10)
