@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable
 
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 
 from tests.strategies import cards, hands
 from tienlen import DECK, Card, Hand, InvalidCardError, Rank, Suit, parse_cards
+from tienlen.cards import MAX_CARDS, MAX_TEXT_LENGTH
 
 TEN_OF_HEARTS = Card(Rank.TEN, Suit.HEARTS)
 ALL_CARDS = [pytest.param(card, id=str(card)) for card in DECK]
@@ -98,6 +100,36 @@ def test_card_from_index() -> None:
             match=rf"^card index out of range: {bad} \(expected 0-51\)$",
         ):
             Card.from_index(bad)
+
+
+@pytest.mark.parametrize(
+    "index", [True, 3.0, "3", None], ids=["bool", "float", "str", "none"]
+)
+def test_card_from_index_refuses_other_types(index: object) -> None:
+    """STYLE R36: an index that is not an int is a TypeError (``True`` is no index)."""
+    with pytest.raises(TypeError, match="expected a card index"):
+        Card.from_index(index)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("rank", "suit", "message"),
+    [
+        (Suit.HEARTS, Rank.TWO, "a card's rank must be a Rank, got Suit"),
+        (Rank.TWO, Rank.TWO, "a card's suit must be a Suit, got Rank"),
+        (1, 2, "a card's rank must be a Rank, got int 1"),
+        (Rank.TWO, 3, "a card's suit must be a Suit, got int 3"),
+        ("T", "h", "a card's rank must be a Rank, got str 'T'"),
+        (Rank.TEN, None, "a card's suit must be a Suit, got NoneType None"),
+    ],
+)
+def test_card_refuses_anything_but_a_rank_and_a_suit(
+    rank: object, suit: object, message: str
+) -> None:
+    """Issue 14 items 4, 8: swapped or wrong arguments are a TypeError, not a wrong card."""
+    with pytest.raises(TypeError) as info:
+        Card(rank, suit)  # type: ignore[arg-type]
+    assert str(info.value).startswith(message)
+    assert not isinstance(info.value, InvalidCardError)
 
 
 # -- text forms ---------------------------------------------------------------------
@@ -191,6 +223,102 @@ def test_parse_keeps_order_and_duplicates() -> None:
 
 
 @pytest.mark.parametrize(
+    "text",
+    ["3s\f4s\v5h", "3s\r\n4s\r5h", "\t3s,\n4s ,5h\f"],
+    ids=["form-feed-and-vertical-tab", "carriage-returns", "mixed"],
+)
+def test_every_ascii_whitespace_separates(text: str) -> None:
+    """RULES §1.1: the separators are ASCII whitespace (space, tab, LF, CR, FF, VT) and commas."""
+    assert parse_cards(text) == parse_cards("3s 4s 5h")
+
+
+LOOK_ALIKES = [
+    pytest.param("\u212ah", "unknown rank '\u212a' (U+212A)", id="kelvin-sign-as-K"),
+    pytest.param("3\u017f", "unknown suit '\u017f' (U+017F)", id="long-s-as-s"),
+    pytest.param("\uff13s", "unknown rank '\uff13' (U+FF13)", id="full-width-3"),
+    pytest.param("3\uff53", "unknown suit '\uff53' (U+FF53)", id="full-width-s"),
+    pytest.param("1\uff10h", "unknown rank '1'", id="full-width-0-in-10"),
+    pytest.param("\u0399s", "unknown rank '\u0399' (U+0399)", id="greek-iota"),
+    pytest.param("\uff21s", "unknown rank '\uff21' (U+FF21)", id="full-width-A"),
+    pytest.param("3s\u001c4s", "unknown rank '\\x1c'", id="file-separator"),
+    pytest.param("3s\u001f4s", "unknown rank '\\x1f'", id="unit-separator"),
+    pytest.param("3s\u30004s", "unknown rank '\\u3000'", id="ideographic-space"),
+    pytest.param("3s\u00a04s", "unknown rank '\\xa0'", id="no-break-space"),
+    pytest.param("3s\u20034s", "unknown rank '\\u2003'", id="em-space"),
+    pytest.param("3s\u20284s", "unknown rank '\\u2028'", id="line-separator"),
+    pytest.param("3s\x854s", "unknown rank '\\x85'", id="next-line"),
+    pytest.param("3s\u200b4s", "unknown rank '\\u200b'", id="zero-width-space"),
+    pytest.param("3s\uff0c4s", "unknown rank '\uff0c' (U+FF0C)", id="full-width-comma"),
+]
+
+
+@pytest.mark.parametrize(("text", "reason"), LOOK_ALIKES)
+def test_look_alikes_and_other_separators_are_refused(text: str, reason: str) -> None:
+    """Issue 14 item 9: only ASCII letters, digits, whitespace, commas and suit symbols.
+
+    Case folding maps nothing else onto them; the message names a look-alike's code.
+    """
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards(text)
+    assert str(info.value).endswith(reason)
+
+
+@given(st.text(min_size=1, max_size=12))
+def test_text_with_a_foreign_character_never_parses(text: str) -> None:
+    """Issue 14 item 9: a character that is not ASCII or a suit symbol is always refused."""
+    suits = "♠♣♦♥♤♧♢♡"
+    if all(char.isascii() or char in suits for char in text):
+        return
+    with pytest.raises(InvalidCardError):
+        parse_cards(text)
+
+
+def test_huge_text_is_refused_at_once() -> None:
+    """Issue 14 item 9: more than `MAX_TEXT_LENGTH` characters are refused unread."""
+    huge = "3s " * 5_000_000
+    start = time.perf_counter()
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards(huge)
+    assert time.perf_counter() - start < 0.05
+    assert str(info.value) == (
+        "card text of 15,000,000 characters, more than the 1,000 allowed"
+    )
+    longest = " " * (MAX_TEXT_LENGTH - 2) + "3s"
+    assert parse_cards(longest) == (Card.parse("3s"),)
+    with pytest.raises(InvalidCardError):
+        parse_cards(longest + " ")
+
+
+def test_at_most_two_decks_of_cards_are_read() -> None:
+    """RULES §2.1: text of more than `MAX_CARDS` (104) cards can be no hand or play."""
+    two_decks = "".join(str(card) * 2 for card in DECK)
+    assert len(parse_cards(two_decks)) == MAX_CARDS == 104
+    with pytest.raises(InvalidCardError, match=r"105 cards in .*, more than the 104"):
+        parse_cards(two_decks + "3s")
+
+
+def test_errors_on_long_text_quote_only_the_place() -> None:
+    """STYLE R39: a bad token in long text is quoted around its offset, cut short."""
+    text = "3s " * 300 + "x" * 90
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards(text)
+    message = str(info.value)
+    assert len(message) < 200
+    assert "(at 900): unknown rank 'x'" in message
+    assert "…" in message
+
+
+def test_errors_on_control_characters_stay_short() -> None:
+    """STYLE R39: text whose repr is four times longer (control characters) is cut too.
+
+    Found by fuzz/fuzz_cards.py: 40 characters of U+0005 made a 303-character message.
+    """
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards("\x05" * 40 + "z")
+    assert len(str(info.value)) < 200
+
+
+@pytest.mark.parametrize(
     ("text", "message"),
     [
         ("3s 1x 5h", "invalid card '1x' in '3s 1x 5h' (at 3): unknown rank '1'"),
@@ -239,7 +367,8 @@ def test_parse_cards_returns_or_raises_invalid_card_error(text: str) -> None:
         message = str(error)
     else:
         assert all(isinstance(card, Card) for card in parsed)
-    assert message is None or repr(text) in message
+    assert message is None or repr(text) in message or len(repr(text)) > 60
+    assert message is None or len(message) < 300
 
 
 @given(st.lists(cards()), st.lists(st.sampled_from(["", " ", ",", ", ", "\t", "\n"])))
@@ -356,3 +485,70 @@ def test_hand_text_round_trip(hand: Hand) -> None:
     assert hand == Hand.parse(hand.unicode())
     assert hand == Hand.from_cards(hand.cards)
     assert f"Hand.parse({str(hand)!r})" == repr(hand)
+
+
+@pytest.mark.parametrize(
+    ("mask", "message"),
+    [
+        (-1, "not a hand mask: it is negative"),
+        (1 << 104, "not a hand mask: it has 105 bits, two decks need 104"),
+        (1 << 200, "not a hand mask: it has 201 bits, two decks need 104"),
+        (1 << 52, "not a hand mask: it holds a second copy of '3s' without the first"),
+        (
+            (1 << 51) | 1 << 103 | 1 << 60,
+            "not a hand mask: it holds a second copy of '5s' without the first",
+        ),
+    ],
+    ids=["negative", "bit-104", "bit-200", "second-copy-only", "second-copy-of-5s"],
+)
+def test_hand_refuses_a_mask_no_multiset_has(mask: int, message: str) -> None:
+    """Issue 14 item 4: ``Hand(mask)`` takes only masks of at most two decks."""
+    with pytest.raises(InvalidCardError) as info:
+        Hand(mask)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("mask", [True, 1.0, "3s", None, [1]])
+def test_hand_refuses_a_mask_that_is_no_int(mask: object) -> None:
+    """STYLE R36: a mask that is not an int is a TypeError (``True`` is no mask)."""
+    with pytest.raises(TypeError, match="expected a hand mask"):
+        Hand(mask)  # type: ignore[arg-type]
+
+
+def test_hand_keeps_a_plain_int() -> None:
+    """A mask given as an int subclass is stored as the plain int it equals."""
+
+    class Sneaky(int):
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = int.__hash__
+
+    hand = Hand(Sneaky(3))
+    assert type(hand.mask) is int
+    assert hand == Hand.parse("3s 3c")
+    assert hand != Hand.parse("3s")
+
+
+@given(st.integers(-(2**8), 2**110))
+def test_hand_mask_is_valid_exactly_when_cards_make_it(mask: int) -> None:
+    """Issue 14 item 4: a mask is accepted iff it is the mask of a multiset of cards."""
+    try:
+        hand = Hand(mask)
+    except InvalidCardError:
+        valid = mask >= 0 and mask < 1 << 104 and not (mask >> 52) & ~mask
+        assert not valid
+    else:
+        assert Hand.from_cards(hand.cards).mask == mask
+
+
+@given(hands(0, 26, decks=2))
+def test_every_hand_mask_is_accepted(hand: Hand) -> None:
+    """Every hand's mask builds the same hand again."""
+    assert Hand(hand.mask) == hand
+
+
+def test_hand_count_refuses_other_types() -> None:
+    """STYLE R36: `Hand.count` of something that is not a card is a TypeError."""
+    with pytest.raises(TypeError, match="expected a Card"):
+        Hand.parse("3s").count("3s")  # type: ignore[arg-type]

@@ -5,22 +5,40 @@ before suit, so every card has one place in a total order from 3♠ to 2♥.
 
 Text forms: ``str(card)`` is the canonical two-character ASCII form (``"Th"``),
 `Card.unicode` the form players read (``"10♥"``). Parsing is lenient: ``10h``, ``Th``,
-``TH``, ``10♥`` and ``t♡`` are the same card.
+``TH``, ``10♥`` and ``t♡`` are the same card. It reads ASCII rank and suit letters in
+either case and the suit symbols ``♠♣♦♥`` and ``♤♧♢♡``, nothing that only looks like
+them (no KELVIN SIGN for ``K``, no full-width digits), and it separates cards by
+commas and ASCII whitespace (space, tab, line feed, carriage return, form feed,
+vertical tab) or nothing; no other space character.
 """
 
 from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Collection, Iterable, Iterator
-from typing import Final, Self
+from collections.abc import Callable, Collection, Iterable, Iterator
+from typing import Final, Self, TypeVar
 
 import attrs
 
 from tienlen import _bits
 from tienlen.errors import InvalidCardError
 
-__all__ = ["DECK", "Card", "Hand", "Rank", "Suit", "parse_cards"]
+__all__ = [
+    "DECK",
+    "MAX_CARDS",
+    "MAX_TEXT_LENGTH",
+    "Card",
+    "Hand",
+    "Rank",
+    "Suit",
+    "parse_cards",
+]
+
+MAX_TEXT_LENGTH: Final = 1_000
+"""The longest card text `parse_cards` reads, in characters."""
+MAX_CARDS: Final = 2 * _bits.CARDS
+"""The most cards `parse_cards` reads: two decks."""
 
 
 class _OrderedEnum(enum.Enum):
@@ -122,12 +140,35 @@ _RANKS: Final = tuple(Rank)
 _SUITS: Final = tuple(Suit)
 
 
+def _must_be(
+    cls: type[_Member],
+) -> Callable[[object, attrs.Attribute[_Member], _Member], None]:
+    """An attrs validator: the value is a member of *cls* (a `TypeError` otherwise)."""
+
+    def check(_: object, attribute: attrs.Attribute[_Member], value: _Member) -> None:
+        given: object = value  # anything may come in at run time
+        if not isinstance(given, cls):
+            shown = _clip(repr(given), 40)
+            msg = f"a card's {attribute.name} must be a {cls.__name__}, got {type(given).__name__} {shown}"
+            raise TypeError(msg)
+
+    return check
+
+
+_Member = TypeVar("_Member", bound=_OrderedEnum)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @attrs.frozen(eq=False)
 class Card:
     """One playing card, totally ordered by rank, then suit (RULES §1.1).
 
     Cards compare, hash and sort by their ``index`` (3♠ = 0 … 2♥ = 51). Build them with
-    `Card.parse` or ``Card(Rank.TEN, Suit.HEARTS)``.
+    `Card.parse` or ``Card(Rank.TEN, Suit.HEARTS)``; anything but a `Rank` and a `Suit`,
+    in that order, is a `TypeError`.
 
     Example:
         >>> card = Card.parse("10h")
@@ -139,9 +180,9 @@ class Card:
         True
     """
 
-    rank: Rank
+    rank: Rank = attrs.field(validator=_must_be(Rank))
     """The card's rank."""
-    suit: Suit
+    suit: Suit = attrs.field(validator=_must_be(Suit))
     """The card's suit."""
     index: int = attrs.field(init=False, repr=False)
     """Position in the total order, ``rank * 4 + suit``, from 0 (3♠) to 51 (2♥)."""
@@ -176,11 +217,15 @@ class Card:
 
         Raises:
             InvalidCardError: *index* is outside 0…51.
+            TypeError: *index* is not an int.
 
         Example:
             >>> Card.from_index(51)
             Card.parse('2h')
         """
+        if isinstance(index, bool) or not isinstance(index, int):
+            msg = f"expected a card index (an int), got {type(index).__name__}"
+            raise TypeError(msg)
         if not 0 <= index < _bits.CARDS:
             msg = f"card index out of range: {index!r} (expected 0-51)"
             raise InvalidCardError(msg)
@@ -248,9 +293,13 @@ _SUIT_BY_TEXT: Final = {
     "♢": Suit.DIAMONDS,
     "♡": Suit.HEARTS,
 }
-_CARD_RE: Final = re.compile(r"(10|[2-9tjqka])([scdh♠♣♦♥♤♧♢♡])", re.IGNORECASE)
-_SEPARATORS: Final = re.compile(r"[\s,]*")
-_TOKEN: Final = re.compile(r"[^\s,]+")
+_SEPARATOR: Final = " \t\n\r\f\v,"
+"""The characters between cards: ASCII whitespace and the comma."""
+_RANK_TEXT: Final = "10|[2-9TtJjQqKkAa]"
+_CARD_RE: Final = re.compile(f"({_RANK_TEXT})([SsCcDdHh♠♣♦♥♤♧♢♡])")
+_SEPARATORS: Final = re.compile(f"[{_SEPARATOR}]*")
+_TOKEN: Final = re.compile(f"[^{_SEPARATOR}]+")
+_RANK_RE: Final = re.compile(_RANK_TEXT)
 _PARSED: Final[dict[str, Card]] = {}
 
 
@@ -258,7 +307,7 @@ def _card_from_match(rank: str, suit: str) -> Card:
     key = rank + suit
     card = _PARSED.get(key)
     if card is None:
-        r = _RANK_BY_TEXT[rank.casefold()]
+        r = _RANK_BY_TEXT[rank.casefold()]  # ASCII only: the pattern matched it
         s = _SUIT_BY_TEXT[suit.casefold()]
         card = _PARSED[key] = DECK[r.value * 4 + s.value]
     return card
@@ -270,28 +319,53 @@ def _skip_separators(text: str, pos: int) -> int:
     return match.end()
 
 
+def _quoted(text: str, pos: int = 0) -> str:
+    """*text* quoted for a message; a long text is shown cut, from just before *pos*."""
+    shown = repr(text)
+    if len(shown) <= 60:
+        return shown
+    start = max(0, pos - 20)
+    window = repr(text[start : start + 40])
+    if len(window) > 60 or start + 40 < len(text):
+        window = window[:59] + "…"
+    return ("…" if start else "") + window
+
+
+def _character(char: str) -> str:
+    """*char* quoted, with its code point when it only looks like ASCII (``'K' (U+212A)``)."""
+    if char.isascii() or char in _SUIT_BY_TEXT or not char.isprintable():
+        return repr(char)  # a control or space character: repr shows its code
+    return f"{char!r} (U+{ord(char):04X})"
+
+
 def _invalid_token(text: str, pos: int) -> InvalidCardError:
     token_match = _TOKEN.match(text, pos)
     assert token_match is not None
     token = token_match.group()
-    rank_match = re.match(r"10|[2-9tjqka]", token, re.IGNORECASE)
+    rank_match = _RANK_RE.match(token)
     if rank_match is None:
-        reason = f"unknown rank {token[0]!r}"
+        reason = f"unknown rank {_character(token[0])}"
     elif rank_match.end() == len(token):
         reason = "missing suit"
     else:
-        reason = f"unknown suit {token[rank_match.end()]!r}"
-    return InvalidCardError(f"invalid card {token!r} in {text!r} (at {pos}): {reason}")
+        reason = f"unknown suit {_character(token[rank_match.end()])}"
+    return InvalidCardError(
+        f"invalid card {_quoted(token)} in {_quoted(text, pos)} (at {pos}): {reason}"
+    )
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
-    """Parse cards separated by whitespace, commas or nothing, in the order given.
+    """Parse cards separated by ASCII whitespace, commas or nothing, in the order given.
 
     The result is eager; duplicates are kept (two decks hold two copies of a card).
+    Safe on untrusted text: it refuses more than `tienlen.cards.MAX_TEXT_LENGTH` characters or
+    `tienlen.cards.MAX_CARDS` cards before doing any work proportional to them.
 
     Raises:
         InvalidCardError: a token is not a card; the message quotes the input, the
-            token and its offset.
+            token and its offset (a long input only around the offset). Also text
+            longer than `tienlen.cards.MAX_TEXT_LENGTH` or holding more than `tienlen.cards.MAX_CARDS` cards.
+        TypeError: *text* is not a ``str``.
 
     Example:
         >>> parse_cards("3s, 4s 5♥")
@@ -302,15 +376,21 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     if not isinstance(text, str):
         msg = f"expected card text, got {type(text).__name__}"  # type: ignore[unreachable]
         raise TypeError(msg)
+    end = len(text)
+    if end > MAX_TEXT_LENGTH:
+        msg = f"card text of {end:,} characters, more than the {MAX_TEXT_LENGTH:,} allowed"
+        raise InvalidCardError(msg)
     cards: list[Card] = []
     pos = _skip_separators(text, 0)
-    end = len(text)
     while pos < end:
         match = _CARD_RE.match(text, pos)
         if match is None:
             raise _invalid_token(text, pos)
         cards.append(_card_from_match(match.group(1), match.group(2)))
         pos = _skip_separators(text, match.end())
+    if len(cards) > MAX_CARDS:
+        msg = f"{len(cards)} cards in {_quoted(text)}, more than the {MAX_CARDS} of two decks"
+        raise InvalidCardError(msg)
     return tuple(cards)
 
 
@@ -345,6 +425,32 @@ def mask_of(cards: Collection[Card], text: object = None) -> int:
     return mask
 
 
+def _hand_mask(mask: int) -> int:
+    """*mask* if it is a multiset of at most two decks (the converter of `Hand`).
+
+    Raises:
+        TypeError: *mask* is not an int.
+        InvalidCardError: *mask* is negative, has bits beyond two decks, or a second
+            copy of a card without the first.
+    """
+    if isinstance(mask, bool) or not isinstance(mask, int):
+        msg = f"expected a hand mask (an int), got {type(mask).__name__}"
+        raise TypeError(msg)
+    mask = int.__index__(mask)  # a plain int, whatever int subclass came in
+    problem = None
+    if mask < 0:
+        problem = "it is negative"
+    elif mask >> 2 * _bits.CARDS:
+        problem = f"it has {mask.bit_length()} bits, two decks need 104"
+    elif second := mask >> _bits.CARDS & ~mask:
+        card = DECK[(second & -second).bit_length() - 1]
+        problem = f"it holds a second copy of {str(card)!r} without the first"
+    if problem is not None:
+        msg = f"not a hand mask: {problem}"
+        raise InvalidCardError(msg)
+    return mask
+
+
 def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards of a multiset mask in ascending order (private helper)."""
     deck = DECK
@@ -356,7 +462,8 @@ class Hand:
     """An immutable multiset of cards: a player's hand.
 
     Iteration is in ascending card order. With one deck a hand is a set; two-deck
-    games (RULES §2.1) may hold two copies of a card, never three.
+    games (RULES §2.1) may hold two copies of a card, never three. ``Hand(mask)``
+    accepts only a valid `mask` (`InvalidCardError` otherwise).
 
     ``a | b`` is the union, ``a & b`` the intersection, ``a - b`` removes cards (never
     below zero copies), ``a + b`` adds them, ``a <= b`` tests inclusion.
@@ -371,7 +478,7 @@ class Hand:
         True
     """
 
-    _mask: int = attrs.field(repr=False)
+    _mask: int = attrs.field(repr=False, converter=_hand_mask)
 
     @classmethod
     def parse(cls, text: str) -> Self:
@@ -410,7 +517,14 @@ class Hand:
         return self._mask
 
     def count(self, card: Card) -> int:
-        """How many copies of *card* the hand holds (0, 1 or 2)."""
+        """How many copies of *card* the hand holds (0, 1 or 2).
+
+        Raises:
+            TypeError: *card* is not a `Card`.
+        """
+        if not isinstance(card, Card):
+            msg = f"expected a Card, got {type(card).__name__}"  # type: ignore[unreachable]
+            raise TypeError(msg)
         return (self._mask >> card.index & 1) + (
             self._mask >> (_bits.CARDS + card.index) & 1
         )

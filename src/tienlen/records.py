@@ -1,12 +1,16 @@
 """Game records: a documented, versioned JSON form of a whole game, and its replay.
 
-A record holds the rule set (a preset's name plus every setting changed from it), the
-dealt hands (and the seed, when the game was dealt from one), how the first lead was
-decided, every action and the result. `load` and `loads` treat records as untrusted
-input: anything corrupt, truncated or tampered with (an illegal action, a card in two
-hands, an unknown rule set, a wrong type) raises `RecordError` naming what is wrong
-and where, and nothing half-built is returned. `GameRecord.states` rebuilds every
-intermediate `GameState`.
+A record holds the rule set with the value of every setting, the dealt hands (and the
+seed, when the game was dealt from one), how the first lead was decided, every action
+and the result. `dumps` writes format version 2; `loads` reads versions 1 and 2 and
+replays a version-1 record under the presets as they were in version 1, so a record
+replays the same game forever, whatever later releases change in the presets.
+
+`load` and `loads` treat records as untrusted input: anything corrupt, truncated or
+tampered with (an illegal action, a card in two hands, an unknown setting, a wrong
+type, a duplicate key, a record larger than `MAX_SIZE`) raises `RecordError` naming
+what is wrong and where, with a message of bounded length, and nothing half-built is
+returned. `GameRecord.states` rebuilds every intermediate `GameState`.
 
 Example:
     >>> from tienlen import CLASSIC, GameState
@@ -21,49 +25,106 @@ Example:
 from __future__ import annotations
 
 import enum
+import functools
+import importlib.resources
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import IO, Final, TypeVar
+import operator
+import re
+import reprlib
+import types
+import typing
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import IO, Final
 
 import attrs
 
-from tienlen.cards import Hand, Rank
+from tienlen.cards import Hand
 from tienlen.combos import ComboKind, Shape
 from tienlen.errors import InvalidCardError, InvalidRulesError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.rules import RULESETS, BaseRules, Bomb, InstantWin
+from tienlen.rules import BaseRules
 
 __all__ = [
     "FORMAT",
+    "MAX_ACTIONS",
+    "MAX_DEPTH",
+    "MAX_SIZE",
     "VERSION",
+    "VERSIONS",
     "GameRecord",
     "JsonValue",
     "RecordError",
     "dump",
     "dumps",
+    "from_json",
     "load",
     "loads",
     "record",
     "rules_from_json",
     "rules_to_json",
+    "to_json",
 ]
 
 FORMAT: Final = "tienlen-game"
 """The value of a record's ``"format"`` field."""
-VERSION: Final = 1
-"""The record format version this library writes and reads."""
+VERSION: Final = 2
+"""The record format version this library writes."""
+VERSIONS: Final = (1, 2)
+"""The record format versions this library reads."""
+MAX_SIZE: Final = 1_000_000
+"""The longest record `loads` reads: characters of a ``str``, bytes of ``bytes``."""
+MAX_ACTIONS: Final = 10_000
+"""The most actions a record may hold (a game of eight on two decks takes under 1,000)."""
+MAX_DEPTH: Final = 8
+"""The deepest nesting of JSON arrays and objects in a record (version 2 needs 5)."""
+
+_MAX_PROBLEM: Final = 300
+"""The longest problem text a `RecordError` message carries."""
 
 
 class RecordError(TienLenError, ValueError):
     """A game record that is corrupt, truncated, tampered with or of the wrong types.
 
+    The message is short whatever the record holds: offending values are cut.
+    A `RecordError` pickles (for process pools) to an error of the same place and
+    message.
+
     Attributes:
         where: The path of the offending field, e.g. ``"actions[3]"``.
+        problem: What is wrong there.
+
+    Example:
+        >>> import pickle
+        >>> from tienlen.records import RecordError
+        >>> error = pickle.loads(pickle.dumps(RecordError("actions[3]", "not a play")))
+        >>> error.where, str(error)
+        ('actions[3]', 'invalid game record at actions[3]: not a play')
     """
 
     def __init__(self, where: str, problem: str) -> None:
         self.where = where
-        super().__init__(f"invalid game record at {where}: {problem}")
+        self.problem = _clip(problem, _MAX_PROBLEM)
+        super().__init__(f"invalid game record at {where}: {self.problem}")
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[RecordError], tuple[str, str], dict[str, object]]:
+        return type(self), (self.where, self.problem), self.__dict__
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+_REPR: Final = reprlib.Repr()
+_REPR.maxlevel = 2
+_REPR.maxstring = _REPR.maxother = _REPR.maxlong = 40
+_REPR.maxlist = _REPR.maxdict = 4
+
+
+def _shown(value: object) -> str:
+    """A short repr of *value* for messages; long values are cut with ``...``."""
+    return _REPR.repr(value)
 
 
 def _hands(values: Sequence[Hand]) -> tuple[Hand, ...]:
@@ -142,7 +203,9 @@ def record(state: GameState, *, seed: int | None = None) -> GameRecord:
         (4, ())
     """
     if not isinstance(state.rules, BaseRules):
-        raise RecordError("rules", f"cannot record a custom rule set {state.rules!r}")
+        raise RecordError(
+            "rules", f"cannot record a custom rule set {_shown(state.rules)}"
+        )
     start = state.setup
     return GameRecord(
         rules=state.rules,
@@ -156,222 +219,499 @@ def record(state: GameState, *, seed: int | None = None) -> GameRecord:
     )
 
 
-# -- rules as JSON ----------------------------------------------------------------
+# -- setting values as JSON: one codec per type, built from the type hints ----------
 
 JsonValue = str | int | bool | None | list["JsonValue"] | dict[str, "JsonValue"]
 """A JSON value, as ``json`` reads and writes it."""
 
 
-def _shape_text(shape: Shape) -> str:
-    return f"{shape.kind.name.lower()}:{shape.size}"
+@attrs.frozen
+class _Codec:
+    """How values of one type are written as JSON and read back."""
+
+    expected: str
+    """What the JSON holds, for messages: ``"an integer"``."""
+    accepts: Callable[[object], bool]
+    """Whether `write` can write a Python value (it picks a member of a union)."""
+    write: Callable[[object, str], JsonValue]
+    """The JSON form of a value, or `RecordError` at the place given."""
+    read: Callable[[object, str], object]
+    """The value of a JSON form, or `RecordError` at the place given."""
 
 
-def _shape_from(text: object, where: str) -> Shape:
-    if not isinstance(text, str) or text.count(":") != 1:
-        raise RecordError(
-            where, f"expected a shape like 'consecutive_pairs:6', got {text!r}"
-        )
-    kind, size = text.split(":")
-    try:
-        return Shape(ComboKind[kind.upper()], int(size))
-    except (KeyError, ValueError, InvalidRulesError):
-        raise RecordError(where, f"no such shape {text!r}") from None
+def _refuse(codec_expected: str) -> Callable[[object, str], typing.NoReturn]:
+    def refuse(value: object, where: str) -> typing.NoReturn:
+        raise RecordError(where, f"expected {codec_expected}, got {_shown(value)}")
+
+    return refuse
 
 
-def _setting_to_json(value: object) -> JsonValue:
-    if isinstance(value, enum.Enum):
+def _exact(cls: type, expected: str) -> _Codec:
+    """JSON's own types: written as they are, read only when of exactly that type."""
+
+    def accepts(value: object) -> bool:
+        return type(value) is cls
+
+    def read(value: object, where: str) -> object:
+        if type(value) is not cls:
+            raise RecordError(where, f"expected {expected}, got {_shown(value)}")
+        return value
+
+    def write(value: object, where: str) -> JsonValue:
+        if type(value) is not cls:
+            _cannot_write(value, where)
+        return typing.cast("JsonValue", value)
+
+    return _Codec(expected, accepts, write, read)
+
+
+def _cannot_write(value: object, where: str) -> typing.NoReturn:
+    raise RecordError(
+        where,
+        f"a record cannot store {_shown(value)} ({type(value).__name__}): "
+        "the setting has no JSON form",
+    )
+
+
+def _int_codec() -> _Codec:
+    """Integers; ``True`` and ``False`` are not integers here."""
+
+    def accepts(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    def write(value: object, where: str) -> JsonValue:
+        if not accepts(value):
+            _cannot_write(value, where)
+        return operator.index(typing.cast("int", value))
+
+    exact = _exact(int, "an integer")
+    return _Codec(exact.expected, accepts, write, exact.read)
+
+
+def _enum_codec(cls: type[enum.Enum]) -> _Codec:
+    """An enum member as its name in lower case: ``"counterclockwise"``."""
+    members = {member.name.lower(): member for member in cls}
+    expected = f"one of {', '.join(members)}"
+
+    def accepts(value: object) -> bool:
+        return isinstance(value, cls)
+
+    def write(value: object, where: str) -> JsonValue:
+        if not isinstance(value, cls):
+            _cannot_write(value, where)
         return value.name.lower()
-    if isinstance(value, Shape):
-        return _shape_text(value)
-    if isinstance(value, Bomb):
-        rank = None if value.target_rank is None else value.target_rank.name.lower()
+
+    def read(value: object, where: str) -> object:
+        member = members.get(value) if type(value) is str else None
+        if member is None:
+            raise RecordError(where, f"expected {expected}, got {_shown(value)}")
+        return member
+
+    return _Codec(expected, accepts, write, read)
+
+
+_KINDS: Final = {kind.name.lower(): kind for kind in ComboKind}
+_SHAPE_TEXT: Final = re.compile(r"([a-z_]+):(0|[1-9][0-9]{0,2})")
+"""A shape: a kind's name in lower case and a number of cards in ASCII digits."""
+
+
+def _read_shape(value: object, where: str) -> Shape:
+    match = _SHAPE_TEXT.fullmatch(value) if type(value) is str else None
+    kind = _KINDS.get(match[1]) if match else None
+    if match is None or kind is None:
+        raise RecordError(
+            where, f"expected a shape like 'consecutive_pairs:6', got {_shown(value)}"
+        )
+    try:
+        return Shape(kind, int(match[2]))
+    except InvalidRulesError:
+        raise RecordError(where, f"no such shape {_shown(value)}") from None
+
+
+def _write_shape(value: object, where: str) -> JsonValue:
+    if not isinstance(value, Shape):
+        _cannot_write(value, where)
+    return f"{value.kind.name.lower()}:{value.size}"
+
+
+_SHAPE: Final = _Codec(
+    "a shape like 'pair:2'",
+    lambda value: isinstance(value, Shape),
+    _write_shape,
+    _read_shape,
+)
+
+
+def _sequence_codec(item: _Codec) -> _Codec:
+    """``tuple[X, ...]``: an array, in order."""
+    expected = f"a list of {item.expected}"
+
+    def accepts(value: object) -> bool:
+        return isinstance(value, tuple) and all(map(item.accepts, value))
+
+    def write(value: object, where: str) -> JsonValue:
+        if not isinstance(value, tuple):
+            _cannot_write(value, where)
+        return [item.write(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+    def read(value: object, where: str) -> object:
+        if type(value) is not list:
+            raise RecordError(where, f"expected {expected}, got {_shown(value)}")
+        return tuple(item.read(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+    return _Codec(expected, accepts, write, read)
+
+
+def _set_codec(item: _Codec) -> _Codec:
+    """``frozenset[X]``: an array sorted by the items' JSON text, so the text is stable."""
+    sequence = _sequence_codec(item)
+
+    def accepts(value: object) -> bool:
+        return isinstance(value, frozenset) and all(map(item.accepts, value))
+
+    def write(value: object, where: str) -> JsonValue:
+        if not isinstance(value, frozenset):
+            _cannot_write(value, where)
+        written = [item.write(v, where) for v in value]
+        return sorted(written, key=json.dumps)
+
+    def read(value: object, where: str) -> object:
+        return frozenset(typing.cast("tuple[object, ...]", sequence.read(value, where)))
+
+    return _Codec(sequence.expected, accepts, write, read)
+
+
+def _tuple_codec(items: tuple[_Codec, ...]) -> _Codec:
+    """``tuple[X, Y]``: an array of exactly that many values."""
+    expected = f"a list of {len(items)} values"
+
+    def accepts(value: object) -> bool:
+        return (
+            isinstance(value, tuple)
+            and len(value) == len(items)
+            and all(codec.accepts(v) for codec, v in zip(items, value, strict=True))
+        )
+
+    def write(value: object, where: str) -> JsonValue:
+        if not isinstance(value, tuple) or len(value) != len(items):
+            _cannot_write(value, where)
+        return [
+            codec.write(v, f"{where}[{i}]")
+            for i, (codec, v) in enumerate(zip(items, value, strict=True))
+        ]
+
+    def read(value: object, where: str) -> object:
+        if type(value) is not list or len(value) != len(items):
+            raise RecordError(where, f"expected {expected}, got {_shown(value)}")
+        return tuple(
+            codec.read(v, f"{where}[{i}]")
+            for i, (codec, v) in enumerate(zip(items, value, strict=True))
+        )
+
+    return _Codec(expected, accepts, write, read)
+
+
+def _union_codec(members: tuple[_Codec, ...]) -> _Codec:
+    """``X | Y``: the first member that can write a value writes it."""
+    expected = " or ".join(member.expected for member in members)
+
+    def accepts(value: object) -> bool:
+        return any(member.accepts(value) for member in members)
+
+    def write(value: object, where: str) -> JsonValue:
+        for member in members:
+            if member.accepts(value):
+                return member.write(value, where)
+        _cannot_write(value, where)
+
+    def read(value: object, where: str) -> object:
+        nullable = any(member is _NULL for member in members)
+        if value is None and nullable:
+            return None
+        others = [member for member in members if member is not _NULL]
+        if len(others) == 1:  # one member can hold it: its message is the precise one
+            return others[0].read(value, where)
+        for member in others:
+            try:
+                return member.read(value, where)
+            except RecordError:
+                continue
+        raise RecordError(where, f"expected {expected}, got {_shown(value)}")
+
+    return _Codec(expected, accepts, write, read)
+
+
+def _attrs_codec(cls: type) -> _Codec:
+    """An attrs class (a `Bomb`): an object of its fields, each by its type."""
+    hints = typing.get_type_hints(cls)
+    fields = [field for field in attrs.fields(cls) if field.init]
+    codecs = {field.alias: _codec_for(hints[field.name]) for field in fields}
+    required = {field.alias for field in fields if field.default is attrs.NOTHING}
+    expected = f"an object with {', '.join(codecs)}"
+
+    def accepts(value: object) -> bool:
+        return type(value) is cls
+
+    def write(value: object, where: str) -> JsonValue:
+        if type(value) is not cls:
+            _cannot_write(value, where)
         return {
-            "bomb": _shape_text(value.bomb),
-            "target": _shape_text(value.target),
-            "target_rank": rank,
+            field.alias: codecs[field.alias].write(
+                getattr(value, field.name), f"{where}.{field.alias}"
+            )
+            for field in fields
         }
-    if isinstance(value, frozenset):
-        return sorted((_setting_to_json(v) for v in value), key=json.dumps)
-    if isinstance(value, tuple):
-        return [_setting_to_json(v) for v in value]
-    assert value is None or isinstance(value, str | int | bool)
-    return value
+
+    def read(value: object, where: str) -> object:
+        if (
+            type(value) is not dict
+            or not required <= value.keys()
+            or not value.keys() <= codecs.keys()
+        ):
+            raise RecordError(where, f"expected {expected}, got {_shown(value)}")
+        decoded = {
+            key: codecs[key].read(item, f"{where}.{key}") for key, item in value.items()
+        }
+        try:
+            return cls(**decoded)
+        except (TienLenError, TypeError, ValueError) as error:
+            raise RecordError(where, str(error)) from None
+
+    return _Codec(expected, accepts, write, read)
+
+
+def _unwritable(hint: object) -> _Codec:
+    """A type records cannot hold (a callable, an arbitrary object)."""
+
+    def write(value: object, where: str) -> JsonValue:
+        _cannot_write(value, where)
+
+    def read(value: object, where: str) -> object:
+        raise RecordError(
+            where,
+            f"a record cannot hold {_shown(value)}: no {hint} value has a JSON form",
+        )
+
+    return _Codec(f"no JSON value ({hint})", lambda _: False, write, read)
+
+
+_NULL: Final = _Codec(
+    "null",
+    lambda value: value is None,
+    lambda value, where: None if value is None else _cannot_write(value, where),
+    lambda value, where: None if value is None else _refuse("null")(value, where),
+)
+_LEAVES: Final[dict[object, _Codec]] = {
+    bool: _exact(bool, "true or false"),
+    int: _int_codec(),
+    str: _exact(str, "a string"),
+    type(None): _NULL,
+    Shape: _SHAPE,
+}
+
+
+@functools.cache
+def _codec_for(hint: object) -> _Codec:
+    """The codec of a type hint: a setting's type decides its JSON form."""
+    leaf = _LEAVES.get(hint)
+    if leaf is not None:
+        return leaf
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        return _union_codec(tuple(map(_codec_for, args)))
+    if origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _sequence_codec(_codec_for(args[0]))
+    if origin is tuple and args:
+        return _tuple_codec(tuple(map(_codec_for, args)))
+    if origin is frozenset and len(args) == 1:
+        return _set_codec(_codec_for(args[0]))
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return _enum_codec(hint)
+    if isinstance(hint, type) and attrs.has(hint):
+        return _attrs_codec(hint)
+    return _unwritable(hint)
+
+
+@functools.cache
+def _settings() -> dict[str, _Codec]:
+    """Every setting of `BaseRules` a record stores, in field order, with its codec.
+
+    These are the fields that make two rule sets differ (``eq``): all but ``name``,
+    which a record holds apart, ``aliases``, which only `tienlen.get_rules` reads, and
+    the custom policies, which are code.
+    """
+    hints = typing.get_type_hints(BaseRules)
+    return {
+        field.name: _codec_for(hints[field.name])
+        for field in attrs.fields(BaseRules)
+        if field.init
+        and field.eq
+        and field.name != "name"
+        and field.name not in _CUSTOM_POLICIES
+    }
+
+
+_CUSTOM_POLICIES: Final = ("custom_turn_policy", "custom_deal_policy", "custom_scorer")
+"""Settings that hold a table's own policy object: code, which no record can hold."""
+
+
+# -- rules as JSON ----------------------------------------------------------------
 
 
 def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
-    """A rule set as JSON: its name, the preset it derives from and the changed settings.
+    """A rule set as JSON: its name and the value of every setting (format version 2).
+
+    Each setting is written by its type (docs/records.md lists the encodings), so a
+    record holds the whole rule set and does not depend on any preset.
+
+    Raises:
+        RecordError: a setting holds a value with no JSON form (a callable, say);
+            `RecordError.where` names the setting. Also a subclass of `BaseRules`:
+            its settings do not say what its methods change.
 
     Example:
         >>> import attrs
         >>> from tienlen import CLASSIC
         >>> from tienlen.records import rules_to_json
-        >>> rules_to_json(attrs.evolve(CLASSIC, twos_in_straights=False))
-        {'name': 'classic', 'base': 'classic', 'changes': {'twos_in_straights': False}}
-
-    Raises:
-        RecordError: the rule set carries a custom policy, which is code, not data.
+        >>> data = rules_to_json(attrs.evolve(CLASSIC, twos_in_straights=False))
+        >>> data["name"], data["settings"]["twos_in_straights"], data["settings"]["kinds"]
+        ('classic', False, ['consecutive_pairs', 'four_of_a_kind', 'pair', 'single', 'straight', 'triple'])
     """
-    for name in ("custom_turn_policy", "custom_deal_policy", "custom_scorer"):
+    if type(rules) is not BaseRules:
+        raise RecordError(
+            "rules",
+            f"cannot write a rule set of class {type(rules).__name__}: "
+            "a record holds BaseRules settings, not what a subclass changes",
+        )
+    for name in _CUSTOM_POLICIES:
         if getattr(rules, name) is not None:
-            raise RecordError(f"rules.{name}", "a custom policy cannot be written")
-    base = RULESETS.get(rules.name) or min(
-        RULESETS.values(), key=lambda preset: len(_changes(preset, rules))
-    )
-    return {"name": rules.name, "base": base.name, "changes": _changes(base, rules)}
-
-
-def _changes(base: BaseRules, rules: BaseRules) -> dict[str, JsonValue]:
+            raise RecordError(
+                f"rules.settings.{name}", "a custom policy is code, not data"
+            )
     return {
-        field.name: _setting_to_json(getattr(rules, field.name))
-        for field in attrs.fields(BaseRules)
-        if field.init
-        and field.eq
-        and field.name != "name"
-        and getattr(rules, field.name) != getattr(base, field.name)
+        "name": rules.name,
+        "settings": {
+            name: codec.write(getattr(rules, name), f"rules.settings.{name}")
+            for name, codec in _settings().items()
+        },
     }
 
 
-def _enum_from(cls: type[_E], value: object, where: str) -> _E:
-    if isinstance(value, str):
-        for member in cls:
-            if member.name.lower() == value:
-                return member
-    raise RecordError(
-        where, f"expected one of {[m.name.lower() for m in cls]}, got {value!r}"
-    )
+def rules_from_json(
+    data: object, where: str = "rules", *, version: int = VERSION
+) -> BaseRules:
+    """The rule set written by `rules_to_json`, or by the version-1 writer with *version* 1.
 
+    A version-1 rule set names a preset (``base``) and the settings changed from it;
+    the preset is read as it was in version 1, never as today's preset is.
+    A setting missing from a version-2 rule set takes its `BaseRules` default.
 
-_E = TypeVar("_E", bound=enum.Enum)
+    Raises:
+        RecordError: an unknown setting or preset, a wrong type, or contradictory
+            settings.
 
-
-def _list(value: object, where: str) -> list[object]:
-    if not isinstance(value, list):
-        raise RecordError(where, f"expected a list, got {value!r}")
-    return value
-
-
-def _bomb_from(value: object, where: str) -> Bomb:
-    if not isinstance(value, dict) or set(value) != {"bomb", "target", "target_rank"}:
+    Example:
+        >>> import attrs
+        >>> from tienlen import KENNETH_LO
+        >>> from tienlen.records import rules_from_json, rules_to_json
+        >>> old = {"name": "kl", "base": "kenneth-lo", "changes": {"hand_size": 10}}
+        >>> rules = rules_from_json(old, version=1)
+        >>> rules.hand_size, rules == attrs.evolve(KENNETH_LO, name="kl", hand_size=10)
+        (10, True)
+        >>> rules_from_json(rules_to_json(rules)) == rules
+        True
+    """
+    if version == 1:
+        return _rules_v1(data, where)
+    if version != VERSION:
+        raise RecordError(where, f"no rule set format of version {_shown(version)}")
+    if type(data) is not dict or data.keys() != {"name", "settings"}:
+        raise RecordError(where, f"expected name and settings, got {_shown(data)}")
+    name = _rules_name(data["name"], f"{where}.name")
+    settings = data["settings"]
+    if type(settings) is not dict:
         raise RecordError(
-            where, f"expected a bomb with bomb, target and target_rank, got {value!r}"
+            f"{where}.settings", f"expected an object, got {_shown(settings)}"
         )
-    rank = value["target_rank"]
-    target_rank = (
-        None if rank is None else _enum_from(Rank, rank, f"{where}.target_rank")
-    )
+    where = f"{where}.settings"
+    return _build_rules(name, _read_settings(settings, _settings(), where), where)
+
+
+def _rules_name(name: object, where: str) -> str:
+    if type(name) is not str or not name:
+        raise RecordError(where, f"expected a name, got {_shown(name)}")
+    return name
+
+
+def _read_settings(
+    data: dict[object, object], codecs: Mapping[str, _Codec], where: str
+) -> dict[str, object]:
+    decoded: dict[str, object] = {}
+    for key, value in data.items():
+        codec = codecs.get(key) if type(key) is str else None
+        if codec is None:
+            raise RecordError(where, f"unknown setting {_shown(key)}")
+        assert isinstance(key, str)
+        decoded[key] = codec.read(value, f"{where}.{key}")
+    return decoded
+
+
+def _build_rules(name: str, settings: dict[str, object], where: str) -> BaseRules:
+    """The rule set of decoded settings; contradictions are refused at *where*."""
     try:
-        return Bomb(
-            bomb=_shape_from(value["bomb"], f"{where}.bomb"),
-            target=_shape_from(value["target"], f"{where}.target"),
-            target_rank=target_rank,
-        )
-    except InvalidRulesError as error:
+        return _rules(name, tuple(sorted(settings.items(), key=operator.itemgetter(0))))
+    except (InvalidRulesError, TypeError, ValueError) as error:
         raise RecordError(where, str(error)) from None
 
 
-_OPTIONAL_INTS: Final = ("two_deck_hand_size", "pair_runs_beat_twos")
-"""Settings that hold an int or ``None``."""
+@functools.lru_cache(maxsize=64)
+def _rules(name: str, settings: tuple[tuple[str, object], ...]) -> BaseRules:
+    """The rule set of decoded *settings*; rule sets are immutable, so one serves all."""
+    build: Callable[..., BaseRules] = (
+        BaseRules  # settings named at run time, typed above
+    )
+    return build(name=name, **dict(settings))
 
 
-def _setting_from(name: str, value: object, example: object, where: str) -> object:
-    """Decode a setting, typed like the preset's current value *example*."""
-    if isinstance(example, bool):
-        if not isinstance(value, bool):
-            raise RecordError(where, f"expected true or false, got {value!r}")
-        return value
-    if isinstance(example, enum.Enum):
-        return _enum_from(type(example), value, where)
-    if isinstance(example, int) or name in _OPTIONAL_INTS:
-        if value is None and name in _OPTIONAL_INTS:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise RecordError(where, f"expected an integer, got {value!r}")
-        return value
-    if name == "aliases":
-        items = _list(value, where)
-        if not all(isinstance(item, str) for item in items):
-            raise RecordError(where, f"expected names, got {value!r}")
-        return tuple(str(item) for item in items)
-    if name == "kinds":
-        return frozenset(
-            _enum_from(ComboKind, item, f"{where}[{i}]")
-            for i, item in enumerate(_list(value, where))
-        )
-    if name == "instant_wins":
-        return frozenset(
-            _enum_from(InstantWin, item, f"{where}[{i}]")
-            for i, item in enumerate(_list(value, where))
-        )
-    if name == "bombs":
-        return frozenset(
-            _bomb_from(item, f"{where}[{i}]")
-            for i, item in enumerate(_list(value, where))
-        )
-    if name in ("bomb_chain", "jump_in"):
-        shapes = [
-            _shape_from(item, f"{where}[{i}]")
-            for i, item in enumerate(_list(value, where))
-        ]
-        return tuple(shapes) if name == "bomb_chain" else frozenset(shapes)
-    if name == "bomb_values":
-        pairs = []
-        for i, item in enumerate(_list(value, where)):
-            entry = _list(item, f"{where}[{i}]")
-            if (
-                len(entry) != 2
-                or not isinstance(entry[1], int)
-                or isinstance(entry[1], bool)
-            ):
-                raise RecordError(
-                    f"{where}[{i}]", f"expected [shape, points], got {item!r}"
-                )
-            pairs.append((_shape_from(entry[0], f"{where}[{i}][0]"), entry[1]))
-        return tuple(pairs)
-    items = _list(value, where)
-    if not all(isinstance(item, int) and not isinstance(item, bool) for item in items):
-        raise RecordError(where, f"expected integers, got {value!r}")
-    return tuple(items)
+# -- version 1: a preset's name plus changed settings, presets frozen as of version 1 --
+
+_PRESETS_V1: Final = "presets-v1.json"
+"""The five presets' settings as they were in format version 1 (package data)."""
 
 
-def rules_from_json(data: object, where: str = "rules") -> BaseRules:
-    """The rule set written by `rules_to_json`.
+@functools.cache
+def _presets_v1() -> dict[str, dict[str, object]]:
+    """What each preset name meant in version 1: every setting, decoded."""
+    text = importlib.resources.files("tienlen").joinpath(_PRESETS_V1).read_text("utf-8")
+    presets = json.loads(text)["presets"]
+    return {
+        name: _read_settings(settings, _settings(), f"{_PRESETS_V1}:{name}")
+        for name, settings in presets.items()
+    }
 
-    Raises:
-        RecordError: an unknown preset or setting, a wrong type, or contradictory settings.
-    """
-    if not isinstance(data, dict) or set(data) != {"name", "base", "changes"}:
-        raise RecordError(where, f"expected name, base and changes, got {data!r}")
-    base = RULESETS.get(data["base"]) if isinstance(data["base"], str) else None
-    if base is None:
+
+def _rules_v1(data: object, where: str) -> BaseRules:
+    if type(data) is not dict or data.keys() != {"name", "base", "changes"}:
+        raise RecordError(where, f"expected name, base and changes, got {_shown(data)}")
+    presets = _presets_v1()
+    base = data["base"]
+    if type(base) is not str or base not in presets:
         raise RecordError(
             f"{where}.base",
-            f"unknown rule set {data['base']!r} (known: {', '.join(RULESETS)})",
+            f"unknown rule set {_shown(base)} (known: {', '.join(presets)})",
         )
-    name = data["name"]
-    if not isinstance(name, str) or not name:
-        raise RecordError(f"{where}.name", f"expected a name, got {name!r}")
+    name = _rules_name(data["name"], f"{where}.name")
     changes = data["changes"]
-    if not isinstance(changes, dict):
-        raise RecordError(f"{where}.changes", f"expected an object, got {changes!r}")
-    settings = {
-        field.name
-        for field in attrs.fields(BaseRules)
-        if field.init and field.name != "name"
-    }
-    decoded: dict[str, object] = {}
-    for key, value in changes.items():
-        if key not in settings:
-            raise RecordError(f"{where}.changes", f"unknown setting {key!r}")
-        decoded[key] = _setting_from(
-            key, value, getattr(base, key), f"{where}.changes.{key}"
+    if type(changes) is not dict:
+        raise RecordError(
+            f"{where}.changes", f"expected an object, got {_shown(changes)}"
         )
-    evolve: Callable[..., BaseRules] = (
-        attrs.evolve
-    )  # settings decoded by name, typed above
-    try:
-        return evolve(base, name=name, **decoded)
-    except (InvalidRulesError, TypeError, ValueError) as error:
-        raise RecordError(f"{where}.changes", str(error)) from None
+    known = {key: _settings()[key] for key in presets[base]}
+    known["aliases"] = _codec_for(tuple[str, ...])  # a version-1 reader accepted it
+    where = f"{where}.changes"
+    return _build_rules(
+        name, presets[base] | _read_settings(changes, known, where), where
+    )
 
 
 # -- records as JSON ----------------------------------------------------------------
@@ -384,13 +724,17 @@ def _action_to_json(action: Action) -> dict[str, JsonValue]:
 
 
 def to_json(game: GameRecord) -> dict[str, JsonValue]:
-    """A record as a JSON-ready dict (see `dumps` for the format)."""
-    final = game.final
-    result = final.result
+    """A record as a JSON-ready dict (see `dumps` for the format).
+
+    Raises:
+        RecordError: a setting of the rule set has no JSON form (see `rules_to_json`).
+    """
+    rules = rules_to_json(game.rules)
+    result = game.final.result
     return {
         "format": FORMAT,
         "version": VERSION,
-        "rules": rules_to_json(game.rules),
+        "rules": rules,
         "players": len(game.hands),
         "seed": game.seed,
         "dealer": game.dealer,
@@ -406,20 +750,22 @@ def to_json(game: GameRecord) -> dict[str, JsonValue]:
 
 
 def dumps(game: GameRecord, *, indent: int | None = None) -> str:
-    """The record as JSON text.
+    """The record as JSON text (format version 2, described in docs/records.md).
 
-    The format (version 1) is an object with ``format`` (``"tienlen-game"``),
-    ``version``, ``rules`` (``name``, ``base`` preset and changed settings), ``players``,
-    ``seed`` (or null), ``dealer``, ``first_game``, ``leader``, ``after_instant_win``,
-    ``hands`` (card text by player), ``actions`` (``{"player": 1, "play": "7s 7h"}`` or
-    ``{"player": 2, "pass": true}``) and ``result`` (``finish_order`` and ``scores``, or
-    null while the game goes on).
+    An object with ``format`` (``"tienlen-game"``), ``version``, ``rules`` (``name``
+    and every setting), ``players``, ``seed`` (or null), ``dealer``, ``first_game``,
+    ``leader``, ``after_instant_win``, ``hands`` (card text by player), ``actions``
+    (``{"player": 1, "play": "7s 7h"}`` or ``{"player": 2, "pass": true}``) and
+    ``result`` (``finish_order`` and ``scores``, or null while the game goes on).
+
+    Raises:
+        RecordError: a setting of the rule set has no JSON form (see `rules_to_json`).
     """
     return json.dumps(to_json(game), indent=indent, ensure_ascii=False)
 
 
 def dump(game: GameRecord, file: IO[str], *, indent: int | None = None) -> None:
-    """Write the record as JSON text to *file*."""
+    """Write the record as JSON text to *file* (see `dumps`)."""
     file.write(dumps(game, indent=indent))
 
 
@@ -441,8 +787,8 @@ _FIELDS: Final = (
 
 def _int_or_none(data: Mapping[str, object], key: str) -> int | None:
     value = data[key]
-    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        raise RecordError(key, f"expected an integer or null, got {value!r}")
+    if value is not None and type(value) is not int:
+        raise RecordError(key, f"expected an integer or null, got {_shown(value)}")
     return value
 
 
@@ -450,77 +796,139 @@ def _seat_or_none(data: Mapping[str, object], key: str, players: int) -> int | N
     seat = _int_or_none(data, key)
     if seat is not None and not 0 <= seat < players:
         raise RecordError(
-            key, f"expected a player 0-{players - 1} or null, got {seat!r}"
+            key, f"expected a player 0-{players - 1} or null, got {_shown(seat)}"
         )
     return seat
 
 
 def _bool(data: Mapping[str, object], key: str) -> bool:
     value = data[key]
-    if not isinstance(value, bool):
-        raise RecordError(key, f"expected true or false, got {value!r}")
+    if type(value) is not bool:
+        raise RecordError(key, f"expected true or false, got {_shown(value)}")
+    return value
+
+
+def _list(value: object, where: str) -> list[object]:
+    if type(value) is not list:
+        raise RecordError(where, f"expected a list, got {_shown(value)}")
     return value
 
 
 def _action_from(item: object, where: str) -> Action:
-    if (
-        not isinstance(item, dict)
-        or not isinstance(item.get("player"), int)
-        or isinstance(item["player"], bool)
-    ):
-        raise RecordError(where, f"expected an action with a player, got {item!r}")
-    player = item["player"]
-    if set(item) == {"player", "pass"} and item["pass"] is True:
+    player = item.get("player") if type(item) is dict else None
+    if type(item) is not dict or type(player) is not int:
+        raise RecordError(
+            where, f"expected an action with a player, got {_shown(item)}"
+        )
+    if item.keys() == {"player", "pass"} and item["pass"] is True:
         return Pass(player=player)
-    if set(item) == {"player", "play"} and isinstance(item["play"], str):
+    if item.keys() == {"player", "play"} and type(item["play"]) is str:
         try:
             return Play(player=player, cards=item["play"])
         except InvalidCardError as error:
             raise RecordError(where, str(error)) from None
-    raise RecordError(where, f"expected a play or a pass, got {item!r}")
+    raise RecordError(where, f"expected a play or a pass, got {_shown(item)}")
+
+
+def _check_depth(data: object) -> None:
+    """Refuse arrays and objects nested deeper than `MAX_DEPTH` (and cycles)."""
+    level: list[object] = [data]
+    for _ in range(MAX_DEPTH):
+        inner: dict[int, object] = {}
+        for value in level:
+            children = value.values() if type(value) is dict else value
+            for child in typing.cast("Iterable[object]", children):
+                if type(child) is dict or type(child) is list:
+                    inner[id(child)] = child  # each shared container once
+        if not inner:
+            return
+        level = list(inner.values())
+    raise RecordError("record", f"nested deeper than {MAX_DEPTH} levels")
+
+
+def _check_shape(data: Mapping[str, object]) -> int:
+    """Cheap checks before any rule set is built or move replayed: sizes and counts.
+
+    Returns:
+        The number of players.
+    """
+    players = data["players"]
+    hands = _list(data["hands"], "hands")
+    if type(players) is not int or players != len(hands):
+        raise RecordError(
+            "players", f"{_shown(players)} players but {len(hands)} hands"
+        )
+    actions = _list(data["actions"], "actions")
+    if len(actions) > MAX_ACTIONS:
+        raise RecordError(
+            "actions", f"{len(actions)} actions, more than the {MAX_ACTIONS} allowed"
+        )
+    result = data["result"]
+    exact = result is None or (
+        type(result) is dict
+        and result.keys() == {"finish_order", "scores"}
+        and all(
+            type(values) is list
+            and len(values) == players
+            and all(type(value) is int for value in values)
+            for values in result.values()
+        )
+    )
+    if not exact:
+        raise RecordError(
+            "result",
+            f"expected null or finish_order and scores of {players} integers, "
+            f"got {_shown(result)}",
+        )
+    return players
 
 
 def from_json(data: object) -> GameRecord:
-    """Check and replay a JSON-decoded record.
+    """Check and replay a JSON-decoded record of any version `VERSIONS` lists.
+
+    The checks run cheapest first: the fields, their types and sizes, the rule set,
+    the hands, the actions, and last the replay through the engine and its result.
 
     Raises:
         RecordError: anything wrong, named with its place in the record.
     """
-    if not isinstance(data, dict):
+    if type(data) is not dict:
         raise RecordError("record", f"expected an object, got {type(data).__name__}")
     missing = [key for key in _FIELDS if key not in data]
     if missing:
         raise RecordError(
             "record", f"missing field(s) {', '.join(missing)} (truncated?)"
         )
-    extra = sorted(set(data) - set(_FIELDS))
+    extra = [key for key in data if key not in _FIELDS]
     if extra:
-        raise RecordError("record", f"unknown field(s) {', '.join(extra)}")
-    if data["format"] != FORMAT:
-        raise RecordError("format", f"expected {FORMAT!r}, got {data['format']!r}")
-    if type(data["version"]) is not int or data["version"] != VERSION:
+        raise RecordError("record", f"unknown field(s) {_shown(extra)}")
+    if type(data["format"]) is not str or data["format"] != FORMAT:
         raise RecordError(
-            "version", f"this library reads version {VERSION}, got {data['version']!r}"
+            "format", f"expected {FORMAT!r}, got {_shown(data['format'])}"
         )
-    rules = rules_from_json(data["rules"])
-    hands_data = _list(data["hands"], "hands")
-    if type(data["players"]) is not int or data["players"] != len(hands_data):
+    version = data["version"]
+    if type(version) is not int or version not in VERSIONS:
         raise RecordError(
-            "players", f"{data['players']!r} players but {len(hands_data)} hands"
+            "version",
+            f"this library reads versions {', '.join(map(str, VERSIONS))}, "
+            f"got {_shown(version)}",
         )
-    hands: list[Hand] = []
-    for i, text in enumerate(hands_data):
-        if not isinstance(text, str):
-            raise RecordError(f"hands[{i}]", f"expected card text, got {text!r}")
-        try:
-            hands.append(Hand.parse(text))
-        except InvalidCardError as error:
-            raise RecordError(f"hands[{i}]", str(error)) from None
+    _check_depth(data)
+    players = _check_shape(data)
+    rules = rules_from_json(data["rules"], version=version)
+    if not rules.min_players <= players <= rules.max_players:
+        raise RecordError(
+            "players",
+            f"{rules.name} is played by {rules.min_players}-{rules.max_players} "
+            f"players, not {players}",
+        )
+    hands = [_hand_from(text, f"hands[{i}]") for i, text in enumerate(data["hands"])]
     actions = [
-        _action_from(item, f"actions[{i}]")
-        for i, item in enumerate(_list(data["actions"], "actions"))
+        _action_from(item, f"actions[{i}]") for i, item in enumerate(data["actions"])
     ]
-    players = len(hands)
+    plays = sum(isinstance(action, Play) for action in actions)
+    if plays > sum(map(len, hands)):
+        raise RecordError("actions", f"{plays} plays of {sum(map(len, hands))} cards")
     leader = _seat_or_none(data, "leader", players)
     dealer = _seat_or_none(data, "dealer", players)
     first_game = _bool(data, "first_game")
@@ -539,9 +947,17 @@ def from_json(data: object) -> GameRecord:
         dealer=dealer,
         seed=_int_or_none(data, "seed"),
     )
-    final = _replay_checked(game)
-    _check_result(data["result"], final)
+    _check_result(data["result"], _replay_checked(game))
     return game
+
+
+def _hand_from(text: object, where: str) -> Hand:
+    if type(text) is not str:
+        raise RecordError(where, f"expected card text, got {_shown(text)}")
+    try:
+        return Hand.parse(text)
+    except InvalidCardError as error:
+        raise RecordError(where, str(error)) from None
 
 
 def _replay_checked(game: GameRecord) -> GameState:
@@ -567,33 +983,56 @@ def _check_result(data: object, final: GameState) -> None:
         "finish_order": list(result.finish_order),
         "scores": list(result.scores),
     }
-    exact = isinstance(data, dict) and all(
-        isinstance(values, list) and all(type(value) is int for value in values)
-        for values in data.values()
-    )
-    if not exact or data != expected:
+    if data != expected:
         raise RecordError(
-            "result", f"the game replays to {expected}, the record says {data!r}"
+            "result", f"the game replays to {expected}, the record says {_shown(data)}"
         )
+
+
+def _object(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    """A JSON object, refusing a key given twice (a forged field before the real one)."""
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RecordError("record", f"duplicate key {_shown(key)}")
+            seen.add(key)
+    return data
+
+
+def _no_constant(name: str) -> typing.NoReturn:
+    raise RecordError("record", f"not JSON: {name} is no JSON number")
 
 
 def loads(text: str | bytes) -> GameRecord:
     """Read a record from JSON text, checking everything (see `dumps` for the format).
 
+    Safe on untrusted text: the work is bounded by `MAX_SIZE`, `MAX_ACTIONS` and
+    `MAX_DEPTH`, and a record breaking them is refused before it is replayed.
+
     Raises:
-        RecordError: the text is not JSON, or the record is corrupt, truncated,
-            tampered with or of the wrong types.
+        RecordError: the text is not JSON (or too long, or repeats a key in an object),
+            or the record is corrupt, truncated, tampered with or of the wrong types.
+        TypeError: *text* is neither ``str`` nor ``bytes``.
     """
+    if not isinstance(text, str | bytes | bytearray):
+        msg = f"expected JSON text or bytes, got {type(text).__name__}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    if len(text) > MAX_SIZE:
+        unit = "characters" if isinstance(text, str) else "bytes"
+        raise RecordError(
+            "record", f"{len(text):,} {unit}, more than the {MAX_SIZE:,} allowed"
+        )
     try:
-        data = json.loads(text)
+        data = json.loads(text, object_pairs_hook=_object, parse_constant=_no_constant)
+    except RecordError:
+        raise
     except (ValueError, RecursionError) as error:
-        raise RecordError("record", f"not JSON: {error}") from None
+        raise RecordError("record", f"not JSON: {_clip(str(error), 80)}") from None
     return from_json(data)
 
 
 def load(file: IO[str]) -> GameRecord:
-    """Read a record from a text file (see `loads`)."""
-    return loads(file.read())
-
-
-_: Callable[[GameRecord], dict[str, JsonValue]] = to_json
+    """Read a record from a text file (see `loads`); at most `MAX_SIZE` are read."""
+    return loads(file.read(MAX_SIZE + 1))

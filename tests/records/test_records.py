@@ -41,7 +41,6 @@ from tienlen import (
     GameEnd,
     GameState,
     InstantWin,
-    InvalidRulesError,
     Play,
     Rank,
     Scoring,
@@ -78,7 +77,7 @@ FIELDS = [
     "actions",
     "result",
 ]
-"""The top-level fields of a version-1 record, in the order `dumps` writes them."""
+"""The top-level fields of a record (versions 1 and 2), in the order `dumps` writes them."""
 
 _T = TypeVar("_T")
 
@@ -374,29 +373,28 @@ def test_dumps_is_stable(game: Game) -> None:
 @example(rules=CLASSIC)
 @example(rules=attrs.evolve(POKER, name="house", instant_wins=frozenset()))
 def test_rules_json_round_trip(rules: BaseRules) -> None:
-    """`rules_from_json(rules_to_json(r)) == r`, and only changed settings are written."""
+    """`rules_from_json(rules_to_json(r)) == r`, and every setting is written (version 2)."""
     data = rules_to_json(rules)
-    assert set(data) == {"name", "base", "changes"}
+    assert set(data) == {"name", "settings"}
     assert data["name"] == rules.name
-    base = RULESETS[str(data["base"])]
-    changes = data["changes"]
-    assert isinstance(changes, dict)
-    for key in changes:
-        assert getattr(rules, key) != getattr(base, key), key
+    settings = data["settings"]
+    assert isinstance(settings, dict)
+    assert list(settings) == list(SETTINGS)
     decoded = rules_from_json(json.loads(json.dumps(data)))
     assert decoded == rules
     assert decoded.name == rules.name
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
-def test_presets_are_stored_by_name_alone(rules: BaseRules) -> None:
-    """A preset is written as its name and base with no changes, and read back as itself."""
-    assert rules_to_json(rules) == {
-        "name": rules.name,
-        "base": rules.name,
-        "changes": {},
-    }
-    assert rules_from_json(rules_to_json(rules)) == rules
+def test_presets_are_stored_whole(rules: BaseRules) -> None:
+    """A preset is written like any rule set, every setting's value, and read back as itself."""
+    data = rules_to_json(rules)
+    assert data["name"] == rules.name
+    settings = data["settings"]
+    assert isinstance(settings, dict)
+    assert list(settings) == list(SETTINGS)
+    assert "base" not in data
+    assert rules_from_json(data) == rules
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
@@ -495,16 +493,18 @@ def test_a_game_in_progress_claiming_a_result_is_refused() -> None:
 
 
 def test_documented_json_shape() -> None:
-    """The version-1 object: its fields in order and their JSON types (docs/records.md)."""
+    """The version-2 object: its fields in order and their JSON types (docs/records.md)."""
     state = GameState.from_hands(["3s 9h", "8d", "5c"], CLASSIC)
     state = state.play("3s").play("8d").pass_turn().pass_turn().play("5c")
     text = dumps(record(state))
     data = json.loads(text)
     assert list(data) == FIELDS
+    assert list(data["rules"]) == ["name", "settings"]
+    assert list(data["rules"]["settings"]) == list(SETTINGS)
     assert data == {
         "format": "tienlen-game",
-        "version": 1,
-        "rules": {"name": "classic", "base": "classic", "changes": {}},
+        "version": 2,
+        "rules": {"name": "classic", "settings": rules_to_json(CLASSIC)["settings"]},
         "players": 3,
         "seed": None,
         "dealer": 2,
@@ -522,7 +522,7 @@ def test_documented_json_shape() -> None:
         "result": {"finish_order": [1, 2, 0], "scores": [-2, 1, 1]},
     }
     assert FORMAT == "tienlen-game"
-    assert VERSION == 1
+    assert VERSION == 2
     assert "\n" not in text
     assert dumps(record(state), indent=2).startswith('{\n  "format": "tienlen-game",')
 
@@ -545,101 +545,64 @@ def test_setting_encodings() -> None:
         instant_wins=[InstantWin.FOUR_TWOS, InstantWin.SIX_PAIRS],
         two_values=(1, 1, 2, 2),
     )
-    assert rules_to_json(house) == {
-        "name": "house",
-        "base": "classic",
-        "changes": {
-            "direction": "counterclockwise",
-            "two_deck_hand_size": None,
-            "kinds": [
-                "consecutive_pairs",
-                "consecutive_quads",
-                "consecutive_triples",
-                "four_of_a_kind",
-                "pair",
-                "single",
-                "straight",
-                "triple",
-            ],
-            "bombs": [
-                {"bomb": "four_of_a_kind:4", "target": "pair:2", "target_rank": "two"}
-            ],
-            "bomb_chain": ["consecutive_pairs:6", "four_of_a_kind:4"],
-            "jump_in": ["consecutive_pairs:8"],
-            "first_lead": "every_game",
-            "two_values": [1, 1, 2, 2],
-            "bomb_values": [["four_of_a_kind:4", 6]],
-            "instant_wins": ["four_twos", "six_pairs"],
-        },
-    }
-    assert rules_from_json(rules_to_json(house)) == house
+    data = rules_to_json(house)
+    settings = data["settings"]
+    assert isinstance(settings, dict)
+    assert data["name"] == "house"
+    changed = {key: settings[key] for key in settings if key in EXPECTED_ENCODINGS}
+    assert changed == EXPECTED_ENCODINGS
+    assert settings["hand_size"] == 13
+    assert settings["continuation"] is False
+    assert rules_from_json(data) == house
+
+
+EXPECTED_ENCODINGS: dict[str, Json] = {
+    "direction": "counterclockwise",
+    "two_deck_hand_size": None,
+    "kinds": [
+        "consecutive_pairs",
+        "consecutive_quads",
+        "consecutive_triples",
+        "four_of_a_kind",
+        "pair",
+        "single",
+        "straight",
+        "triple",
+    ],
+    "bombs": [{"bomb": "four_of_a_kind:4", "target": "pair:2", "target_rank": "two"}],
+    "bomb_chain": ["consecutive_pairs:6", "four_of_a_kind:4"],
+    "jump_in": ["consecutive_pairs:8"],
+    "first_lead": "every_game",
+    "two_values": [1, 1, 2, 2],
+    "bomb_values": [["four_of_a_kind:4", 6]],
+    "instant_wins": ["four_twos", "six_pairs"],
+}
+"""The JSON of the settings `test_setting_encodings` changes, one per kind of type."""
 
 
 SETTINGS = {
     field.name: str(field.type)
     for field in attrs.fields(BaseRules)
     if field.init
-    and field.name not in ("name", "aliases")
+    and field.eq
+    and field.name != "name"
     and not field.name.startswith("custom_")  # policies are code, never written
 }
-"""Every setting of `BaseRules` (RULES §11) a record may store, with its type."""
+"""Every setting of `BaseRules` (RULES §11) a record stores, with its type, in field order."""
 
 
-def other_values(setting: str, value: object) -> list[object]:
-    """Values to try for *setting* instead of *value*: the presets', and nearby ones."""
-    found: list[object] = [getattr(preset, setting) for preset in PRESETS]
-    if isinstance(value, enum.Enum):
-        found += list(type(value))
-    if isinstance(value, bool):
-        found.append(not value)
-    elif isinstance(value, int):
-        found += [value + 1, value - 1]
-    elif SETTINGS[setting] == "tuple[int, ...]" and isinstance(value, tuple):
-        found += [tuple(reversed(value)), (*value, 0)]
-    elif SETTINGS[setting].startswith("tuple[int, int") and isinstance(value, tuple):
-        found += [tuple(reversed(value))]
-    elif SETTINGS[setting] == "int | None" and value is None:
-        found += [2]
-    if "None" in SETTINGS[setting]:
-        found.append(None)
-    return [other for other in found if other != value]
-
-
-@pytest.mark.parametrize("setting", sorted(SETTINGS))
-def test_every_setting_round_trips(setting: str) -> None:
-    """Every setting, changed on any preset, is written when it differs and read back."""
-    evolve: Callable[..., BaseRules] = attrs.evolve  # the setting is named at run time
-    written = 0
-    no_bombs = attrs.evolve(CLASSIC, name="no-bombs", bombs=frozenset())
-    for base in (*PRESETS, no_bombs):
-        for value in other_values(setting, getattr(base, setting)):
-            try:
-                rules = evolve(base, name="mixed", **{setting: value})
-            except InvalidRulesError:
-                continue  # contradicts another setting of this base
-            data = json.loads(json.dumps(rules_to_json(rules)))
-            preset = RULESETS[data["base"]]
-            changed = getattr(rules, setting) != getattr(preset, setting)
-            assert (setting in data["changes"]) == changed
-            assert rules_from_json(data) == rules
-            written += 1
-    assert written > 0
-
-
-def test_house_rule_keeps_its_name_and_nearest_preset() -> None:
-    """A house rule is stored as its own name, the nearest preset and the differences."""
+def test_house_rule_keeps_its_name_whatever_its_settings() -> None:
+    """A rule set keeps its own name, also a preset's name with changed settings."""
     house = attrs.evolve(POKER, name="our-table", frozen_penalty=6)
-    assert rules_to_json(house) == {
-        "name": "our-table",
-        "base": "poker",
-        "changes": {"frozen_penalty": 6},
-    }
+    data = rules_to_json(house)
+    assert data["name"] == "our-table"
+    assert isinstance(data["settings"], dict)
+    assert data["settings"]["frozen_penalty"] == 6
     renamed = attrs.evolve(JUSTUS_PANG, continuation=False)
-    assert rules_to_json(renamed) == {
-        "name": "justus-pang",
-        "base": "justus-pang",
-        "changes": {"continuation": False},
-    }
+    decoded = rules_from_json(rules_to_json(renamed))
+    assert decoded.name == "justus-pang"
+    assert decoded == renamed
+    assert decoded != JUSTUS_PANG
 
 
 # -- the loader under attack ---------------------------------------------------------
@@ -882,9 +845,9 @@ def _change(**settings: Json) -> Mutation:
     def mutate(data: dict[str, Json]) -> None:
         rules = data["rules"]
         assert isinstance(rules, dict)
-        changes = rules["changes"]
-        assert isinstance(changes, dict)
-        changes.update(settings)
+        written = rules["settings"]
+        assert isinstance(written, dict)
+        written.update(settings)
 
     return mutate
 
@@ -901,59 +864,100 @@ TARGETED: list[tuple[str, Mutation, str | set[str]]] = [
     ("missing-result", _drop("result"), "record"),
     ("unknown-field", _set("comment", value="hi"), "record"),
     ("format", _set("format", value="chess-pgn"), "format"),
-    ("version-2", _set("version", value=2), "version"),
-    ("version-string", _set("version", value="1"), "version"),
+    ("version-3", _set("version", value=3), "version"),
+    ("version-0", _set("version", value=0), "version"),
+    ("version-string", _set("version", value="2"), "version"),
     ("version-true", _set("version", value=True), "version"),
+    ("format-list", _set("format", value=["tienlen-game"]), "format"),
     ("rules-null", _set("rules", value=None), "rules"),
-    ("rules-missing-base", _drop("rules", "base"), "rules"),
-    ("unknown-rule-set", _set("rules", "base", value="hearts"), "rules.base"),
-    ("rule-set-not-a-name", _set("rules", "base", value=["classic"]), "rules.base"),
+    ("rules-missing-settings", _drop("rules", "settings"), "rules"),
+    ("rules-version-1-shape", _set("rules", "base", value="classic"), "rules"),
+    ("rule-set-not-a-name", _set("rules", "name", value=["classic"]), "rules.name"),
     ("empty-name", _set("rules", "name", value=""), "rules.name"),
-    ("changes-not-object", _set("rules", "changes", value=[]), "rules.changes"),
-    ("unknown-setting", _change(bogus=1), "rules.changes"),
-    ("name-is-no-setting", _change(name="x"), "rules.changes"),
-    ("bool-setting-type", _change(continuation="yes"), "rules.changes.continuation"),
-    ("int-setting-type", _change(hand_size=None), "rules.changes.hand_size"),
-    ("int-setting-bool", _change(frozen_penalty=True), "rules.changes.frozen_penalty"),
-    ("enum-setting", _change(direction="sideways"), "rules.changes.direction"),
-    ("kind-name", _change(kinds=["single", "quintuple"]), "rules.changes.kinds[1]"),
-    ("shape-text", _change(jump_in=["pairs"]), "rules.changes.jump_in[0]"),
-    ("shape-size", _change(bomb_chain=["straight:-3"]), "rules.changes.bomb_chain[0]"),
+    ("settings-not-object", _set("rules", "settings", value=[]), "rules.settings"),
+    ("unknown-setting", _change(bogus=1), "rules.settings"),
+    ("name-is-no-setting", _change(name="x"), "rules.settings"),
+    ("aliases-are-no-setting", _change(aliases=["x"]), "rules.settings"),
+    ("bool-setting-type", _change(continuation="yes"), "rules.settings.continuation"),
+    ("bool-setting-int", _change(continuation=1), "rules.settings.continuation"),
+    ("int-setting-type", _change(hand_size=None), "rules.settings.hand_size"),
+    ("int-setting-bool", _change(frozen_penalty=True), "rules.settings.frozen_penalty"),
+    ("int-setting-float", _change(frozen_penalty=4.0), "rules.settings.frozen_penalty"),
+    (
+        "optional-int-setting",
+        _change(two_deck_hand_size="13"),
+        "rules.settings.two_deck_hand_size",
+    ),
+    ("enum-setting", _change(direction="sideways"), "rules.settings.direction"),
+    ("enum-setting-case", _change(direction="CLOCKWISE"), "rules.settings.direction"),
+    ("kind-name", _change(kinds=["single", "quintuple"]), "rules.settings.kinds[1]"),
+    ("kinds-not-a-list", _change(kinds="single"), "rules.settings.kinds"),
+    ("shape-text", _change(jump_in=["pairs"]), "rules.settings.jump_in[0]"),
+    ("shape-size", _change(bomb_chain=["straight:-3"]), "rules.settings.bomb_chain[0]"),
+    ("shape-no-such", _change(bomb_chain=["pair:3"]), "rules.settings.bomb_chain[0]"),
+    ("shape-full-width", _change(jump_in=["pair:\uff12"]), "rules.settings.jump_in[0]"),
+    ("shape-plus", _change(jump_in=["pair:+2"]), "rules.settings.jump_in[0]"),
+    (
+        "shape-underscore",
+        _change(jump_in=["straight:1_0"]),
+        "rules.settings.jump_in[0]",
+    ),
+    ("shape-space", _change(jump_in=["pair: 2"]), "rules.settings.jump_in[0]"),
+    ("shape-newline", _change(jump_in=["pair:2\n"]), "rules.settings.jump_in[0]"),
+    ("shape-leading-zero", _change(jump_in=["pair:02"]), "rules.settings.jump_in[0]"),
+    ("shape-upper-case", _change(jump_in=["PAIR:2"]), "rules.settings.jump_in[0]"),
+    ("shape-long-s", _change(jump_in=["\u017fingle:1"]), "rules.settings.jump_in[0]"),
     (
         "bomb-fields",
         _change(bombs=[{"bomb": "four_of_a_kind:4"}]),
-        "rules.changes.bombs[0]",
+        "rules.settings.bombs[0]",
+    ),
+    (
+        "bomb-extra-field",
+        _change(bombs=[{**_BOMB, "note": "x"}]),
+        "rules.settings.bombs[0]",
     ),
     (
         "bomb-rank",
         _change(bombs=[{**_BOMB, "target_rank": "eleven"}]),
-        "rules.changes.bombs[0].target_rank",
+        "rules.settings.bombs[0].target_rank",
     ),
     (
         "bomb-own-shape",
         _change(bombs=[{**_BOMB, "target": "four_of_a_kind:4"}]),
-        "rules.changes.bombs[0]",
+        "rules.settings.bombs[0]",
     ),
     (
         "bomb-values-entry",
         _change(bomb_values=[["four_of_a_kind:4"]]),
-        "rules.changes.bomb_values[0]",
+        "rules.settings.bomb_values[0]",
     ),
-    ("int-list", _change(two_values=[1, 2, "3", 4]), "rules.changes.two_values"),
-    ("aliases", _change(aliases=[1]), "rules.changes.aliases"),
+    (
+        "bomb-values-points",
+        _change(bomb_values=[["four_of_a_kind:4", "6"]]),
+        "rules.settings.bomb_values[0][1]",
+    ),
+    ("int-list", _change(two_values=[1, 2, "3", 4]), "rules.settings.two_values[2]"),
     (
         "contradictory-spare",
         _change(spare_card_to_starter=True, three_player_hand_size=13),
-        "rules.changes",
+        "rules.settings",
     ),
     (
         "contradictory-pairs",
         _change(min_consecutive_pairs=5, max_consecutive_pairs=4),
-        "rules.changes",
+        "rules.settings",
     ),
-    ("contradictory-two-values", _change(two_values=[1, 2]), "rules.changes"),
-    ("no-singles", _change(kinds=["pair"]), "rules.changes"),
+    ("two-values-length", _change(two_values=[1, 2]), "rules.settings.two_values"),
+    (
+        "contradictory-pair-limits",
+        _change(min_consecutive_pairs=5, max_consecutive_pairs=4),
+        "rules.settings",
+    ),
+    ("no-singles", _change(kinds=["pair"]), "rules.settings"),
+    ("too-many-players", _change(max_players=3), "players"),
     ("players-count", _set("players", value=5), "players"),
+    ("players-none", _set("players", value=None), "players"),
     ("players-string", _set("players", value="4"), "players"),
     ("players-true", _set("players", value=True), "players"),
     ("hands-object", _set("hands", value={}), "hands"),
@@ -1004,6 +1008,8 @@ TARGETED: list[tuple[str, Mutation, str | set[str]]] = [
     ("result-null", _set("result", value=None), "result"),
     ("result-score-bool", _set("result", "scores", 1, value=True), "result"),
     ("result-order-bool", _set("result", "finish_order", 1, value=True), "result"),
+    ("result-too-short", _drop("result", "scores", 3), "result"),
+    ("result-list", _set("result", value=[[0, 1, 2, 3], [1, 1, 1, -3]]), "result"),
 ]
 
 
@@ -1122,3 +1128,13 @@ def test_dropping_an_action_never_loads_a_different_result(game: Game) -> None:
     outcome = load_outcome(recorded)
     if isinstance(outcome, GameRecord):
         assert_fully_valid(outcome, recorded)
+
+
+def test_custom_policy_is_refused_when_written() -> None:
+    """A table's own policy object is code: a record cannot hold it (RULES §11)."""
+    house = attrs.evolve(
+        CLASSIC, name="own-turns", custom_turn_policy=CLASSIC.turn_policy
+    )
+    with pytest.raises(RecordError) as caught:
+        rules_to_json(house)
+    assert caught.value.where == "rules.settings.custom_turn_policy"
