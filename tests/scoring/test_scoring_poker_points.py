@@ -245,7 +245,7 @@ def test_end_penalty_four_2s_count_10() -> None:
     house = attrs.evolve(
         POKER,
         name="poker-no-four-2s",
-        instant_wins=set(InstantWin) - {InstantWin.FOUR_TWOS},
+        instant_wins=POKER.instant_wins - {InstantWin.FOUR_TWOS},
     )
     state = GameState.from_hands(["3s 8s", "7h 2s 2c 2d 2h", "5s Ts", "4s 9s"], house)
     result = result_of(run(state, "3s", "4s", "5s", "7h", "8s", "9s", "Ts"))

@@ -1043,11 +1043,19 @@ def _best_packing(
                 shape = (per_rank, length)
                 dearest[shape] = max(dearest.get(shape, value), value)
         starts.append([(*shape, value) for shape, value in sorted(dearest.items())])
+    # Ranks where no bomb can start: nothing to choose there unless one passes through.
+    idle = [
+        not any(per_rank <= counts[rank] for per_rank, _, _ in starts[rank])
+        for rank in range(_bits.RANKS)
+    ]
 
     @functools.cache
     def best(rank: int, open_bombs: tuple[tuple[int, int], ...]) -> int:
         if rank == _bits.RANKS:
             return 0
+        if not open_bombs and idle[rank]:
+            free_twos = sum(twos) if rank == _TWO else 0
+            return free_twos + best(rank + 1, ())
         free = counts[rank] - sum(per_rank for per_rank, _ in open_bombs)
         if free < 0:  # the bombs begun lower need more cards than this rank holds
             return _IMPOSSIBLE
