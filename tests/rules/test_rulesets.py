@@ -44,6 +44,15 @@ STANDARD_KINDS = frozenset(ComboKind) - {
     ComboKind.CONSECUTIVE_TRIPLES,
 }
 IDS = [rules.name for rules in PRESETS]
+POKER_WINS = frozenset(
+    {
+        InstantWin.FOUR_TWOS,
+        InstantWin.SIX_PAIRS,
+        InstantWin.FIVE_CONSECUTIVE_PAIRS,
+        InstantWin.THIRTEEN_RANKS,
+    }
+)
+"""The instant wins of RULES §6.7 (the §12.5 ones are house rules)."""
 
 
 def pairs(count: int) -> Shape:
@@ -161,10 +170,7 @@ SUMMARY = {
     "poker": (
         Direction.COUNTERCLOCKWISE, (2, 4), 1, False, False, (3, 4), STANDARD_KINDS,
         FirstLead.FIRST_GAME_AND_AFTER_INSTANT_WIN, False, False, GameEnd.LAST_HOLDER,
-        Scoring.POKER_POINTS, frozenset({
-            InstantWin.SIX_PAIRS, InstantWin.FIVE_CONSECUTIVE_PAIRS,
-            InstantWin.FOUR_TWOS, InstantWin.THIRTEEN_RANKS,
-        }),
+        Scoring.POKER_POINTS, POKER_WINS,
     ),
 }  # fmt: skip
 

@@ -283,6 +283,14 @@ def test_hand_value_counts_twos_and_bombs(hand: Hand) -> None:
         lambda: CLASSIC.max_top_rank(None),  # type: ignore[arg-type]
         lambda: Shape.of("pair"),  # type: ignore[arg-type]
         lambda: Shape(ComboKind.PAIR, 2.0),  # type: ignore[arg-type]
+        lambda: CLASSIC.chop_value(None),  # type: ignore[arg-type]
+        lambda: CLASSIC.hand_value(None),  # type: ignore[arg-type]
+        lambda: CLASSIC.is_chop_target("2h"),  # type: ignore[arg-type]
+        lambda: CLASSIC.is_catch(None, None),  # type: ignore[arg-type]
+        lambda: POKER.may_jump_in(None, None),  # type: ignore[arg-type]
+        lambda: CLASSIC.deal_size(4.0),  # type: ignore[arg-type]
+        lambda: POKER.place_points_for(None),  # type: ignore[arg-type]
+        lambda: CLASSIC.instant_win("3s"),  # type: ignore[arg-type]
     ],
 )
 def test_wrong_types_raise_type_error(call: Callable[[], object]) -> None:

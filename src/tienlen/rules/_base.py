@@ -779,10 +779,12 @@ class BaseRules:
 
         A catch is a bomb played onto a single 2, a pair of 2s or a bomb.
         """
+        _require(play, Combo)
         return self.is_bomb(play.shape) and self.is_chop_target(top)
 
     def is_chop_target(self, top: Combo) -> bool:
         """Whether *top* is a single 2, a pair of 2s or a bomb (RULES §6.4, §6.6.2)."""
+        _require(top, Combo)
         kind = top.kind
         if kind in (ComboKind.SINGLE, ComboKind.PAIR):
             return top.rank is Rank.TWO
@@ -801,6 +803,7 @@ class BaseRules:
             >>> POKER.may_jump_in(classify("9s 9c 9d 9h"), classify("2h"))
             False
         """
+        _require(play, Combo)
         return (
             play.shape in self.jump_in
             and self.is_chop_target(top)
@@ -860,6 +863,7 @@ class BaseRules:
             >>> POKER.chop_value(classify("2s 2h")), POKER.chop_value(classify("9s 9c 9d 9h"))
             (5, 6)
         """
+        _require(combo, Combo)
         if (
             combo.kind in (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
             and combo.rank is Rank.TWO
@@ -877,6 +881,7 @@ class BaseRules:
             >>> POKER.hand_value(Hand.parse("2s 2c 2d 2h"))  # four 2s count 10 singly, 6 as a bomb
             10
         """
+        _require(hand, Hand)
         counts = [0] * _bits.RANKS
         twos: list[int] = []
         for card in hand:
@@ -898,6 +903,7 @@ class BaseRules:
             >>> POKER.place_points_for(4), POKER.place_points_for(3), POKER.place_points_for(2)
             ((4, 2, 1, 0), (4, 2, 0), (4, 0))
         """
+        _require(players, int)
         points = self.place_points[:players]
         if self.short_table_last_place_zero and players < len(self.place_points):
             points = (*self.place_points[: players - 1], 0)
@@ -916,6 +922,7 @@ class BaseRules:
             >>> CLASSIC.deal_size(4), CLASSIC.deal_size(6)
             ((1, 13), (2, 13))
         """
+        _require(players, int)
         if not self.min_players <= players <= self.max_players:
             msg = f"{self.name} is played by {self.min_players}-{self.max_players} players, not {players!r}"
             raise InvalidRulesError(msg)
@@ -928,6 +935,13 @@ class BaseRules:
 
 def _not_cards(cards: object) -> str:
     return f"expected card text or Card objects, got {cards!r}"
+
+
+def _require(value: object, kind: type) -> None:
+    """Raise `TypeError` unless *value* is exactly a *kind* (a `bool` is no `int`)."""
+    if type(value) is not kind:
+        msg = f"expected {_describe(kind)}, got {value!r}"
+        raise TypeError(msg)
 
 
 def _not_combos(*values: object) -> str:
@@ -1131,11 +1145,19 @@ def _best_packing(
                 shape = (per_rank, length)
                 dearest[shape] = max(dearest.get(shape, value), value)
         starts.append([(*shape, value) for shape, value in sorted(dearest.items())])
+    # Ranks where no bomb can start: nothing to choose there unless one passes through.
+    idle = [
+        not any(per_rank <= counts[rank] for per_rank, _, _ in starts[rank])
+        for rank in range(_bits.RANKS)
+    ]
 
     @functools.cache
     def best(rank: int, open_bombs: tuple[tuple[int, int], ...]) -> int:
         if rank == _bits.RANKS:
             return 0
+        if not open_bombs and idle[rank]:
+            free_twos = sum(twos) if rank == _TWO else 0
+            return free_twos + best(rank + 1, ())
         free = counts[rank] - sum(per_rank for per_rank, _ in open_bombs)
         if free < 0:  # the bombs begun lower need more cards than this rank holds
             return _IMPOSSIBLE
