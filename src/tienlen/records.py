@@ -97,6 +97,10 @@ class GameRecord:
     """The dealer, when it decided between two 3♠ holders."""
     seed: int | None = None
     """The seed the game was dealt from, when known (informative)."""
+    batch: int | None = None
+    """The `simulate` batch that played the game, if any (informative, not written)."""
+    game: int | None = None
+    """The game's index within its `simulate` batch (informative, not written)."""
 
     def start(self) -> GameState:
         """The state at the deal."""
