@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import AbstractContextManager, nullcontext
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 
@@ -369,9 +369,8 @@ def test_play_game_refuses_wrong_types() -> None:
     with pytest.raises(TypeError, match="rng must be a Random"):
         play_game(state, bots, 1)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="player 2 is not a Player"):
-        play_game(
-            state, [RandomPlayer(), RandomPlayer(), 3, RandomPlayer()], random.Random(1)
-        )  # type: ignore[list-item]
+        odd: list[object] = [RandomPlayer(), RandomPlayer(), 3, RandomPlayer()]
+        play_game(state, odd, random.Random(1))  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="3 players for a 4-player game"):
         play_game(state, bots[:3], random.Random(1))
 
@@ -387,6 +386,6 @@ def test_custom_rules_cannot_be_recorded() -> None:
             return getattr(self.inner, name)
 
     with pytest.raises(RecordError):
-        simulate(
-            1, rules=Wrapped(), players=[RandomPlayer()] * 4, seed=1, record_games=True
-        )  # type: ignore[arg-type]
+        wrapped: Any = Wrapped()  # a custom rule set, as far as simulate knows
+        bots = [RandomPlayer()] * 4
+        simulate(1, rules=wrapped, players=bots, seed=1, record_games=True)
