@@ -368,8 +368,8 @@ def test_play_game_refuses_wrong_types() -> None:
         play_game(None, bots, random.Random(1))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="rng must be a Random"):
         play_game(state, bots, 1)  # type: ignore[arg-type]
+    odd: list[object] = [RandomPlayer(), RandomPlayer(), 3, RandomPlayer()]
     with pytest.raises(TypeError, match="player 2 is not a Player"):
-        odd: list[object] = [RandomPlayer(), RandomPlayer(), 3, RandomPlayer()]
         play_game(state, odd, random.Random(1))  # type: ignore[arg-type]
     with pytest.raises(InvalidArgumentError, match="3 players for a 4-player game"):
         play_game(state, bots[:3], random.Random(1))
@@ -385,7 +385,7 @@ def test_custom_rules_cannot_be_recorded() -> None:
         def __getattr__(self, name: str) -> object:
             return getattr(self.inner, name)
 
+    wrapped: Any = Wrapped()  # a custom rule set, as far as simulate knows
+    bots = [RandomPlayer()] * 4
     with pytest.raises(RecordError):
-        wrapped: Any = Wrapped()  # a custom rule set, as far as simulate knows
-        bots = [RandomPlayer()] * 4
         simulate(1, rules=wrapped, players=bots, seed=1, record_games=True)
