@@ -61,6 +61,9 @@ __all__ = [
 _S = TypeVar("_S")
 _T = TypeVar("_T")
 
+_MAX_SEATS: Final = 8
+"""The most players at a table (RULES §1.1: two decks)."""
+
 _Z95: Final = 1.959963984540054
 """The 97.5th percentile of the standard normal distribution."""
 
@@ -165,10 +168,18 @@ class SimulationStats:
     def empty(cls, seats: int) -> SimulationStats:
         """Stats of no games: the neutral element of `merge`.
 
+        Raises:
+            TypeError: *seats* is not an int.
+            InvalidArgumentError: *seats* is outside 1 to 8.
+
         Example:
             >>> SimulationStats.empty(4).wins
             (0, 0, 0, 0)
         """
+        seats = _check_count("seats", seats, 1)
+        if seats > _MAX_SEATS:
+            msg = f"seats must be at most {_MAX_SEATS}, got {seats}"
+            raise InvalidArgumentError(msg)
         zeros = (0,) * seats
         return cls(
             seats=seats,

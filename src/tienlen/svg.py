@@ -26,7 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo
 from tienlen.game import GameState
-from tienlen.players import InvalidArgumentError
+from tienlen.players import InvalidArgumentError, _check_type
 
 __all__ = ["card", "cards", "combo", "hand", "state"]
 
@@ -215,6 +215,7 @@ def card(card: Card, *, size: float = 1.0) -> str:
 
     .. versionadded:: 0.1
     """
+    _check_type("card", card, Card)
     _check(size, 0)
     return _document(
         _CARD_W, _CARD_H, _card_group(card, 0, 0), label=_name(card), size=size
@@ -248,7 +249,12 @@ def cards(cards: Iterable[Card], *, size: float = 1.0, overlap: float = 0.35) ->
     .. versionadded:: 0.1
     """
     _check(size, overlap)
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        msg = f"cards must be an iterable of Card, not {type(cards).__name__}"
+        raise TypeError(msg)
     row = tuple(cards)
+    for item in row:
+        _check_type("every card", item, Card)
     body, width = _row(row, 0, 0, overlap)
     label = ", ".join(map(_name, row)) or "no cards"
     return _document(width, _CARD_H, body, label=label, size=size)
@@ -285,6 +291,7 @@ def hand(
 
     .. versionadded:: 0.1
     """
+    _check_type("hand", hand, Hand)
     row = hand.cards
     text = _count(len(row)) if caption is None else caption
     return _captioned(row, text, size=size, overlap=overlap)
@@ -321,6 +328,7 @@ def combo(
 
     .. versionadded:: 0.1
     """
+    _check_type("combo", combo, Combo)
     text = str(combo.shape) if caption is None else caption
     return _captioned(combo.cards, text, size=size, overlap=overlap)
 
@@ -395,6 +403,7 @@ def state(state: GameState, *, size: float = 0.6) -> str:
 
     .. versionadded:: 0.1
     """
+    _check_type("state", state, GameState)
     _check(size, 0)
     header = f"{state.rules.name}, {state.players} players"
     result = _result_line(state)
