@@ -283,7 +283,7 @@ class PlayerError(TienLenError, ValueError):
     .. versionadded:: 0.1
     .. versionchanged:: 0.2
        Also raised for a bot that raises, mutates its inputs or exceeds the time
-       limit; the `problem`, `batch` and `game` attributes.
+       limit; the ``problem``, ``batch`` and ``game`` attributes.
     """
 
     def __init__(

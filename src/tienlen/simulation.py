@@ -684,7 +684,7 @@ def process_pool(
 ) -> Iterator[MapExecutor]:
     """A pool of *workers* processes for `simulate` that never hangs and leaves none behind.
 
-    Built on `concurrent.futures.ProcessPoolExecutor`. Unlike ``multiprocessing.Pool``
+    Built on ``concurrent.futures.ProcessPoolExecutor``. Unlike ``multiprocessing.Pool``
     (which loses the task of a killed worker and waits for it forever), a worker that
     dies, killed by a signal or the OOM killer, makes `simulate` raise
     `ExecutorError`. Leaving the ``with`` block by an exception (a `PlayerError`,
@@ -712,7 +712,8 @@ def process_pool(
             positive and finite.
 
     Example:
-        >>> from tienlen import CLASSIC, RandomPlayer
+        >>> from tienlen import CLASSIC, RandomPlayer, simulate
+        >>> from tienlen.simulation import process_pool
         >>> bots = [RandomPlayer()] * 4
         >>> with process_pool(2) as pool:
         ...     pooled = simulate(40, rules=CLASSIC, players=bots, seed=3, batch_size=10, executor=pool)

@@ -149,6 +149,21 @@ _NOT_XML: Final = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010f
 """A character XML 1.0 cannot hold, even escaped (control characters, U+FFFE...)."""
 
 
+def _card_row(cards: object) -> tuple[Card, ...]:
+    """*cards* as a tuple, refused unless it is an iterable of `Card` (not text).
+
+    Raises:
+        TypeError: *cards* is text, not iterable, or holds something else.
+    """
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        msg = f"cards must be an iterable of Card, not {type(cards).__name__}"
+        raise TypeError(msg)
+    row = tuple(cards)
+    for item in row:
+        _check_type("every card", item, Card)
+    return row
+
+
 def _check_caption(caption: object) -> str:
     r"""*caption*, refused unless it is text an XML document can hold.
 
@@ -249,12 +264,7 @@ def cards(cards: Iterable[Card], *, size: float = 1.0, overlap: float = 0.35) ->
     .. versionadded:: 0.1
     """
     _check(size, overlap)
-    if isinstance(cards, str) or not isinstance(cards, Iterable):
-        msg = f"cards must be an iterable of Card, not {type(cards).__name__}"
-        raise TypeError(msg)
-    row = tuple(cards)
-    for item in row:
-        _check_type("every card", item, Card)
+    row = _card_row(cards)
     body, width = _row(row, 0, 0, overlap)
     label = ", ".join(map(_name, row)) or "no cards"
     return _document(width, _CARD_H, body, label=label, size=size)
