@@ -212,7 +212,7 @@ def test_every_judge_refuses_forged_actions(
     ids=["True", "1.0", "always-equal"],
 )
 @pytest.mark.xfail(
-    strict=True, reason="Actions.__contains__: fixed on the engine branch"
+    strict=True, reason="game.py (Actions.__contains__, apply): the engine branch"
 )
 def test_look_alike_seats(forged: object) -> None:
     """Issue 14 item 8: ``in`` and `apply` accept what `is_legal` refuses."""
