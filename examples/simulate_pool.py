@@ -6,18 +6,20 @@ Run it from the repository root, optionally naming a number of games and workers
     .venv/bin/python examples/simulate_pool.py 20000 4
 
 `tienlen.simulate` splits the games into batches of 250 and seeds batch ``i`` from
-``(seed, i)``, so the pool's result is identical to the serial one. The pool must be
-created under ``if __name__ == "__main__":`` (worker processes import this module).
+``(seed, i)``, so the pool's result is identical to the serial one. The pool is
+`tienlen.simulation.process_pool`: a dead worker raises instead of hanging, and Ctrl-C
+or SIGTERM stops every worker. It must be created under ``if __name__ == "__main__":``
+(worker processes import this module).
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 from collections.abc import Sequence
 
 from tienlen import CLASSIC, GreedyPlayer, Player, RandomPlayer, simulate
+from tienlen.simulation import process_pool
 
 PLAYERS: list[Player] = [GreedyPlayer(), RandomPlayer(), RandomPlayer(), RandomPlayer()]
 SEED = 7
@@ -30,7 +32,7 @@ def main(argv: Sequence[str]) -> int:
     start = time.perf_counter()
     serial = simulate(games, rules=CLASSIC, players=PLAYERS, seed=SEED)
     serial_time = time.perf_counter() - start
-    with multiprocessing.Pool(workers) as pool:
+    with process_pool(workers) as pool:
         start = time.perf_counter()
         pooled = simulate(
             games, rules=CLASSIC, players=PLAYERS, seed=SEED, executor=pool

@@ -32,6 +32,7 @@ from tienlen.game import Action, Actions, GameSetup, GameState, Pass, Play
 from tienlen.match import Match
 from tienlen.players import (
     GreedyPlayer,
+    InvalidArgumentError,
     Observation,
     Player,
     PlayerError,
@@ -59,7 +60,7 @@ from tienlen.rules import (
     legal_plays,
 )
 from tienlen.scoring import ChopChain, GameResult, ScoreItem, ScoreKind
-from tienlen.simulation import MapExecutor, SimulatedGame, SimulationStats, simulate
+from tienlen.simulation import ExecutorError, MapExecutor, SimulationStats, simulate
 
 __version__ = "0.1.0.dev0"
 
@@ -80,6 +81,7 @@ __all__ = [
     "Combo",
     "ComboKind",
     "Direction",
+    "ExecutorError",
     "FirstLead",
     "GameEnd",
     "GameResult",
@@ -90,6 +92,7 @@ __all__ = [
     "IllegalPlayError",
     "IllegalReason",
     "InstantWin",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidComboError",
     "InvalidRulesError",
@@ -109,7 +112,6 @@ __all__ = [
     "ScoreKind",
     "Scoring",
     "Shape",
-    "SimulatedGame",
     "SimulationStats",
     "Suit",
     "TienLenError",

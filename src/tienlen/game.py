@@ -584,7 +584,7 @@ class GameState:
                 )
         elif (
             type(action) is Pass
-            and self.to_act is not None
+            and type(action.player) is int  # not a look-alike forged around `Pass`
             and action.player == self.to_act
             and (self._top or self.may_decline)
         ):  # the whole rule for a pass (RULES §1.5.1-§1.5.2, §3.3)

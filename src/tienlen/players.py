@@ -25,7 +25,11 @@ Example:
 
 from __future__ import annotations
 
+import math
+import operator
+import pickle
 import random
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, Protocol
 
@@ -41,6 +45,7 @@ from tienlen.rules._base import Direction
 
 __all__ = [
     "GreedyPlayer",
+    "InvalidArgumentError",
     "Observation",
     "Player",
     "PlayerError",
@@ -241,13 +246,29 @@ class Player(Protocol):
         ...
 
 
+class InvalidArgumentError(TienLenError, ValueError):
+    """An argument with the right type but a value no call accepts (``n_games=-1``).
+
+    .. versionadded:: 0.2
+    """
+
+
 class PlayerError(TienLenError, ValueError):
-    """A player returned an action that is not among the legal actions it was offered.
+    """A player failed a decision: it chose an action it was not offered, or it broke.
+
+    `play_game` and `simulate` raise it when a bot raises, returns anything but one of
+    the actions it was offered (an illegal action, a non-action, a forged look-alike),
+    changes the observation or the actions it was handed, or takes longer than the
+    decision's time limit. The bot's own exception, if any, is the ``__cause__``.
 
     Attributes:
         seat: The seat of the player at fault.
-        player: The player object.
-        action: What it returned.
+        player: The player object (its ``repr`` once pickled, if it does not pickle).
+        action: What it returned (``None`` when it raised; its ``repr`` once pickled,
+            if it does not pickle).
+        problem: What went wrong, in words.
+        batch: The `simulate` batch of the game, ``None`` outside `simulate`.
+        game: The game's index within its batch, ``None`` outside `simulate`.
 
     Example:
         >>> import random
@@ -262,28 +283,81 @@ class PlayerError(TienLenError, ValueError):
         tienlen.players.PlayerError: player 0 (Stubborn) chose Pass(player=0), which is not one of its 2 legal actions: '3s', '3s 4s 5s'
 
     .. versionadded:: 0.1
+    .. versionchanged:: 0.2
+       Also raised for a bot that raises, mutates its inputs or exceeds the time
+       limit; the ``problem``, ``batch`` and ``game`` attributes.
     """
 
     def __init__(
-        self, seat: int, player: object, action: object, offered: Sequence[Action]
+        self,
+        seat: int,
+        player: object,
+        action: object,
+        offered: Sequence[Action] = (),
+        *,
+        problem: str | None = None,
+        batch: int | None = None,
+        game: int | None = None,
     ) -> None:
         self.seat = seat
         self.player = player
         self.action = action
-        shown = ", ".join(repr(str(a)) for a in offered[:8])
-        more = ", ..." if len(offered) > 8 else ""
-        super().__init__(
-            f"player {seat} ({type(player).__name__}) chose {action!r}, which is not "
-            f"one of its {len(offered)} legal actions: {shown}{more}"
+        if problem is None:
+            shown = ", ".join(repr(str(a)) for a in offered[:8])
+            more = ", ..." if len(offered) > 8 else ""
+            problem = (
+                f"chose {_short_repr(action)}, which is not one of its "
+                f"{len(offered)} legal actions: {shown}{more}"
+            )
+        self.problem = problem
+        self.batch = batch
+        self.game = game
+        where = "" if batch is None else f"batch {batch}, game {game}: "
+        super().__init__(f"{where}player {seat} ({type(player).__name__}) {problem}")
+
+    def in_game(self, batch: int, game: int) -> PlayerError:
+        """This error, naming the `simulate` *batch* and *game* where it happened.
+
+        Example:
+            >>> error = PlayerError(1, None, None, problem="raised KeyError()")
+            >>> str(error.in_game(3, 17))
+            'batch 3, game 17: player 1 (NoneType) raised KeyError()'
+        """
+        located = PlayerError(
+            self.seat,
+            self.player,
+            self.action,
+            problem=self.problem,
+            batch=batch,
+            game=game,
         )
+        located.__cause__ = self.__cause__
+        return located
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # Picklable, so that the error travels back from a worker process.
-        return _restore_player_error, (self.seat, self.player, self.action, str(self))
+        # Picklable, so that the error travels back from a worker process; a player,
+        # an action or a cause that does not pickle travels as its repr.
+        return _restore_player_error, (
+            self.seat,
+            _picklable(self.player),
+            _picklable(self.action),
+            self.problem,
+            self.batch,
+            self.game,
+            str(self),
+            _picklable_cause(self.__cause__),
+        )
 
 
 def _restore_player_error(
-    seat: int, player: object, action: object, message: str
+    seat: int,
+    player: object,
+    action: object,
+    problem: str,
+    batch: int | None,
+    game: int | None,
+    message: str,
+    cause: BaseException | None,
 ) -> PlayerError:
     """A `PlayerError` rebuilt from its pickled fields."""
     error = PlayerError.__new__(PlayerError)
@@ -291,7 +365,141 @@ def _restore_player_error(
     error.seat = seat
     error.player = player
     error.action = action
+    error.problem = problem
+    error.batch = batch
+    error.game = game
+    error.__cause__ = cause
     return error
+
+
+def _short_repr(value: object, limit: int = 200) -> str:
+    """``repr(value)``, cut to *limit* characters; never raises."""
+    try:
+        text = repr(value)
+    except Exception as error:  # noqa: BLE001 - a hostile __repr__ must not escape
+        text = f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
+
+
+def _picklable(value: object) -> object:
+    """*value* if it pickles, else its (short) repr."""
+    try:
+        pickle.dumps(value)
+    except Exception:  # noqa: BLE001 - any failure to pickle means "send the repr"
+        return _short_repr(value)
+    return value
+
+
+def _picklable_cause(cause: BaseException | None) -> BaseException | None:
+    """*cause* if it pickles and unpickles, else a `RuntimeError` carrying its repr."""
+    if cause is None:
+        return None
+    try:
+        pickle.loads(pickle.dumps(cause))  # noqa: S301 - our own bytes
+    except Exception:  # noqa: BLE001 - any failure means "send the repr"
+        return RuntimeError(_short_repr(cause))
+    return cause
+
+
+def _snapshot(value: object) -> object:
+    """What *value* holds in its attributes (``__dict__`` or slots), lists frozen.
+
+    Compared before and after a player's decision, it shows whether the player
+    rebound an attribute of what it was handed or changed a list inside it. On the
+    hot path (twice per decision): the way to read each type is found once.
+    """
+    reader = _READERS.get(type(value))
+    if reader is None:
+        reader = _READERS[type(value)] = _reader(type(value))
+    return reader(value)
+
+
+def _reader(kind: type) -> Callable[[object], object]:
+    """How `_snapshot` reads an object of *kind*."""
+    if kind is tuple:
+        return _itself
+    slots = getattr(kind, "__slots__", ())
+    if isinstance(slots, str):
+        slots = (slots,)
+    if "__dict__" in dir(kind) or not slots:
+        return _fields
+    if len(slots) == 1:
+        return _frozen_slots(operator.attrgetter(slots[0]), single=True)
+    return _frozen_slots(operator.attrgetter(*slots), single=False)
+
+
+def _itself(value: object) -> object:
+    """An immutable value is its own snapshot."""
+    return value
+
+
+def _fields(value: object) -> object:
+    """A copy of *value*'s ``__dict__`` (``None`` without one)."""
+    fields = getattr(value, "__dict__", None)
+    return None if fields is None else dict(fields)
+
+
+def _frozen_slots(
+    getter: Callable[[object], object], *, single: bool
+) -> Callable[[object], object]:
+    """A reader of the slots *getter* reads, their lists frozen."""
+
+    def read(value: object) -> object:
+        values = getter(value)
+        if single:
+            return _frozen(values)
+        assert type(values) is tuple
+        return tuple(map(_frozen, values)) if list in map(type, values) else values
+
+    return read
+
+
+_READERS: dict[type, Callable[[object], object]] = {}
+"""How `_snapshot` reads each type it has met."""
+
+
+def _frozen(value: object) -> object:
+    """*value*, a list as a tuple; nested lists too (the engine's are homogeneous)."""
+    if type(value) is list:
+        value = tuple(value)
+    elif type(value) is not tuple:
+        return value
+    if value and type(value[0]) in {list, tuple}:
+        return tuple(map(_frozen, value))
+    return value
+
+
+def _decide(
+    seat: int,
+    player: Player,
+    seen: Observation,
+    offered: Sequence[Action],
+    rng: random.Random,
+    time_limit: float | None,
+) -> Action:
+    """Ask *player* for its action and check it (`_resolve`).
+
+    Raises:
+        PlayerError: the player raised, changed *seen* or *offered*, took longer than
+            *time_limit* seconds, or chose an action it was not offered.
+    """
+    before = (_snapshot(seen), _snapshot(offered), len(offered))
+    start = time.perf_counter()
+    try:
+        choice = player.act(seen, offered, rng)
+    except Exception as error:
+        problem = f"raised {_short_repr(error)}"
+        raise PlayerError(seat, player, None, problem=problem) from error
+    elapsed = time.perf_counter() - start
+    if before != (_snapshot(seen), _snapshot(offered), len(offered)):
+        problem = "changed the observation or the actions it was handed"
+        raise PlayerError(seat, player, choice, problem=problem)
+    if time_limit is not None and elapsed > time_limit:
+        problem = (
+            f"took {elapsed:.3f} s to decide, over the time limit of {time_limit:g} s"
+        )
+        raise PlayerError(seat, player, choice, problem=problem)
+    return _resolve(seat, player, choice, offered)
 
 
 def _resolve(
@@ -299,11 +507,15 @@ def _resolve(
 ) -> Action:
     """*choice*, checked to be one of the offered actions (or equal to one).
 
+    Only a real `Play` or `Pass` for a real ``int`` seat qualifies: a subclass, or a
+    look-alike player number (``True``, ``1.0``, an ``int`` subclass) never does.
+
     Raises:
         PlayerError: *choice* is not one of the offered actions.
     """
     if (
-        isinstance(choice, Play | Pass)
+        (type(choice) is Play or type(choice) is Pass)
+        and type(choice.player) is int
         and choice.player == seat
         and choice in offered  # `Actions` answers without building its actions
     ):
@@ -320,7 +532,11 @@ class _Tally(Protocol):
 
 
 def play_game(
-    state: GameState, players: Sequence[Player], rng: random.Random
+    state: GameState,
+    players: Sequence[Player],
+    rng: random.Random,
+    *,
+    time_limit: float | None = None,
 ) -> GameState:
     """Play *state* to the end, asking each seat's `Player` for its actions.
 
@@ -336,13 +552,21 @@ def play_game(
         state: Where to start (a fresh deal, or any state).
         players: One player per seat, by player index.
         rng: Passed to every `Player.act`: the game's only randomness.
+        time_limit: The most seconds one `Player.act` call may take (wall clock,
+            ``time.perf_counter``), or ``None`` for no limit. It is checked when the
+            call returns: a player that never returns is not interrupted (run
+            untrusted bots on `simulation.process_pool` with a timeout for that).
 
     Returns:
         The final state, whose ``result`` holds the finishing order and scores.
 
     Raises:
-        ValueError: *players* does not have one player per seat.
-        PlayerError: a player chose an action it was not offered.
+        InvalidArgumentError: *players* does not have one player per seat, or
+            *time_limit* is not a positive number.
+        TypeError: *state* is not a `GameState`, or a player has no ``act`` method.
+        PlayerError: a player raised, returned anything but one of the actions it
+            was offered, changed what it was handed, or exceeded *time_limit*
+            (docs/reliability.md).
 
     Example:
         >>> import random
@@ -352,7 +576,77 @@ def play_game(
         >>> final.result.winner == final.finish_order[0]
         True
     """
-    return _play(state, players, rng, None)
+    _check_players(players)
+    _check_time_limit(time_limit)
+    _check_type("state", state, GameState)
+    _check_type("rng", rng, random.Random)
+    return _play(state, players, rng, None, time_limit)
+
+
+def _check_type(name: str, value: object, kind: type) -> None:
+    """Refuse *value* unless it is a *kind*.
+
+    Raises:
+        TypeError: it is not.
+
+    Example:
+        >>> _check_type("rng", 3, random.Random)
+        Traceback (most recent call last):
+        ...
+        TypeError: rng must be a Random, not int
+    """
+    if not isinstance(value, kind):
+        msg = f"{name} must be a {kind.__name__}, not {type(value).__name__}"
+        raise TypeError(msg)
+
+
+def _check_players(players: object) -> None:
+    """Refuse *players* unless it is a sequence of objects with an ``act`` method.
+
+    Raises:
+        TypeError: *players* is not a sequence (text is not), or a player has no
+            callable ``act``.
+
+    Example:
+        >>> _check_players([RandomPlayer(), None])
+        Traceback (most recent call last):
+        ...
+        TypeError: player 1 is not a Player (it has no act method): None
+    """
+    if not isinstance(players, Sequence) or isinstance(players, str | bytes):
+        msg = f"players must be a sequence of players, not {type(players).__name__}"
+        raise TypeError(msg)
+    for seat, player in enumerate(players):
+        if not callable(getattr(player, "act", None)):
+            msg = (
+                f"player {seat} is not a Player (it has no act method): "
+                f"{_short_repr(player)}"
+            )
+            raise TypeError(msg)
+
+
+def _check_time_limit(time_limit: object, name: str = "time_limit") -> None:
+    """Refuse a *time_limit* that is not ``None`` or a positive, finite number of seconds.
+
+    Raises:
+        TypeError: *time_limit* is not a number (``bool`` is not).
+        InvalidArgumentError: it is not positive and finite.
+
+    Example:
+        >>> _check_time_limit(0.5)
+        >>> _check_time_limit(0)
+        Traceback (most recent call last):
+        ...
+        tienlen.players.InvalidArgumentError: time_limit must be a positive, finite number of seconds, got 0
+    """
+    if time_limit is None:
+        return
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
+        msg = f"{name} must be a number of seconds, not {type(time_limit).__name__}"
+        raise TypeError(msg)
+    if not 0 < time_limit < math.inf:
+        msg = f"{name} must be a positive, finite number of seconds, got {time_limit!r}"
+        raise InvalidArgumentError(msg)
 
 
 def _play(
@@ -360,11 +654,12 @@ def _play(
     players: Sequence[Player],
     rng: random.Random,
     tally: _Tally | None,
+    time_limit: float | None = None,
 ) -> GameState:
     """`play_game`, telling *tally* about every action before it is applied."""
     if len(players) != state.players:
         msg = f"{len(players)} players for a {state.players}-player game"
-        raise ValueError(msg)
+        raise InvalidArgumentError(msg)
     played = _played(state)
     history = state.history
     counts = _counts(state)
@@ -374,17 +669,15 @@ def _play(
 
         def ask(seat: int, offer: tuple[Action, ...]) -> Action:
             seen = _observe(state, seat, *public)  # noqa: B023  # called at once
-            player = players[seat]
-            return _resolve(seat, player, player.act(seen, offer, rng), offer)
+            return _decide(seat, players[seat], seen, offer, rng, time_limit)
 
         actions, jump_in = poll_jump_ins(state, ask)
         chosen: Action
         if jump_in is not None:
             chosen = jump_in
         else:
-            player = players[to_act]
             seen = _observe(state, to_act, history, played, counts)
-            chosen = _resolve(to_act, player, player.act(seen, actions, rng), actions)
+            chosen = _decide(to_act, players[to_act], seen, actions, rng, time_limit)
         if tally is not None:
             tally.count(state, chosen)
         state = state.apply(chosen)
@@ -437,7 +730,13 @@ def poll_jump_ins(
         >>> own, chosen = poll_jump_ins(state, lambda seat, offer: offer[0])
         >>> chosen, [str(action) for action in own]
         (Play(player=1, cards=Hand.parse('4s 4c 5s 5c 6s 6c 7s 7c')), ['pass'])
+
+    Raises:
+        TypeError: *state* is not a `GameState`.
     """
+    if type(state) is not GameState:
+        msg = f"expected a GameState, got {type(state).__name__}"
+        raise TypeError(msg)
     actions = state.legal_actions()
     if not actions._others:  # the common case: nobody may jump in
         return actions, None

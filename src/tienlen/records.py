@@ -158,6 +158,10 @@ class GameRecord:
     """The dealer, when it decided between two 3♠ holders."""
     seed: int | None = None
     """The seed the game was dealt from, when known (informative)."""
+    batch: int | None = None
+    """The `simulate` batch that played the game, if any (informative, not written)."""
+    game: int | None = None
+    """The game's index within its `simulate` batch (informative, not written)."""
 
     def start(self) -> GameState:
         """The state at the deal."""
@@ -728,7 +732,11 @@ def to_json(game: GameRecord) -> dict[str, JsonValue]:
 
     Raises:
         RecordError: a setting of the rule set has no JSON form (see `rules_to_json`).
+        TypeError: *game* is not a `GameRecord`.
     """
+    if not isinstance(game, GameRecord):
+        msg = f"expected a GameRecord, got {type(game).__name__}"  # type: ignore[unreachable]  # a defensive runtime check
+        raise TypeError(msg)
     rules = rules_to_json(game.rules)
     result = game.final.result
     return {

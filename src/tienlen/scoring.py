@@ -463,5 +463,16 @@ def settle(rules: RuleSet, finish: Finish) -> GameResult:
         >>> finish = Finish(order=(0, 1), hands=(Hand(0), Hand.parse("2h 5c")))
         >>> [str(item) for item in settle(POKER, finish).items]
         ['place: player 0 scores 4', 'end-penalty: player 1 pays player 0 4']
+
+    Raises:
+        TypeError: *rules* is no rule set, or *finish* no `Finish`.
     """
-    return rules.scorer.settle(rules, finish)
+    if not isinstance(finish, Finish):
+        msg = f"expected a Finish, got {finish!r}"  # type: ignore[unreachable]  # a defensive runtime check
+        raise TypeError(msg)
+    try:
+        scorer = rules.scorer
+    except AttributeError:
+        msg = f"expected a rule set, got {rules!r}"
+        raise TypeError(msg) from None
+    return scorer.settle(rules, finish)

@@ -17,6 +17,8 @@ Example:
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
@@ -24,6 +26,7 @@ from xml.sax.saxutils import escape, quoteattr
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo
 from tienlen.game import GameState
+from tienlen.players import InvalidArgumentError, _check_type
 
 __all__ = ["card", "cards", "combo", "hand", "state"]
 
@@ -123,13 +126,68 @@ def _document(
 
 
 def _check(size: float, overlap: float) -> None:
-    """Refuse a picture scale or a row overlap that would draw nothing sensible."""
-    if not size > 0:
-        msg = f"size must be positive, got {size!r}"
-        raise ValueError(msg)
+    """Refuse a picture scale or a row overlap that would draw nothing sensible.
+
+    Raises:
+        TypeError: either is not a number (``bool`` is not).
+        InvalidArgumentError: *size* is not positive and finite (``inf``, ``nan``),
+            or *overlap* is outside 0 ≤ overlap < 1.
+    """
+    for name, value in (("size", size), ("overlap", overlap)):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            msg = f"{name} must be a number, not {type(value).__name__}"
+            raise TypeError(msg)
+    if not 0 < size < math.inf:
+        msg = f"size must be positive and finite, got {size!r}"
+        raise InvalidArgumentError(msg)
     if not 0 <= overlap < 1:
         msg = f"overlap must be at least 0 and below 1, got {overlap!r}"
-        raise ValueError(msg)
+        raise InvalidArgumentError(msg)
+
+
+_NOT_XML: Final = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+"""A character XML 1.0 cannot hold, even escaped (control characters, U+FFFE...)."""
+
+
+def _card_row(cards: object) -> tuple[Card, ...]:
+    """*cards* as a tuple, refused unless it is an iterable of `Card` (not text).
+
+    Raises:
+        TypeError: *cards* is text, not iterable, or holds something else.
+    """
+    if isinstance(cards, str) or not isinstance(cards, Iterable):
+        msg = f"cards must be an iterable of Card, not {type(cards).__name__}"
+        raise TypeError(msg)
+    row = tuple(cards)
+    for item in row:
+        _check_type("every card", item, Card)
+    return row
+
+
+def _check_caption(caption: object) -> str:
+    r"""*caption*, refused unless it is text an XML document can hold.
+
+    Raises:
+        TypeError: *caption* is not a ``str``.
+        InvalidArgumentError: it holds a character XML 1.0 forbids.
+
+    Example:
+        >>> _check_caption("bell\a")
+        Traceback (most recent call last):
+        ...
+        tienlen.players.InvalidArgumentError: caption holds '\x07' (at 4), which an SVG document cannot hold
+    """
+    if not isinstance(caption, str):
+        msg = f"caption must be a str, not {type(caption).__name__}"
+        raise TypeError(msg)
+    bad = _NOT_XML.search(caption)
+    if bad is not None:
+        msg = (
+            f"caption holds {bad.group()!r} (at {bad.start()}), which an SVG "
+            "document cannot hold"
+        )
+        raise InvalidArgumentError(msg)
+    return caption
 
 
 def _captioned(
@@ -137,6 +195,7 @@ def _captioned(
 ) -> str:
     """A caption above a row of cards."""
     _check(size, overlap)
+    caption = _check_caption(caption)
     top = _GAP + _CAPTION + _GAP
     body, width = _row(row, _GAP, top, overlap)
     width = max(width, _text_width(caption, _CAPTION)) + 2 * _GAP
@@ -159,7 +218,7 @@ def card(card: Card, *, size: float = 1.0) -> str:
         A standalone SVG document.
 
     Raises:
-        ValueError: *size* is not positive.
+        InvalidArgumentError: *size* is not positive and finite.
 
     Example:
         >>> from tienlen import Card, svg
@@ -171,6 +230,7 @@ def card(card: Card, *, size: float = 1.0) -> str:
 
     .. versionadded:: 0.1
     """
+    _check_type("card", card, Card)
     _check(size, 0)
     return _document(
         _CARD_W, _CARD_H, _card_group(card, 0, 0), label=_name(card), size=size
@@ -192,7 +252,8 @@ def cards(cards: Iterable[Card], *, size: float = 1.0, overlap: float = 0.35) ->
         A standalone SVG document.
 
     Raises:
-        ValueError: *size* is not positive or *overlap* is outside 0 ≤ overlap < 1.
+        InvalidArgumentError: *size* is not positive and finite, or *overlap* is
+            outside 0 ≤ overlap < 1.
 
     Example:
         >>> from tienlen import parse_cards, svg
@@ -203,7 +264,7 @@ def cards(cards: Iterable[Card], *, size: float = 1.0, overlap: float = 0.35) ->
     .. versionadded:: 0.1
     """
     _check(size, overlap)
-    row = tuple(cards)
+    row = _card_row(cards)
     body, width = _row(row, 0, 0, overlap)
     label = ", ".join(map(_name, row)) or "no cards"
     return _document(width, _CARD_H, body, label=label, size=size)
@@ -228,7 +289,9 @@ def hand(
         A standalone SVG document.
 
     Raises:
-        ValueError: *size* is not positive or *overlap* is outside 0 ≤ overlap < 1.
+        InvalidArgumentError: *size* is not positive and finite, *overlap* is
+            outside 0 ≤ overlap < 1, or *caption* holds a control character.
+        TypeError: *caption* is not text.
 
     Example:
         >>> from tienlen import Hand, svg
@@ -238,6 +301,7 @@ def hand(
 
     .. versionadded:: 0.1
     """
+    _check_type("hand", hand, Hand)
     row = hand.cards
     text = _count(len(row)) if caption is None else caption
     return _captioned(row, text, size=size, overlap=overlap)
@@ -262,7 +326,9 @@ def combo(
         A standalone SVG document.
 
     Raises:
-        ValueError: *size* is not positive or *overlap* is outside 0 ≤ overlap < 1.
+        InvalidArgumentError: *size* is not positive and finite, *overlap* is
+            outside 0 ≤ overlap < 1, or *caption* holds a control character.
+        TypeError: *caption* is not text.
 
     Example:
         >>> from tienlen import classify, svg
@@ -272,6 +338,7 @@ def combo(
 
     .. versionadded:: 0.1
     """
+    _check_type("combo", combo, Combo)
     text = str(combo.shape) if caption is None else caption
     return _captioned(combo.cards, text, size=size, overlap=overlap)
 
@@ -335,7 +402,7 @@ def state(state: GameState, *, size: float = 0.6) -> str:
         A standalone SVG document.
 
     Raises:
-        ValueError: *size* is not positive.
+        InvalidArgumentError: *size* is not positive and finite.
 
     Example:
         >>> from tienlen import CLASSIC, GameState, svg
@@ -346,6 +413,7 @@ def state(state: GameState, *, size: float = 0.6) -> str:
 
     .. versionadded:: 0.1
     """
+    _check_type("state", state, GameState)
     _check(size, 0)
     header = f"{state.rules.name}, {state.players} players"
     result = _result_line(state)

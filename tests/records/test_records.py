@@ -12,7 +12,6 @@ record, returns one that replays in full. It never raises anything else.
 from __future__ import annotations
 
 import copy
-import enum
 import io
 import json
 import random
