@@ -153,12 +153,12 @@ class NotACombination:
         )
 
     def __str__(self) -> str:
-        rule = self.rule
         if self.reason is NoComboReason.NOT_ALLOWED:  # a custom rule set's own reason
             return self._clause("en")
+        citation = _citation(self.rule)
         if self.reason is NoComboReason.TWO_ON_TOP:
-            rule = "RULES §1.4, §10"
-        return f"{self._clause('en')} ({_citation(rule)})"
+            citation += ", §10"
+        return f"{self._clause('en')} ({citation})"
 
 
 def why_not_combination(
