@@ -81,7 +81,10 @@ napoleon_numpy_docstring = False
 
 # -- doctest ---------------------------------------------------------------------
 
-doctest_global_setup = "from tienlen import *"
+# No doctest_global_setup: every snippet of the pages imports what it uses, so it runs
+# as shown. The examples in docstrings run where they are written, in their module's
+# namespace, under ``pytest --doctest-modules``; Sphinx tests the pages' snippets only.
+doctest_test_doctest_blocks = ""
 
 # -- MyST ------------------------------------------------------------------------
 

@@ -44,12 +44,13 @@ __all__ = [
 ]
 
 _BOMB_SECTIONS = {
-    "classic": "2-3",
-    "justus-pang": "3-2",
-    "kenneth-lo": "4-3",
-    "vietcong": "5-2",
-    "poker": "6-3",
+    "classic": "rules-2-3",
+    "justus-pang": "rules-3-2",
+    "kenneth-lo": "rules-4-3",
+    "vietcong": "rules-5-2",
+    "poker": "rules-6-3",
 }
+"""The rules-reference label of each preset's bomb table."""
 
 
 def _citation(rule: str) -> str:
@@ -323,7 +324,7 @@ def explain_beats(
         rule = "rules-1-3"
     elif verdict:
         because = BeatsReason.BOMB
-        rule = "rules-" + _BOMB_SECTIONS.get(rules.name, "11")
+        rule = _BOMB_SECTIONS.get(rules.name, "rules-11")  # a custom table
     else:
         because = BeatsReason.DIFFERENT_SHAPES
         rule = "rules-1-3"
