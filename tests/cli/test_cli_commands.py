@@ -818,7 +818,16 @@ def test_simulate_bad_input_exits_2(
 @pytest.mark.parametrize("launcher", LAUNCHERS, ids=LAUNCHER_IDS)
 def test_simulate_as_a_program(launcher: list[str]) -> None:
     """The program gives the in-process answer; an unknown player exits 2 on stderr."""
-    argv = ["simulate", "--games", "60", "--players", "2", "--bots", "random,greedy", "--json"]
+    argv = [
+        "simulate",
+        "--games",
+        "60",
+        "--players",
+        "2",
+        "--bots",
+        "random,greedy",
+        "--json",
+    ]
     done = run_program(launcher, *argv)
     assert (done.returncode, done.stdout, done.stderr) == (0, run(*argv)[1], "")
     done = run_program(launcher, "simulate", "--bots", "greedy,bogus")
