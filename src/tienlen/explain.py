@@ -263,7 +263,7 @@ class BeatsExplanation:
     """
 
     beats: bool
-    """The verdict: whether the play may be played on the top."""
+    """Whether the play may be played on the top (the verdict)."""
     because: BeatsReason
     """What decides."""
     play: Combo
@@ -275,7 +275,7 @@ class BeatsExplanation:
 
     @property
     def cards(self) -> tuple[Card, ...]:
-        """The cards that decide: the play's highest card and the top's, for one shape."""
+        """The cards that decide, the play's highest card and the top's (one shape only)."""
         if self.because in (BeatsReason.HIGHER, BeatsReason.NOT_HIGHER):
             return (self.play.top, self.top.top)
         return ()

@@ -44,7 +44,7 @@ __all__ = [
 ]
 
 LANGUAGES: Final = ("en", "vi")
-"""The languages of the catalogue: English and Vietnamese."""
+"""The languages of the catalogue, English and Vietnamese."""
 
 _Entry = Mapping[str, str]
 
@@ -322,7 +322,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
         "vi": "bạn về thứ {place} trên {players}",
     },
 }
-"""Every player-facing template: key → language → template with ``{fields}``."""
+"""Every player-facing template, by key, then by language, with its ``{fields}``."""
 
 
 def text(key: str, lang: str = "en", **fields: object) -> str:
