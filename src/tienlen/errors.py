@@ -79,15 +79,40 @@ class InvalidComboError(TienLenError, ValueError):
 
 
 class InvalidRulesError(TienLenError, ValueError):
-    """A rule set whose settings contradict each other (RULES §11)."""
+    """A rule set whose settings contradict each other (RULES §11).
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC
+        >>> attrs.evolve(CLASSIC, min_players=5, max_players=3)
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidRulesError: invalid rule set 'classic': ...
+    """
 
 
 class UnknownVariantError(TienLenError, ValueError):
-    """A variant name that no registered rule set answers to."""
+    """A variant name that no registered rule set answers to.
+
+    Example:
+        >>> from tienlen import get_rules
+        >>> get_rules("bridge")
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.UnknownVariantError: unknown variant: 'bridge' ...
+    """
 
 
 class InvalidStateError(TienLenError, ValueError):
-    """A game that cannot exist: a card in two hands, an empty hand, a wrong leader."""
+    """A game that cannot exist: a card in two hands, an empty hand, a wrong leader.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> GameState.from_hands(["3s 4s", "3s 5d"], CLASSIC)
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidStateError: card '3s' is dealt more often ...
+    """
 
 
 class IllegalReason(enum.StrEnum):
