@@ -6,7 +6,11 @@ registries, so intersphinx is not used: references to the standard library and t
 attrs that cannot resolve are listed in ``nitpick_ignore_regex`` instead (STYLE §7.14).
 """
 
+import enum
+import re
 from importlib.metadata import PackageNotFoundError, version
+
+import attrs
 
 # -- Project information ---------------------------------------------------------
 
@@ -33,7 +37,7 @@ extensions = [
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 root_doc = "index"
 language = "en"
-exclude_patterns = ["_build", "_house_rules_flow.md"]
+exclude_patterns = ["_build"]
 
 # `Card` in a docstring links to the object (attrs, STYLE R61).
 default_role = "any"
@@ -81,7 +85,10 @@ napoleon_numpy_docstring = False
 
 # -- doctest ---------------------------------------------------------------------
 
-doctest_global_setup = "from tienlen import *"
+# No doctest_global_setup: every snippet of the pages imports what it uses, so it runs
+# as shown. The examples in docstrings run where they are written, in their module's
+# namespace, under ``pytest --doctest-modules``; Sphinx tests the pages' snippets only.
+doctest_test_doctest_blocks = ""
 
 # -- MyST ------------------------------------------------------------------------
 
@@ -92,3 +99,37 @@ myst_heading_anchors = 3
 
 html_theme = "furo"
 html_title = f"tienlen {release}"
+
+
+# -- Clean defaults for attrs classes ----------------------------------------------
+# attrs generates __init__ without source, so preserved defaults would read
+# ``attr_dict['x'].default``; show the field's default value instead.
+
+_ATTRS_DEFAULT = re.compile(r"attr_dict\['(\w+)'\]\.default")
+
+
+def _default_text(value: object) -> str:
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    text = repr(value)
+    return text if len(text) <= 40 and "<" not in text else "…"
+
+
+def _clean_attrs_defaults(app, what, name, obj, options, signature, annotation):  # noqa: ARG001
+    if signature is None or "attr_dict[" not in signature:
+        return None
+    fields = attrs.fields_dict(obj) if isinstance(obj, type) and attrs.has(obj) else {}
+
+    def default(match: re.Match[str]) -> str:
+        field = fields.get(match[1])
+        value = getattr(field, "default", None)
+        if isinstance(value, attrs.Factory):
+            value = None if value.takes_self else value.factory()
+        return _default_text(value)
+
+    return _ATTRS_DEFAULT.sub(default, signature), annotation
+
+
+def setup(app):
+    """Connect the signature clean-up to autodoc."""
+    app.connect("autodoc-process-signature", _clean_attrs_defaults)

@@ -95,12 +95,22 @@ class Rank(_OrderedEnum):
 
     @property
     def letter(self) -> str:
-        """The one-character ASCII form, one of ``3``…``9``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``2``."""
+        """The one-character ASCII form, one of ``3``…``9``, ``T``, ``J``, ``Q``, ``K``, ``A``, ``2``.
+
+        Example:
+            >>> Rank.TEN.letter, Rank.TWO.letter
+            ('T', '2')
+        """
         return _RANK_LETTERS[self.value]
 
     @property
     def symbol(self) -> str:
-        """The form players write, as `letter` except ``10`` for the ten."""
+        """The form players write, as `letter` except ``10`` for the ten.
+
+        Example:
+            >>> Rank.TEN.symbol, Rank.ACE.symbol
+            ('10', 'A')
+        """
         return "10" if self is Rank.TEN else self.letter
 
 
@@ -121,17 +131,32 @@ class Suit(_OrderedEnum):
 
     @property
     def letter(self) -> str:
-        """The lowercase ASCII letter, ``s``, ``c``, ``d`` or ``h``."""
+        """The lowercase ASCII letter, ``s``, ``c``, ``d`` or ``h``.
+
+        Example:
+            >>> Suit.CLUBS.letter
+            'c'
+        """
         return "scdh"[self.value]
 
     @property
     def symbol(self) -> str:
-        """The suit symbol, ``♠``, ``♣``, ``♦`` or ``♥``."""
+        """The suit symbol, ``♠``, ``♣``, ``♦`` or ``♥``.
+
+        Example:
+            >>> Suit.DIAMONDS.symbol
+            '♦'
+        """
         return "♠♣♦♥"[self.value]
 
     @property
     def is_red(self) -> bool:
-        """Whether the suit is red (diamonds and hearts)."""
+        """Whether the suit is red (diamonds and hearts).
+
+        Example:
+            >>> Suit.HEARTS.is_red, Suit.SPADES.is_red
+            (True, False)
+        """
         return self.value >= Suit.DIAMONDS.value
 
 
@@ -232,7 +257,12 @@ class Card:
         return DECK[index]
 
     def unicode(self) -> str:
-        """The card as players write it, with ``10`` and a suit symbol: ``10♥``."""
+        """The card as players write it, with ``10`` and a suit symbol.
+
+        Example:
+            >>> Card.parse("Th").unicode()
+            '10♥'
+        """
         return self.rank.symbol + self.suit.symbol
 
     def _repr_svg_(self) -> str:
@@ -279,7 +309,13 @@ class Card:
 DECK: Final[tuple[Card, ...]] = tuple(
     Card(rank, suit) for rank in _RANKS for suit in _SUITS
 )
-"""The 52 cards in ascending order; ``DECK[i].index == i``."""
+"""The 52 cards in ascending order; ``DECK[i].index == i``.
+
+Example:
+    >>> from tienlen import DECK
+    >>> len(DECK), DECK[0].unicode(), DECK[-1].unicode()
+    (52, '3♠', '2♥')
+"""
 
 _RANK_BY_TEXT: Final = {
     **{rank.letter.casefold(): rank for rank in _RANKS},
@@ -508,7 +544,12 @@ class Hand:
 
     @property
     def cards(self) -> tuple[Card, ...]:
-        """The cards in ascending order."""
+        """The cards in ascending order.
+
+        Example:
+            >>> [str(card) for card in Hand.parse("Ah 3s").cards]
+            ['3s', 'Ah']
+        """
         return cards_of(self._mask)
 
     @property
@@ -521,6 +562,10 @@ class Hand:
 
         Raises:
             TypeError: *card* is not a `Card`.
+
+        Example:
+            >>> Hand.parse("7h 7h 8s").count(Card.parse("7h"))
+            2
         """
         if not isinstance(card, Card):
             msg = f"expected a Card, got {type(card).__name__}"  # type: ignore[unreachable]
@@ -530,7 +575,12 @@ class Hand:
         )
 
     def unicode(self) -> str:
-        """The hand as players write it: ``3♠ 4♠ 10♥``."""
+        """The hand as players write it, with ``10`` and suit symbols.
+
+        Example:
+            >>> Hand.parse("3s 4s Th").unicode()
+            '3♠ 4♠ 10♥'
+        """
         return " ".join(card.unicode() for card in self)
 
     def _repr_svg_(self) -> str:

@@ -14,23 +14,29 @@ import argparse
 import contextlib
 import json
 import math
-import multiprocessing
+import os
 import random
 import sys
-from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Final
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO, Final, TypeVar
 
+from tienlen import __version__
 from tienlen.cards import parse_cards
 from tienlen.combos import Combo, ComboKind
-from tienlen.errors import TienLenError
+from tienlen.errors import IllegalPlayError, TienLenError
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.game import GameState, Pass, Play
+from tienlen.messages import CATALOGUE, LANGUAGES, kind_name, shape_name, text
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, play_game
-from tienlen.rules import RULESETS, as_combo, beats, get_rules, legal_plays
+from tienlen.rules import RULESETS, as_combo, get_rules, legal_plays
 from tienlen.rules._base import as_hand
-from tienlen.simulation import MapExecutor, SimulationStats, simulate
+from tienlen.simulation import MapExecutor, SimulationStats, process_pool, simulate
 
 __all__ = ["main"]
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 _PLAYERS: Final[dict[str, Callable[[], Player]]] = {
     "random": RandomPlayer,
@@ -63,8 +69,14 @@ def _combo_json(combo: Combo) -> dict[str, object]:
     }
 
 
-def _describe(combo: Combo) -> str:
-    return f"{combo.shape}, {combo.top.unicode()} high: {combo.unicode()}"
+def _describe(combo: Combo, lang: str) -> str:
+    return text(
+        "cli.describe",
+        lang,
+        shape=shape_name(combo.shape, lang),
+        top=combo.top.unicode(),
+        cards=combo.unicode(),
+    )
 
 
 # -- classify / beats / plays ---------------------------------------------------
@@ -74,19 +86,25 @@ def _classify(args: argparse.Namespace, out: IO[str]) -> int:
     rules = get_rules(args.rules)
     cards = parse_cards(" ".join(args.cards))
     combo = rules.classify(cards)
-    reason = None if combo is not None else why_not_combination(cards, rules)
+    why = None if combo is not None else why_not_combination(cards, rules)
     if args.json:
         _print_json(
             {
+                "rules": rules.name,
                 "combination": None if combo is None else _combo_json(combo),
-                "reason": reason,
+                "reason": None if why is None else str(why),
+                "rule": None if why is None else why.rule,
             },
             out,
         )
     elif combo is not None:
-        print(_describe(combo), file=out)
+        print(_describe(combo, args.lang), file=out)
     else:
-        print(f"not a combination under {rules.name}: {reason}", file=out)
+        assert why is not None
+        reason = str(why) if args.lang == "en" else why.message(args.lang)
+        print(
+            text("cli.not_combo", args.lang, rules=rules.name, reason=reason), file=out
+        )
     return 0 if combo is not None else 1
 
 
@@ -94,17 +112,27 @@ def _beats(args: argparse.Namespace, out: IO[str]) -> int:
     rules = get_rules(args.rules)
     play = as_combo(args.play, rules)
     top = as_combo(args.top, rules)
-    verdict = beats(play, top, rules)
     explanation = explain_beats(play, top, rules)
     if args.json:
-        _print_json({"beats": verdict, "reason": explanation.split(": ", 1)[1]}, out)
-    else:
+        _print_json(
+            {
+                "rules": rules.name,
+                "beats": explanation.beats,
+                "reason": str(explanation).split(": ", 1)[1],
+                "rule": explanation.rule,
+            },
+            out,
+        )
+    elif args.lang == "en":
         print(explanation, file=out)
-    return 0 if verdict else 1
+    else:
+        print(explanation.message(args.lang), file=out)
+    return 0 if explanation.beats else 1
 
 
 def _plays(args: argparse.Namespace, out: IO[str]) -> int:
     rules = get_rules(args.rules)
+    lang = args.lang
     hand = as_hand(args.hand)
     top = None if args.on is None else as_combo(args.on, rules)
     plays = legal_plays(hand, top, rules)
@@ -114,47 +142,113 @@ def _plays(args: argparse.Namespace, out: IO[str]) -> int:
     if args.json:
         _print_json(
             {
-                kind.name: [str(play) for play in group]
-                for kind, group in groups.items()
+                "rules": rules.name,
+                "plays": {
+                    kind.name: [str(play) for play in group]
+                    for kind, group in groups.items()
+                },
             },
             out,
         )
         return 0 if plays else 1
-    against = f" that beat {top.unicode()}" if top is not None else " to lead"
-    print(f"{len(plays)} plays{against} ({rules.name}):", file=out)
+    one = ".one" if len(plays) == 1 else ""
+    if top is None:
+        heading = text(f"cli.plays_lead{one}", lang, count=len(plays), rules=rules.name)
+    else:
+        heading = text(
+            f"cli.plays_on{one}",
+            lang,
+            count=len(plays),
+            top=top.unicode(),
+            rules=rules.name,
+        )
+    print(heading, file=out)
     for kind in ComboKind:
         if kind in groups:
             shown = "  ".join(play.unicode() for play in groups[kind])
-            print(f"  {kind.label} ({len(groups[kind])}): {shown}", file=out)
+            print(f"  {kind_name(kind, lang)} ({len(groups[kind])}): {shown}", file=out)
     return 0 if plays else 1
 
 
 # -- demo / play ------------------------------------------------------------------
 
 
-def _action_text(action: Play | Pass) -> str:
-    return "passes" if isinstance(action, Pass) else f"plays {action.cards.unicode()}"
+def _count(cards: int, lang: str) -> str:
+    """A number of cards, "1 card" or "5 cards" (never "1 cards")."""
+    if cards == 1:
+        return text("cli.cards.one", lang)
+    return text("cli.cards.many", lang, count=cards)
 
 
-def _finish(state: GameState, out: IO[str]) -> None:
+def _say(key: str, player: int, human: int | None, lang: str, **fields: object) -> str:
+    """The catalogue line *key* about *player*, in the second person for the human."""
+    if player == human and f"{key}.you" in CATALOGUE:
+        return text(f"{key}.you", lang, **fields)
+    return text(key, lang, player=player, **fields)
+
+
+def _action_line(
+    action: Play | Pass, *, jumps_in: bool, human: int | None, lang: str
+) -> str:
+    if action.player == human:
+        if isinstance(action, Pass):
+            return text("cli.you_pass", lang)
+        return text("cli.you_play", lang, cards=action.cards.unicode())
+    if isinstance(action, Pass):
+        return text("cli.passes", lang, player=action.player)
+    key = "cli.jumps_in" if jumps_in else "cli.plays"
+    return text(key, lang, player=action.player, cards=action.cards.unicode())
+
+
+def _aftermath(
+    before: GameState,
+    action: Play | Pass,
+    after: GameState,
+    human: int | None,
+    lang: str,
+) -> list[str]:
+    """Who went out and who won the trick, after *action* took *before* to *after*."""
+    lines = [
+        _say("cli.out", player, human, lang)
+        for player in after.finish_order[len(before.finish_order) :]
+    ]
+    trick_over = before.top is not None and after.top is None and not after.is_over
+    if trick_over:
+        winner = action.player if isinstance(action, Play) else before.last_player
+        assert winner is not None
+        lines.append(_say("cli.trick_won", winner, human, lang))
+    return lines
+
+
+def _finish(
+    state: GameState, out: IO[str], lang: str, human: int | None = None
+) -> None:
     result = state.result
     assert result is not None
     if result.instant_win is not None:
-        print(
-            f"player {result.winner} wins at the deal ({result.instant_win.value})",
-            file=out,
-        )
+        hand = result.instant_win.value
+        print(text("cli.instant_win", lang, player=result.winner, hand=hand), file=out)
+        if human is not None:
+            dealt = state.dealt[human].unicode()
+            print(text("cli.dealt", lang, cards=dealt), file=out)
+    order = ", ".join(text("cli.player", lang, player=p) for p in result.finish_order)
+    print(text("cli.finish_order", lang, order=order), file=out)
     print(
-        f"finish order: {', '.join(f'player {p}' for p in result.finish_order)}",
+        text("cli.scores", lang, scores=", ".join(f"{s:+d}" for s in result.scores)),
         file=out,
     )
-    print(f"scores: {', '.join(f'{s:+d}' for s in result.scores)}", file=out)
     for item in result.items:
         print(f"  {item}", file=out)
+    if human is not None and human in result.finish_order:
+        place = result.finish_order.index(human) + 1
+        print(
+            text("cli.your_place", lang, place=place, players=state.players), file=out
+        )
 
 
 def _demo(args: argparse.Namespace, out: IO[str]) -> int:
     rules = get_rules(args.rules)
+    lang = args.lang
     rng = random.Random(args.seed)
     start = GameState.deal(rules, args.players, rng)
     players: list[Player] = [
@@ -162,112 +256,169 @@ def _demo(args: argparse.Namespace, out: IO[str]) -> int:
         for seat in range(args.players)
     ]
     final = play_game(start, players, rng)
-    print(
-        f"{rules.name}, {args.players} players, seed {args.seed}; even seats greedy, odd seats random",
-        file=out,
+    header = text(
+        "cli.demo_header", lang, rules=rules.name, players=args.players, seed=args.seed
     )
+    print(header, file=out)
     for seat, hand in enumerate(start.hands):
-        print(f"  player {seat}: {hand.unicode()}", file=out)
+        print(
+            f"  {text('cli.seat', lang, player=seat, cards=hand.unicode())}", file=out
+        )
     state = start
     trick = 0
     for action in final.history:
         if state.top is None:
             trick += 1
-            print(f"trick {trick}:", file=out)
-        jump = " (jumps in)" if state.to_act != action.player else ""
-        finished = len(state.finish_order)
-        state = state.apply(action)
-        print(f"  player {action.player} {_action_text(action)}{jump}", file=out)
-        if len(state.finish_order) > finished:
-            print(f"  player {action.player} is out", file=out)
-    _finish(final, out)
+            print(text("cli.trick", lang, number=trick), file=out)
+        jumps_in = state.to_act != action.player
+        after = state.apply(action)
+        line = _action_line(action, jumps_in=jumps_in, human=None, lang=lang)
+        print(f"  {line}", file=out)
+        for note in _aftermath(state, action, after, None, lang):
+            print(f"  {note}", file=out)
+        state = after
+    _finish(final, out, lang)
     return 0
+
+
+_HUMAN: Final = 0
+"""The human's seat in ``play``."""
 
 
 def _play(args: argparse.Namespace, out: IO[str]) -> int:
     rules = get_rules(args.rules)
+    lang = args.lang
     rng = random.Random(args.seed)
-    state = GameState.deal(rules, args.players, rng)
-    bot = GreedyPlayer()
-    print(
-        f"{rules.name}: you are player 0 against {args.players - 1} greedy bots.",
-        file=out,
+    state = GameState.deal(rules, args.players, rng)  # checks the table size
+    bots = _bots(args.bots, args.players - 1)
+    seats: dict[int, Player] = dict(enumerate(bots, start=1))
+    names = ", ".join(_bot_name(bot) for bot in bots)
+    one = ".one" if len(bots) == 1 else ""
+    welcome = text(
+        f"cli.welcome{one}", lang, rules=rules.name, count=len(bots), names=names
     )
-    print(
-        "Type cards to play (e.g. '7h 7s' or '10♥'), 'pass', 'hint' or 'quit'.",
-        file=out,
-    )
+    print(welcome, file=out)
+    print(text("cli.commands", lang), file=out)
+    if state.is_over:
+        print(
+            text("cli.your_hand", lang, cards=state.hands[_HUMAN].unicode()), file=out
+        )
     while not state.is_over:
-        actions = state.legal_actions()
-        assert state.to_act is not None
-        order = state.seats_after(state.to_act)
-        chosen: Play | Pass | None = None
-        for seat in order:  # jump-ins first, in play direction (RULES §6.4)
-            own = [action for action in actions if action.player == seat]
-            if not own:
-                continue
-            if seat == 0:
-                chosen = _ask(state, out, jumping_in=True)
-            else:
-                pick = bot.act(
-                    Observation.of(state, seat), [*own, Pass(player=seat)], rng
-                )
-                chosen = pick if isinstance(pick, Play) else None
-            if chosen is not None and not isinstance(chosen, Pass):
-                break
-            chosen = None
-        if chosen is None:
-            if state.to_act == 0:
-                chosen = _ask(state, out, jumping_in=False)
-            else:
-                own = [action for action in actions if action.player == state.to_act]
-                chosen = bot.act(Observation.of(state, state.to_act), own, rng)
-        state = state.apply(chosen)
-        if chosen.player != 0:
-            print(f"player {chosen.player} {_action_text(chosen)}", file=out)
-    _finish(state, out)
+        jump = _jump_in(state, seats, out, rng, lang)
+        chosen: Play | Pass
+        if jump is not None:
+            chosen = jump
+        elif state.to_act == _HUMAN:
+            chosen = _ask(state, out, lang, jumping_in=False)
+        else:
+            assert state.to_act is not None
+            own = [a for a in state.legal_actions() if a.player == state.to_act]
+            observation = Observation.of(state, state.to_act)
+            chosen = seats[state.to_act].act(observation, own, rng)
+        after = state.apply(chosen)
+        print(
+            _action_line(chosen, jumps_in=jump is not None, human=_HUMAN, lang=lang),
+            file=out,
+        )
+        for note in _aftermath(state, chosen, after, _HUMAN, lang):
+            print(note, file=out)
+        state = after
+    _finish(state, out, lang, human=_HUMAN)
     return 0
 
 
-def _table(state: GameState) -> str:
-    top = state.top.unicode() if state.top is not None else "(none: you lead)"
-    others = ", ".join(
-        f"player {p}: {len(state.hands[p])} cards{' (passed)' if p in state.passed else ''}"
-        for p in range(1, state.players)
-    )
-    return f"top: {top}\n{others}\nyour hand: {state.hands[0].unicode()}"
+def _jump_in(
+    state: GameState,
+    seats: dict[int, Player],
+    out: IO[str],
+    rng: random.Random,
+    lang: str,
+) -> Play | None:
+    """The first out-of-turn jump-in taken, in play direction (RULES §6.4), or ``None``.
+
+    The one place ``play`` polls the players who may jump in.
+    """
+    assert state.to_act is not None
+    actions = state.legal_actions()
+    for seat in state.seats_after(state.to_act):
+        own = [action for action in actions if action.player == seat]
+        if not own:
+            continue
+        if seat == _HUMAN:
+            pick: Play | Pass = _ask(state, out, lang, jumping_in=True)
+        else:
+            observation = Observation.of(state, seat)
+            pick = seats[seat].act(observation, [*own, Pass(player=seat)], rng)
+        if isinstance(pick, Play):
+            return pick
+    return None
 
 
-def _ask(state: GameState, out: IO[str], *, jumping_in: bool) -> Play | Pass:
-    """Ask the human at seat 0 for an action until the engine accepts it."""
-    print(_table(state), file=out)
+def _table(state: GameState, lang: str) -> str:
+    top = state.top
+    lines = [
+        text("cli.top.none", lang)
+        if top is None
+        else text("cli.top", lang, cards=top.unicode())
+    ]
+    for seat in range(state.players):
+        if seat == _HUMAN:
+            continue
+        key = "cli.seat.passed" if seat in state.passed else "cli.seat"
+        cards = _count(len(state.hands[seat]), lang)
+        lines.append(text(key, lang, player=seat, cards=cards))
+    lines.append(text("cli.your_hand", lang, cards=state.hands[_HUMAN].unicode()))
+    return "\n".join(lines)
+
+
+def _read_line() -> str:
+    """One line of standard input; ``""`` at its end, or when it is closed or unreadable."""
+    stdin = sys.stdin
+    if stdin is None:  # started with standard input closed (`tienlen play <&-`)
+        return ""
+    try:
+        return stdin.readline()
+    except (OSError, ValueError):  # closed, or not readable
+        return ""
+
+
+def _ask(state: GameState, out: IO[str], lang: str, *, jumping_in: bool) -> Play | Pass:
+    """Ask the human for an action until the engine accepts it.
+
+    Commands are read case-insensitively; an empty line asks again.
+    """
+    print(_table(state, lang), file=out)
     if jumping_in:
-        print(
-            "you may jump in with four consecutive pairs (RULES §6.4), or 'pass'",
-            file=out,
-        )
+        print(text("cli.jump_in", lang), file=out)
     while True:
         print("> ", end="", file=out, flush=True)
-        line = sys.stdin.readline()
-        if not line or line.strip() == "quit":
+        line = _read_line()
+        command = line.strip().casefold()
+        if not line or command == "quit":
             raise _ExitRequestError(0)
-        text = line.strip()
-        if text == "hint":
+        if not command:
+            continue
+        if command == "hint":
             mine = [
                 action.cards.unicode() if isinstance(action, Play) else "pass"
                 for action in state.legal_actions()
-                if action.player == 0
+                if action.player == _HUMAN
             ]
-            print(f"legal: {' | '.join(mine)}", file=out)
+            print(text("cli.legal", lang, plays=" | ".join(mine)), file=out)
             continue
         try:
             action: Play | Pass = (
-                Pass(player=0) if text == "pass" else Play(player=0, cards=text)
+                Pass(player=_HUMAN)
+                if command == "pass"
+                else Play(player=_HUMAN, cards=line.strip())
             )
             if not (jumping_in and isinstance(action, Pass)):
                 state.check(action)
+        except IllegalPlayError as error:
+            print(text("cli.not_allowed", lang, why=error.message(lang)), file=out)
+            continue
         except TienLenError as error:
-            print(f"not allowed: {error}", file=out)
+            print(text("cli.not_allowed", lang, why=error), file=out)
             continue
         return action
 
@@ -275,81 +426,167 @@ def _ask(state: GameState, out: IO[str], *, jumping_in: bool) -> Play | Pass:
 # -- simulate ---------------------------------------------------------------------
 
 
+def _bots(names: str, seats: int) -> list[Player]:
+    """The bots named in *names* for *seats* seats; the last name fills the rest.
+
+    Raises:
+        _BadInputError: an unknown name, or more names than seats.
+    """
+    chosen = [name.strip().casefold() for name in names.split(",")]
+    unknown = [name for name in chosen if name not in _PLAYERS]
+    if unknown:
+        msg = f"unknown bot {unknown[0]!r} (known: {', '.join(_PLAYERS)})"
+        raise _BadInputError(msg)
+    if len(chosen) > seats:
+        msg = f"{len(chosen)} bots named for {seats} seats"
+        raise _BadInputError(msg)
+    chosen += [chosen[-1]] * (seats - len(chosen))
+    return [_PLAYERS[name]() for name in chosen]
+
+
+def _bot_name(bot: Player) -> str:
+    """The name ``--bots`` knows *bot* by."""
+    return next(name for name, kind in _PLAYERS.items() if isinstance(bot, kind))  # type: ignore[arg-type]
+
+
+def _max_workers() -> int:
+    """The most worker processes ``simulate`` starts: four per CPU."""
+    return 4 * (os.cpu_count() or 1)
+
+
+_BATCH: Final = 250
+"""Games per batch of ``simulate`` (the library's default: results depend on it)."""
+
+
 def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
     rules = get_rules(args.rules)
-    names = [name.strip() for name in args.players.split(",")]
-    unknown = [name for name in names if name not in _PLAYERS]
-    if unknown:
-        msg = f"unknown player {unknown[0]!r} (known: {', '.join(_PLAYERS)})"
-        raise _BadInputError(msg)
     if args.games < 1 or args.workers < 1:
         msg = "--games and --workers must be at least 1"
         raise _BadInputError(msg)
-    players = [_PLAYERS[name]() for name in names]
-    show = not args.json and sys.stderr.isatty()
-    batch = 250
-    chunk = batch * 4 * args.workers
-    stats = SimulationStats.empty(len(players))
+    if args.workers > _max_workers():
+        msg = f"--workers must be at most {_max_workers()} (four per CPU), not {args.workers}"
+        raise _BadInputError(msg)
+    rules.deal_size(args.players)  # the table size first: a clear error
+    players = _bots(args.bots, args.players)
+    names = [_bot_name(player) for player in players]
+    progress = _Progress(args.games, enabled=not args.json and _is_tty(sys.stderr))
     with _executor(args.workers) as executor:
-        done = 0
-        while done < args.games:
-            games = min(chunk, args.games - done)
-            part = simulate(
-                games, rules=rules, players=players, seed=args.seed, executor=executor,
-                batch_size=batch, first_batch=done // batch,
-            )  # fmt: skip
-            stats = stats.merge(part)
-            done += games
-            if show:
-                _progress(done, args.games)
+        stats = simulate(
+            args.games, rules=rules, players=players, seed=args.seed,
+            executor=_Counted(executor, progress), batch_size=_BATCH,
+        )  # fmt: skip
+    progress.close()
     if args.json:
-        _print_json(_stats_json(stats, names), out)
+        _print_json(_stats_json(stats, names, rules.name, args.seed), out)
         return 0
-    print(
-        f"{rules.name}, players: {', '.join(f'{seat}={name}' for seat, name in enumerate(names))}",
-        file=out,
-    )
+    seats = ", ".join(f"{seat}={name}" for seat, name in enumerate(names))
+    print(f"{rules.name}, players: {seats}", file=out)
     print(stats.summary(), file=out)
     print(f"bombs played: {stats.bombs}, chops: {stats.chops}", file=out)
     return 0
 
 
-def _stats_json(stats: SimulationStats, names: list[str]) -> dict[str, object]:
+def _stats_json(
+    stats: SimulationStats, names: list[str], rules: str, seed: int
+) -> dict[str, object]:
+    """The ``--json`` object of ``simulate``: every per-seat list is indexed by seat."""
+    seats = range(stats.seats)
     return {
+        "rules": rules,
+        "seed": seed,
         "games": stats.games,
         "players": names,
         "win_rates": [_finite(rate) for rate in stats.win_rates],
         "mean_scores": [_finite(score) for score in stats.mean_scores],
         "confidence_intervals": [
             [_finite(bound) for bound in stats.confidence_interval(seat)]
-            for seat in range(stats.seats)
+            for seat in seats
         ],
-        "places": [list(row) for row in stats.places],
+        "places": [[row[seat] for row in stats.places] for seat in seats],
         "mean_actions": _finite(stats.mean_actions),
-        "bombs": stats.bombs,
-        "chops": stats.chops,
+        "bombs": list(stats.bombs),
+        "chops": list(stats.chops),
     }
 
 
 @contextlib.contextmanager
 def _executor(workers: int) -> Iterator[MapExecutor | None]:
+    """No executor for one worker, else a pool that survives killed workers and signals."""
     if workers == 1:
         yield None
         return
-    with multiprocessing.Pool(workers) as pool:
+    with process_pool(workers) as pool:
         yield pool
 
 
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    print(
-        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games",
-        end="",
-        file=sys.stderr,
-    )
-    if done >= total:
-        print(file=sys.stderr)
+def _is_tty(stream: IO[str] | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):
+        return False
+
+
+class _Progress:
+    """A progress bar on standard error: games done, games per second, time left."""
+
+    def __init__(self, total: int, *, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.done = 0
+        self.start = time.monotonic()
+
+    def advance(self, games: int) -> None:
+        """Count *games* more and redraw."""
+        self.done = min(self.total, self.done + games)
+        if self.enabled:
+            _write_error(f"\r{self.line(time.monotonic() - self.start)}", end="")
+
+    def line(self, elapsed: float) -> str:
+        """The bar after *elapsed* seconds.
+
+        Example:
+            >>> _Progress(1000, enabled=False).line(0.0)
+            '[..............................] 0/1000 games'
+            >>> bar = _Progress(1000, enabled=False)
+            >>> bar.done = 500
+            >>> bar.line(2.0)
+            '[###############...............] 500/1000 games, 250 games/s, 0:02 left'
+        """
+        width = 30
+        filled = width * self.done // self.total
+        bar = f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games"
+        if not self.done or elapsed <= 0:
+            return bar
+        rate = self.done / elapsed
+        left = round((self.total - self.done) / rate)
+        return f"{bar}, {rate:.0f} games/s, {left // 60}:{left % 60:02d} left"
+
+    def close(self) -> None:
+        """End the bar's line."""
+        if self.enabled and self.done:
+            _write_error("")
+
+
+class _Counted:
+    """An executor that reports each batch to a `_Progress` as its result arrives."""
+
+    def __init__(self, executor: MapExecutor | None, progress: _Progress) -> None:
+        self.executor = executor
+        self.progress = progress
+
+    def map(self, fn: Callable[[_T], _R], items: Iterable[_T]) -> Iterator[_R]:
+        """``fn`` over *items*, in order, lazily where the executor allows it."""
+        if self.executor is None:
+            results: Iterable[_R] = map(fn, items)
+        else:
+            lazy = getattr(self.executor, "imap", self.executor.map)
+            results = lazy(fn, items)
+        for result in results:
+            # `simulate`'s tasks return (batch index, stats)
+            stats = result[1] if isinstance(result, tuple) else result
+            if isinstance(stats, SimulationStats):
+                self.progress.advance(stats.games)
+            yield result
 
 
 # -- argument parsing ---------------------------------------------------------------
@@ -359,21 +596,35 @@ class _BadInputError(TienLenError, ValueError):
     """Bad command-line input."""
 
 
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows every option's default, and no "(default: None)" or "(default: False)"."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        if action.default is None or action.default is False:
+            return action.help
+        return super()._get_help_string(action)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="tienlen", description="Tiến Lên rules from the command line."
+        prog="tienlen",
+        description="Tiến Lên rules from the command line.",
+        formatter_class=_HelpFormatter,
     )
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"tienlen {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     variants = ", ".join(RULESETS)
+    bots = ", ".join(_PLAYERS)
 
     def command(
         name: str, help_text: str, *, json_option: bool = True
     ) -> argparse.ArgumentParser:
-        sub = commands.add_parser(name, help=help_text, description=help_text)
+        sub = commands.add_parser(
+            name, help=help_text, description=help_text, formatter_class=_HelpFormatter
+        )
+        sub.add_argument("--rules", default="classic", help=f"the variant ({variants})")
         sub.add_argument(
-            "--rules",
-            default="classic",
-            help=f"the variant ({variants}); default classic",
+            "--lang", default="en", choices=LANGUAGES, help="the language of the text"
         )
         if json_option:
             sub.add_argument("--json", action="store_true", help="print JSON")
@@ -390,33 +641,62 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument("hand", help='the hand, e.g. "3s 4s 5h 9d 9c"')
     sub.add_argument("--on", help="the combination to beat (omit to lead)")
     sub.set_defaults(run=_plays)
-    sub = command(
-        "play", "play a game in the terminal against greedy bots", json_option=False
+    sub = command("play", "play a game in the terminal against bots", json_option=False)
+    sub.add_argument(
+        "--players", type=int, default=4, help="players at the table, you included"
     )
-    sub.add_argument("--players", type=int, default=4)
-    sub.add_argument("--seed", type=int, default=None)
+    sub.add_argument(
+        "--bots",
+        default="greedy",
+        help=f"the bots in seats 1, 2, … ({bots}); the last fills the rest",
+    )
+    sub.add_argument(
+        "--seed", type=int, default=None, help="the deal's seed (random when omitted)"
+    )
     sub.set_defaults(run=_play)
     sub = command(
         "demo", "a whole game among bots, printed trick by trick", json_option=False
     )
-    sub.add_argument("--players", type=int, default=4)
-    sub.add_argument("--seed", type=int, default=7)
+    sub.add_argument("--players", type=int, default=4, help="players at the table")
+    sub.add_argument("--seed", type=int, default=7, help="the game's seed")
     sub.set_defaults(run=_demo)
     sub = command("simulate", "simulate many games among bots and print the results")
-    sub.add_argument("--games", type=int, default=1000)
+    sub.add_argument("--games", type=int, default=1000, help="games to play")
+    sub.add_argument("--players", type=int, default=4, help="players at the table")
     sub.add_argument(
-        "--players",
-        default="greedy,random,random,random",
-        help="comma-separated: greedy, random",
+        "--bots",
+        default="greedy,random",
+        help=f"the bots from seat 0 ({bots}), comma-separated; the last fills the rest",
     )
-    sub.add_argument("--seed", type=int, default=0)
-    sub.add_argument("--workers", type=int, default=1, help="worker processes")
+    sub.add_argument("--seed", type=int, default=0, help="the simulation's seed")
+    sub.add_argument(
+        "--workers", type=int, default=1, help="worker processes (at most four per CPU)"
+    )
     sub.set_defaults(run=_simulate)
     return parser
 
 
+def _write_error(line: str, end: str = "\n") -> None:
+    """Write *line* to standard error, if there is one that accepts it."""
+    stream = sys.stderr
+    if stream is None:  # started with standard error closed: the exit code tells
+        return
+    with contextlib.suppress(OSError, ValueError):
+        stream.write(line + end)
+        stream.flush()
+
+
+def _silence_stdout() -> None:
+    """Point standard output at the null device, so exiting does not fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+
+
 def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     """Run the command line with *argv* (default: ``sys.argv[1:]``); return the exit code.
+
+    Exit codes: 0 yes, 1 no, 2 bad input, 3 when the output cannot be written.
 
     Example:
         >>> main(["classify", "3s", "4s", "5h"])
@@ -431,16 +711,27 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     try:
         with contextlib.redirect_stdout(stream):  # --help goes to *out* too
             args = parser.parse_args(argv)
+            if args.command is None:  # bare `tienlen`: the help
+                parser.print_help()
+                return 0
     except SystemExit as exit_:
         return int(exit_.code or 0)
     run: Callable[[argparse.Namespace, IO[str]], int] = args.run
     try:
-        return run(args, stream)
+        code = run(args, stream)
+        stream.flush()
     except _ExitRequestError as leave:
         return leave.code
     except BrokenPipeError:  # the reader went away (`tienlen demo | head`)
-        sys.stderr.close()
+        _silence_stdout()
         return 0
     except (TienLenError, ValueError) as error:
-        print(f"tienlen: error: {error}", file=sys.stderr)
+        _write_error(f"tienlen: error: {error}")
         return 2
+    except OSError as error:  # a full disk, `> /dev/full`
+        _silence_stdout()
+        _write_error(
+            f"tienlen: error: cannot write the output: {error.strerror or error}"
+        )
+        return 3
+    return code

@@ -3,44 +3,172 @@
 `why_not_combination` says why cards form no combination; `explain_beats` says why a
 play does or does not beat the top. The decisions themselves stay with the rule set
 (`tienlen.classify`, `tienlen.beats`); these functions only name the rule that
-applied, with its section of RULES.md.
+applied. Both return values, not text: the reason as an enum, the cards that
+decide, the ``rule`` (a label of the rules reference, such as ``"rules-1-3"``), and
+``message(lang)`` for the player. ``str()`` of each is the developer's sentence,
+with its section of the rules (the strings these functions returned in 0.1).
 
 Example:
     >>> from tienlen.explain import explain_beats, why_not_combination
-    >>> why_not_combination("As 2c 3d")
+    >>> str(why_not_combination("As 2c 3d"))
     'sequences never wrap around from 2 to 3 (RULES §1.4)'
-    >>> explain_beats("5s 5c 5d 5h", "2h")
+    >>> verdict = explain_beats("5s 5c 5d 5h", "2h")
+    >>> verdict.beats, verdict.because, verdict.rule
+    (True, <BeatsReason.BOMB: 'bomb'>, 'rules-2-3')
+    >>> str(verdict)
     'yes: the bomb table lets a four of a kind beat a single 2 (RULES §2.3)'
+    >>> verdict.message("vi")
+    'Được: tứ quý chặt được một con heo.'
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 
+import attrs
+
+from tienlen import messages
 from tienlen._kinds import KINDS
 from tienlen._shapes import structural_key
 from tienlen.cards import Card, Hand, Rank, as_cards
 from tienlen.combos import Combo, ComboKind, Shape
 from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo
 
-__all__ = ["explain_beats", "why_not_combination"]
+__all__ = [
+    "BeatsExplanation",
+    "BeatsReason",
+    "NoComboReason",
+    "NotACombination",
+    "explain_beats",
+    "why_not_combination",
+]
 
 _BOMB_SECTIONS = {
-    "classic": "RULES §2.3",
-    "justus-pang": "RULES §3.2",
-    "kenneth-lo": "RULES §4.3",
-    "vietcong": "RULES §5.2",
-    "poker": "RULES §6.3",
+    "classic": "rules-2-3",
+    "justus-pang": "rules-3-2",
+    "kenneth-lo": "rules-4-3",
+    "vietcong": "rules-5-2",
+    "poker": "rules-6-3",
+}
+"""The rules-reference label of each preset's bomb table."""
+
+
+def _citation(rule: str) -> str:
+    """The developer's citation of a reference label: ``rules-1-3`` → ``RULES §1.3``."""
+    return "RULES §" + rule.removeprefix("rules-").replace("-", ".")
+
+
+def _sentence(clause: str) -> str:
+    """A clause as a player-facing sentence: capitalised, with a full stop."""
+    return clause[:1].upper() + clause[1:] + "."
+
+
+class NoComboReason(enum.Enum):
+    """Why cards form no combination: `NotACombination.reason` (RULES §1.2, §1.4, §10)."""
+
+    EMPTY = "empty"
+    """No cards at all."""
+    TOO_MANY_OF_A_RANK = "too many of a rank"
+    """Five or more cards of one rank (two decks)."""
+    UNEVEN = "uneven"
+    """Several ranks with different numbers of cards (a full house)."""
+    WRAPS = "wraps"
+    """A sequence that wraps from 2 to 3."""
+    NOT_CONSECUTIVE = "not consecutive"
+    """Ranks with a gap."""
+    TRIPLE_RUN = "triple run"
+    """Consecutive triples, where the rule set has no such kind."""
+    SHORT_STRAIGHT = "short straight"
+    """A straight of two cards."""
+    SHORT_PAIRS = "short pairs"
+    """Two consecutive pairs."""
+    KIND_EXCLUDED = "kind excluded"
+    """A kind the rule set does not have (consecutive quads outside Vietcong)."""
+    PAIRS_COUNT = "pairs count"
+    """More or fewer consecutive pairs than the rule set allows."""
+    RUN_LENGTH = "run length"
+    """A run of another kind (consecutive triples) longer or shorter than allowed."""
+    SHAPE_EXCLUDED = "shape excluded"
+    """A shape the rule set does not allow."""
+    TWO_ON_TOP = "two on top"
+    """A 2 at the top of a sequence, where the rule set forbids it."""
+    NOT_ALLOWED = "not allowed"
+    """A combination a custom rule set refuses, for its own reasons."""
+
+    @property
+    def rule(self) -> str:
+        """The label of the rules-reference section that applies (``"rules-1-2"``)."""
+        return _NO_COMBO_RULES.get(self, "rules-1-2")
+
+
+_NO_COMBO_RULES = {
+    NoComboReason.WRAPS: "rules-1-4",
+    NoComboReason.TWO_ON_TOP: "rules-1-4",
+    NoComboReason.KIND_EXCLUDED: "rules-10",
+    NoComboReason.PAIRS_COUNT: "rules-10",
+    NoComboReason.RUN_LENGTH: "rules-10",
+    NoComboReason.SHAPE_EXCLUDED: "rules-10",
+    NoComboReason.NOT_ALLOWED: "rules-11",
 }
 
 
-def _section(rules: RuleSet) -> str:
-    return _BOMB_SECTIONS.get(rules.name, "the rule set's bomb table")
+@attrs.frozen
+class NotACombination:
+    """Why cards form no combination under a rule set (`why_not_combination`).
+
+    Example:
+        >>> from tienlen.explain import why_not_combination
+        >>> why = why_not_combination("3s 3h 4d")
+        >>> why.reason, why.rule
+        (<NoComboReason.UNEVEN: 'uneven'>, 'rules-1-2')
+        >>> why.message("vi")
+        'Các hạng khác nhau phải có cùng số lá.'
+    """
+
+    reason: NoComboReason
+    """Why, as a value."""
+    cards: tuple[Card, ...]
+    """The cards examined."""
+    rules: str
+    """The name of the rule set."""
+    fields: tuple[tuple[str, str], ...] = ()
+    """The values the sentence names (the kind, the shape, the pair counts)."""
+
+    @property
+    def rule(self) -> str:
+        """The label of the rules-reference section that applies."""
+        return self.reason.rule
+
+    def message(self, lang: str = "en") -> str:
+        """The reason as a sentence for the player, without citation."""
+        return _sentence(self._clause(lang))
+
+    def _clause(self, lang: str) -> str:
+        fields = dict(self.fields)
+        if "kind" in fields:
+            fields["kind"] = messages.kind_name(ComboKind[fields["kind"]], lang)
+        if "shape" in fields:
+            kind, size = fields["shape"].split(":")
+            fields["shape"] = messages.shape_name(
+                Shape(ComboKind[kind], int(size)), lang
+            )
+        return messages.text(
+            f"nocombo.{self.reason.name}", lang, rules=self.rules, **fields
+        )
+
+    def __str__(self) -> str:
+        if self.reason is NoComboReason.NOT_ALLOWED:  # a custom rule set's own reason
+            return self._clause("en")
+        citation = _citation(self.rule)
+        if self.reason is NoComboReason.TWO_ON_TOP:
+            citation += ", §10"
+        return f"{self._clause('en')} ({citation})"
 
 
 def why_not_combination(
     cards: str | Iterable[Card], rules: RuleSet = CLASSIC
-) -> str | None:
+) -> NotACombination | None:
     """Why *cards* form no combination under *rules*, or ``None`` when they form one.
 
     Raises:
@@ -50,12 +178,21 @@ def why_not_combination(
         >>> from tienlen.explain import why_not_combination
         >>> why_not_combination("3s 4h") is not None, why_not_combination("3s 3h") is None
         (True, True)
+        >>> str(why_not_combination("3s 4h"))
+        'a straight needs at least three cards (RULES §1.2)'
     """
     parsed = as_cards(cards)
     if rules.classify(parsed) is not None:
         return None
+    reason, fields = _why_not(parsed, rules)
+    return NotACombination(reason, parsed, rules.name, tuple(fields.items()))
+
+
+def _why_not(
+    parsed: tuple[Card, ...], rules: RuleSet
+) -> tuple[NoComboReason, dict[str, str]]:
     if not parsed:
-        return "a play needs at least one card"
+        return NoComboReason.EMPTY, {}
     counts = [0] * 13
     for card in parsed:
         counts[card.rank.value] += 1
@@ -63,57 +200,125 @@ def why_not_combination(
     per_rank = {counts[rank] for rank in ranks}
     if len(ranks) == 1:
         if counts[ranks[0]] > 4:
-            return "no combination has five or more cards of one rank (RULES §1.2)"
+            return NoComboReason.TOO_MANY_OF_A_RANK, {}
         return _not_in_rules(parsed, rules)
     if len(per_rank) > 1:
-        return (
-            "cards of several ranks must have the same number of each rank (RULES §1.2)"
-        )
+        return NoComboReason.UNEVEN, {}
     consecutive = ranks[-1] - ranks[0] == len(ranks) - 1
     if not consecutive:
-        wraps = Rank.TWO.value in ranks and Rank.THREE.value in ranks
-        if wraps:
-            return "sequences never wrap around from 2 to 3 (RULES §1.4)"
-        return "the ranks are not consecutive (RULES §1.2)"
+        if Rank.TWO.value in ranks and Rank.THREE.value in ranks:
+            return NoComboReason.WRAPS, {}
+        return NoComboReason.NOT_CONSECUTIVE, {}
     count = per_rank.pop()
     triples = (
         isinstance(rules, BaseRules) and ComboKind.CONSECUTIVE_TRIPLES in rules.kinds
     )
     if count == 3 and not triples:
-        return "runs of triples are not a combination (RULES §1.2)"
+        return NoComboReason.TRIPLE_RUN, {}
     if count == 1 and len(ranks) < 3:
-        return "a straight needs at least three cards (RULES §1.2)"
+        return NoComboReason.SHORT_STRAIGHT, {}
     if count == 2 and len(ranks) < 3:
-        return "consecutive pairs need at least three pairs (RULES §1.2)"
+        return NoComboReason.SHORT_PAIRS, {}
     return _not_in_rules(parsed, rules)
 
 
-def _not_in_rules(cards: tuple[Card, ...], rules: RuleSet) -> str:
+def _not_in_rules(
+    cards: tuple[Card, ...], rules: RuleSet
+) -> tuple[NoComboReason, dict[str, str]]:
     """The shape exists in RULES §1.2 but the variant's settings exclude it."""
     if not isinstance(rules, BaseRules):
-        return f"{rules.name} does not allow this combination"
+        return NoComboReason.NOT_ALLOWED, {}
     mask = Hand.from_cards(cards).mask
-    key = structural_key(mask)
-    shape = Shape.from_code(key >> 6)
-    label = str(shape)
+    shape = Shape.from_code(structural_key(mask) >> 6)
     if shape.kind not in rules.kinds:
-        return f"{rules.name} has no {shape.kind.label} (RULES §10)"
-    top = rules.max_top_rank(shape)
-    if top is None:
-        lengths = KINDS[shape.kind.value].lengths  # the settings bounding its length
-        if lengths is not None:
-            low, high = (getattr(rules, setting) for setting in lengths)
-            return f"{rules.name} allows {low} to {high} {shape.kind.label}, not {shape.length} (RULES §10)"
-        return f"{rules.name} does not allow {label} (RULES §10)"
-    return f"{rules.name} does not allow a 2 at the top of a {shape.kind.label} (RULES §1.4, §10)"
+        return NoComboReason.KIND_EXCLUDED, {"kind": shape.kind.name}
+    if rules.max_top_rank(shape) is not None:
+        return NoComboReason.TWO_ON_TOP, {"kind": shape.kind.name}
+    lengths = KINDS[shape.kind.value].lengths  # the settings bounding its length
+    if lengths is not None:
+        low, high = (getattr(rules, setting) for setting in lengths)
+        reason = (
+            NoComboReason.PAIRS_COUNT
+            if shape.kind is ComboKind.CONSECUTIVE_PAIRS
+            else NoComboReason.RUN_LENGTH
+        )
+        return reason, {
+            "kind": shape.kind.name,
+            "low": str(low),
+            "high": str(high),
+            "count": str(shape.length),
+        }
+    return NoComboReason.SHAPE_EXCLUDED, {"shape": f"{shape.kind.name}:{shape.size}"}
+
+
+class BeatsReason(enum.Enum):
+    """What decides whether a play beats the top: `BeatsExplanation.because`."""
+
+    HIGHER = "higher"
+    """The same shape, and the play's highest card is higher (RULES §1.3)."""
+    NOT_HIGHER = "not higher"
+    """The same shape, but the play's highest card is not higher (RULES §1.3)."""
+    BOMB = "bomb"
+    """A different shape that the rule set's bomb table lets beat the top."""
+    DIFFERENT_SHAPES = "different shapes"
+    """A different shape, and no bomb applies (RULES §1.3)."""
+
+
+@attrs.frozen
+class BeatsExplanation:
+    """Whether a play beats the top, and why (`explain_beats`).
+
+    Example:
+        >>> from tienlen.explain import explain_beats
+        >>> why = explain_beats("3d", "2d")
+        >>> why.beats, why.because, [card.unicode() for card in why.cards]
+        (False, <BeatsReason.NOT_HIGHER: 'not higher'>, ['3♦', '2♦'])
+        >>> why.message(), why.message("vi")
+        ('No: the same shape, but 3♦ is not higher than 2♦.', 'Không: cùng loại, nhưng 3♦ không lớn hơn 2♦.')
+    """
+
+    beats: bool
+    """Whether the play may be played on the top (the verdict)."""
+    because: BeatsReason
+    """What decides."""
+    play: Combo
+    """The combination played."""
+    top: Combo
+    """The combination on the table."""
+    rule: str
+    """The label of the rules-reference section that decides (``"rules-1-3"``)."""
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards that decide, the play's highest card and the top's (one shape only)."""
+        if self.because in (BeatsReason.HIGHER, BeatsReason.NOT_HIGHER):
+            return (self.play.top, self.top.top)
+        return ()
+
+    def message(self, lang: str = "en") -> str:
+        """The verdict as a sentence for the player, without citation."""
+        return _sentence(self._clause(lang))
+
+    def _clause(self, lang: str) -> str:
+        key = f"beats.{self.because.name}"
+        if self.cards:
+            high, low = (card.unicode() for card in self.cards)
+            return messages.text(key, lang, high=high, low=low)
+        play = _shape_words(self.play.shape, lang)
+        return messages.text(key, lang, play=play, top=_target_words(self.top, lang))
+
+    def __str__(self) -> str:
+        return f"{self._clause('en')} ({_citation(self.rule)})"
 
 
 def explain_beats(
     play: Combo | str | Iterable[Card],
     top: Combo | str | Iterable[Card],
     rules: RuleSet = CLASSIC,
-) -> str:
-    """Whether *play* beats *top*, as ``"yes: …"`` or ``"no: …"`` naming the rule.
+) -> BeatsExplanation:
+    """Whether *play* beats *top*, and the rule that decides.
+
+    ``str()`` of the answer is ``"yes: …"`` or ``"no: …"`` with the rule's section.
 
     Raises:
         InvalidCardError: bad card text.
@@ -121,42 +326,43 @@ def explain_beats(
 
     Example:
         >>> from tienlen.explain import explain_beats
-        >>> explain_beats("7h 7s", "7d 7c")
+        >>> str(explain_beats("7h 7s", "7d 7c"))
         'yes: the same shape, and 7♥ is higher than 7♦ (RULES §1.3)'
-        >>> explain_beats("9c Tc Jc", "3s 4s 5s 6s")
-        'no: a 3-card straight cannot beat a 4-card straight: different shapes, and no bomb applies (RULES §1.3)'
+        >>> print(explain_beats("9c Tc Jc", "3s 4s 5s 6s"))
+        no: a 3-card straight cannot beat a 4-card straight: different shapes, and no bomb applies (RULES §1.3)
     """
     challenger = as_combo(play, rules)
     incumbent = as_combo(top, rules)
     verdict = rules.beats(challenger, incumbent)
     if challenger.shape == incumbent.shape:
-        high, low = challenger.top.unicode(), incumbent.top.unicode()
-        if verdict:
-            return f"yes: the same shape, and {high} is higher than {low} (RULES §1.3)"
-        return f"no: the same shape, but {high} is not higher than {low} (RULES §1.3)"
-    target = _target_words(incumbent)
-    if verdict:
-        return f"yes: the bomb table lets {_shape_words(challenger.shape)} beat {target} ({_section(rules)})"
-    shape = _shape_words(challenger.shape)
-    return f"no: {shape} cannot beat {target}: different shapes, and no bomb applies (RULES §1.3)"
+        because = BeatsReason.HIGHER if verdict else BeatsReason.NOT_HIGHER
+        rule = "rules-1-3"
+    elif verdict:
+        because = BeatsReason.BOMB
+        rule = _BOMB_SECTIONS.get(rules.name, "rules-11")  # a custom table
+    else:
+        because = BeatsReason.DIFFERENT_SHAPES
+        rule = "rules-1-3"
+    return BeatsExplanation(verdict, because, challenger, incumbent, rule)
 
 
-def _target_words(combo: Combo) -> str:
+def _target_words(combo: Combo, lang: str = "en") -> str:
     """A combination in words: "a single 2", "a pair of 7s", "a 5-card straight"."""
-    rank = combo.rank.symbol
-    words = {
-        ComboKind.SINGLE: f"a single {rank}",
-        ComboKind.PAIR: f"a pair of {rank}s",
-        ComboKind.TRIPLE: f"three {rank}s",
-        ComboKind.FOUR_OF_A_KIND: f"four {rank}s",
-    }.get(combo.kind)
-    if words is not None:
-        return words
-    return _shape_words(combo.shape)
+    if combo.kind in (
+        ComboKind.SINGLE,
+        ComboKind.PAIR,
+        ComboKind.TRIPLE,
+        ComboKind.FOUR_OF_A_KIND,
+    ):
+        if combo.rank is Rank.TWO and combo.kind is not ComboKind.FOUR_OF_A_KIND:
+            return messages.text(f"words.heo.{combo.kind.name}", lang)
+        return messages.text(f"words.{combo.kind.name}", lang, rank=combo.rank.symbol)
+    return _shape_words(combo.shape, lang)
 
 
-def _shape_words(shape: Shape) -> str:
+def _shape_words(shape: Shape, lang: str = "en") -> str:
     """A shape with its article: "a pair", "a 5-card straight", "3 consecutive pairs"."""
+    name = messages.shape_name(shape, lang)
     if shape.kind.is_sequence and shape.kind is not ComboKind.STRAIGHT:
-        return str(shape)
-    return f"a {shape}"
+        return messages.text("words.run", lang, shape=name)
+    return messages.text("words.shape", lang, shape=name)

@@ -627,11 +627,19 @@ class GameState:
         return self.to_act
 
     def _refuse(
-        self, reason: IllegalReason, action: Action, detail: str
+        self,
+        reason: IllegalReason,
+        action: Action,
+        detail: str,
+        cards: tuple[str, ...] = (),
     ) -> IllegalPlayError:
-        table = f"top {str(self.top)!r}" if self.top is not None else "no top"
+        top = None if self.top is None else str(self.top)
+        table = f"top {top!r}" if top is not None else "no top"
         context = f"{detail} ({table}, {self.rules.name})"
-        return IllegalPlayError(reason, action.player, str(action), context)
+        return IllegalPlayError(
+            reason, action.player, str(action), context,
+            top=top, cards=cards, rules=self.rules.name,
+        )  # fmt: skip
 
     def _verdict(self, action: Action) -> Combo | None:
         """Check *action*; return its combination for a legal play, ``None`` for a legal pass."""
@@ -677,11 +685,13 @@ class GameState:
                 IllegalReason.CARDS_NOT_IN_HAND,
                 action,
                 f"player {player} holds {self.hands[player]}",
+                (str(action.cards - self.hands[player]),),
             )
         combo = rules.classify(action.cards)
         if combo is None:
-            reason = why_not_combination(action.cards.cards, rules) or "no combination"
-            raise self._refuse(IllegalReason.NOT_A_COMBO, action, reason)
+            why = why_not_combination(action.cards.cards, rules)
+            detail = "no combination" if why is None else str(why)
+            raise self._refuse(IllegalReason.NOT_A_COMBO, action, detail)
         if player != to_act:
             assert top is not None
             if not rules.may_jump_in(combo, top):
@@ -699,6 +709,7 @@ class GameState:
                     IllegalReason.MUST_INCLUDE,
                     action,
                     f"the first lead must include {self.must_include}",
+                    (str(self.must_include),),
                 )
             return self._may_go_out(action, combo)
         if player == self.last_player and combo.shape != top.shape:
@@ -708,8 +719,9 @@ class GameState:
         if not rules.beats(combo, top):
             same = combo.shape == top.shape
             reason = IllegalReason.DOES_NOT_BEAT if same else IllegalReason.WRONG_SHAPE
-            detail = explain_beats(combo, top, rules).removeprefix("no: ")
-            raise self._refuse(reason, action, detail)
+            detail = str(explain_beats(combo, top, rules)).removeprefix("no: ")
+            deciding = (str(combo.top), str(top.top)) if same else ()
+            raise self._refuse(reason, action, detail, deciding)
         return self._may_go_out(action, combo)
 
     def _may_go_out(self, action: Play, combo: Combo) -> Combo:

@@ -157,6 +157,7 @@ def test_classify_json_shape() -> None:
     assert run_json("classify", "5h", "3s", "4s") == (
         0,
         {
+            "rules": "classic",
             "combination": {
                 "kind": "STRAIGHT",
                 "cards": "3s 4s 5h",
@@ -164,13 +165,16 @@ def test_classify_json_shape() -> None:
                 "size": 3,
             },
             "reason": None,
+            "rule": None,
         },
     )
     code, data = run_json("classify", "3s 4h")
     assert code == 1
     assert data == {
+        "rules": "classic",
         "combination": None,
-        "reason": why_not_combination("3s 4h"),
+        "reason": str(why_not_combination("3s 4h")),
+        "rule": "rules-1-2",
     }
 
 
@@ -184,6 +188,7 @@ def test_classify_agrees_with_the_library(
     code, decoded = run_json("classify", str(combo), "--rules", rules.name)
     assert code == 0
     assert decoded == {
+        "rules": rules.name,
         "combination": {
             "kind": combo.kind.name,
             "cards": str(combo),
@@ -191,6 +196,7 @@ def test_classify_agrees_with_the_library(
             "size": len(combo),
         },
         "reason": None,
+        "rule": None,
     }
 
 
@@ -271,7 +277,7 @@ def test_beats_bombs_per_variant(
     """Bombs follow each variant's table and chain, citing its section (RULES §2.3-§6.3)."""
     code, text = run("beats", play, top, "--rules", rules)
     assert code == (0 if verdict else 1)
-    assert text == explain_beats(play, top, RULESETS[rules]) + "\n"
+    assert text == f"{explain_beats(play, top, RULESETS[rules])}\n"
     assert text.startswith("yes: the bomb table" if verdict else "no: ")
     assert text.endswith(f"(RULES {section})\n")
     assert verdict == beats(play, top, RULESETS[rules])
@@ -282,15 +288,19 @@ def test_beats_json() -> None:
     assert run_json("beats", "5s 5c 5d 5h", "2h") == (
         0,
         {
+            "rules": "classic",
             "beats": True,
             "reason": "the bomb table lets a four of a kind beat a single 2 (RULES §2.3)",
+            "rule": "rules-2-3",
         },
     )
     assert run_json("beats", "5d 5h", "6s 6c") == (
         1,
         {
+            "rules": "classic",
             "beats": False,
             "reason": "the same shape, but 5♥ is not higher than 6♣ (RULES §1.3)",
+            "rule": "rules-1-3",
         },
     )
 
@@ -372,22 +382,35 @@ def test_plays_none_exits_1() -> None:
         1,
         "0 plays that beat 2♠ (classic):\n",
     )
-    assert run_json("plays", "3s 4d", "--on", "2s") == (1, {})
+    assert run_json("plays", "3s 4d", "--on", "2s") == (
+        1,
+        {"rules": "classic", "plays": {}},
+    )
+    assert run("plays", "3s 4d", "--on", "3h") == (
+        0,
+        "1 play that beats 3♥ (classic):\n  single (1): 4♦\n",
+    )
 
 
 def test_plays_json() -> None:
-    """``--json``: an object from kind name to the plays' card text, as `legal_plays`."""
+    """``--json``: the rules, and ``plays`` from kind name to card text, as `legal_plays`."""
     assert run_json("plays", "3s 4s 5h 9d 9c") == (
         0,
         {
-            "SINGLE": ["3s", "4s", "5h", "9c", "9d"],
-            "PAIR": ["9c 9d"],
-            "STRAIGHT": ["3s 4s 5h"],
+            "rules": "classic",
+            "plays": {
+                "SINGLE": ["3s", "4s", "5h", "9c", "9d"],
+                "PAIR": ["9c 9d"],
+                "STRAIGHT": ["3s 4s 5h"],
+            },
         },
     )
     assert run_json("plays", "4s 5s 5c 5d 5h 9d 2h", "--on", "2s") == (
         0,
-        {"SINGLE": ["2h"], "FOUR_OF_A_KIND": ["5s 5c 5d 5h"]},
+        {
+            "rules": "classic",
+            "plays": {"SINGLE": ["2h"], "FOUR_OF_A_KIND": ["5s 5c 5d 5h"]},
+        },
     )
 
 
@@ -403,7 +426,7 @@ def test_plays_agree_with_the_library(rules: BaseRules, data: st.DataObject) -> 
     on = [] if top is None else ["--on", str(top)]
     assert run_json("plays", text, *on, "--rules", rules.name) == (
         0 if expected else 1,
-        expected,
+        {"rules": rules.name, "plays": expected},
     )
 
 
@@ -565,7 +588,7 @@ def test_play_a_whole_game_following_hints(
     text = out.getvalue()
     assert code == 0
     assert text.startswith(
-        f"{rules.name}: you are player 0 against 3 greedy bots.\n"
+        f"{rules.name}: you are player 0, against 3 bots (greedy, greedy, greedy).\n"
         "Type cards to play (e.g. '7h 7s' or '10♥'), 'pass', 'hint' or 'quit'.\n"
     )
     dealt = GameState.deal(rules, 4, seed).hands[0]
@@ -594,13 +617,13 @@ def test_play_explains_an_illegal_input_and_asks_again(
     refusals = [line for line in text.splitlines() if "not allowed: " in line]
     assert len(refusals) == 5
     assert "invalid card 'zz'" in refusals[0]
-    assert "illegal pass by player 0: cannot pass" in refusals[1]
-    assert f"illegal play '{other}' by player 0: cards not in hand" in refusals[2]
-    assert (
-        f"illegal play '{not_three}' by player 0: must include the first-lead card"
-        in refusals[3]
+    shown = parse_cards(other)[0].unicode()
+    assert refusals[1].endswith("not allowed: You open this trick: you must play.")
+    assert refusals[2].endswith(f"not allowed: You do not hold {shown}.")
+    assert refusals[3].endswith(
+        "not allowed: The first play of the game must include 3♠."
     )
-    assert "not a combination" in refusals[4]
+    assert refusals[4].endswith("is not a combination.")
     assert "legal: 3♠" in text
     assert text.count("> ") == len(lines)
     assert text.count("your hand: ") == 1  # asked again, not dealt again
@@ -671,10 +694,16 @@ _NAMES: dict[str, type[GreedyPlayer | RandomPlayer]] = {
 
 
 def library_stats(games: int, names: list[str], rules: BaseRules, seed: int) -> object:
-    """The ``--json`` object `simulate` gives for the same arguments (docs/cli.md)."""
+    """The ``--json`` object `simulate` gives for the same arguments (docs/cli.md).
+
+    Every per-seat list is indexed by seat first (``places[seat][place]``).
+    """
     players: list[Player] = [_NAMES[name]() for name in names]
     stats = simulate(games, rules=rules, players=players, seed=seed)
+    seats = range(stats.seats)
     return {
+        "rules": rules.name,
+        "seed": seed,
         "games": stats.games,
         "players": names,
         "win_rates": list(stats.win_rates),
@@ -682,7 +711,7 @@ def library_stats(games: int, names: list[str], rules: BaseRules, seed: int) -> 
         "confidence_intervals": [
             list(stats.confidence_interval(seat)) for seat in range(stats.seats)
         ],
-        "places": [list(row) for row in stats.places],
+        "places": [[row[seat] for row in stats.places] for seat in seats],
         "mean_actions": stats.mean_actions,
         "bombs": list(stats.bombs),
         "chops": list(stats.chops),
@@ -698,7 +727,9 @@ def test_simulate_prints_a_table() -> None:
         "--games",
         "120",
         "--players",
-        "greedy, random,random",
+        "3",
+        "--bots",
+        "Greedy, random",
         "--rules",
         "vc",
         "--seed",
@@ -721,6 +752,8 @@ def test_simulate_json_keys() -> None:
     decoded = strict_json(data)
     assert isinstance(decoded, dict)
     assert list(decoded) == [
+        "rules",
+        "seed",
         "games",
         "players",
         "win_rates",
@@ -735,12 +768,12 @@ def test_simulate_json_keys() -> None:
     assert decoded == library_stats(80, names, POKER, 4)
     places = decoded["places"]
     assert isinstance(places, list)
-    assert [sum(row) for row in places] == [80] * 4  # places[place][seat]
+    assert [sum(row) for row in places] == [80] * 4  # places[seat][place]
 
 
 def test_simulate_workers_give_the_same_results() -> None:
     """``--workers 2`` gives exactly the results of ``--workers 1``, across chunks."""
-    argv = ["simulate", "--games", "1100", "--players", "greedy,random", "--json"]
+    argv = ["simulate", "--games", "1100", "--players", "2", "--json"]
     serial = run(*argv, "--workers", "1")
     assert serial[0] == 0
     assert run(*argv, "--workers", "2") == serial
@@ -759,11 +792,16 @@ def test_simulate_one_game_is_standard_json() -> None:
 
 
 BAD_SIMULATE = [
-    (["--players", "greedy,bogus"], "unknown player 'bogus' (known: random, greedy)"),
+    (["--bots", "greedy,bogus"], "unknown bot 'bogus' (known: random, greedy)"),
+    (["--bots", "greedy,random,random"], "3 bots named for 2 seats"),
     (["--games", "0"], "--games and --workers must be at least 1"),
     (["--workers", "0"], "--games and --workers must be at least 1"),
+    (
+        ["--workers", str(4 * (os.cpu_count() or 1) + 1)],
+        f"--workers must be at most {4 * (os.cpu_count() or 1)} (four per CPU)",
+    ),
     (["--rules", "nope"], "unknown variant: 'nope'"),
-    (["--players", "greedy"], "classic is played by 2-8 players, not 1"),
+    (["--players", "1"], "classic is played by 2-8 players, not 1"),
 ]
 
 
@@ -772,20 +810,30 @@ def test_simulate_bad_input_exits_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """An unknown player or variant, or no games: exit 2 with the error on stderr."""
-    assert run("simulate", "--games", "10", *argv) == (2, "")
+    players = [] if "--players" in argv else ["--players", "2"]
+    assert run("simulate", "--games", "10", *players, *argv) == (2, "")
     assert message in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("launcher", LAUNCHERS, ids=LAUNCHER_IDS)
 def test_simulate_as_a_program(launcher: list[str]) -> None:
     """The program gives the in-process answer; an unknown player exits 2 on stderr."""
-    argv = ["simulate", "--games", "60", "--players", "random,greedy", "--json"]
+    argv = [
+        "simulate",
+        "--games",
+        "60",
+        "--players",
+        "2",
+        "--bots",
+        "random,greedy",
+        "--json",
+    ]
     done = run_program(launcher, *argv)
     assert (done.returncode, done.stdout, done.stderr) == (0, run(*argv)[1], "")
-    done = run_program(launcher, "simulate", "--players", "greedy,bogus")
+    done = run_program(launcher, "simulate", "--bots", "greedy,bogus")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == (
-        "tienlen: error: unknown player 'bogus' (known: random, greedy)\n"
+        "tienlen: error: unknown bot 'bogus' (known: random, greedy)\n"
     )
 
 
@@ -805,7 +853,10 @@ def test_program_exit_codes(launcher: list[str]) -> None:
     assert done.returncode == 1
     assert done.stdout.startswith("no: a four of a kind cannot beat a single A")
     done = run_program(launcher, "plays", "3s 4s", "--on", "5d 5h", "--json")
-    assert (done.returncode, json.loads(done.stdout)) == (1, {})
+    assert (done.returncode, json.loads(done.stdout)) == (
+        1,
+        {"rules": "classic", "plays": {}},
+    )
     done = run_program(launcher, "classify", "3s", "1x")
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr.startswith("tienlen: error: invalid card '1x'")
@@ -824,7 +875,6 @@ def test_console_script_is_main() -> None:
 def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     """No command, an unknown command or option, a missing argument: exit 2 with usage."""
     for argv in (
-        [],
         ["deal"],
         ["classify"],
         ["beats", "3s"],

@@ -1,0 +1,475 @@
+"""Every sentence `tienlen` shows a player, in English and Vietnamese.
+
+One catalogue holds the player-facing texts of the library: refusals
+(`IllegalPlayError.message`), explanations (`tienlen.explain`), combination names and
+the lines of the command line's ``play`` and ``demo``. Each entry has one template
+per language (``"en"``, ``"vi"``) with the same ``{fields}``. Player-facing texts cite
+no rule and name no seat number; developers read ``str(error)`` and the ``rule``
+attributes instead.
+
+Vietnamese uses the words of the table: *đôi* (pair), *sám cô* (triple), *tứ quý*
+(four of a kind), *sảnh* (straight), *đôi thông* (consecutive pairs), *chặt* (chop),
+*heo* (a 2), *cóng* (frozen), *thối* (end penalty), *tới trắng* (instant win).
+
+Example:
+    >>> from tienlen.messages import text, shape_name
+    >>> from tienlen.combos import ComboKind, Shape
+    >>> text("word.pass", "vi")
+    'bỏ lượt'
+    >>> shape_name(Shape.of(ComboKind.CONSECUTIVE_PAIRS, 3), "vi")
+    '3 đôi thông'
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from typing import Final
+
+from tienlen.combos import ComboKind, Shape
+from tienlen.errors import (
+    IllegalPlayError,
+    IllegalReason,
+    InvalidCardError,
+    UnknownLanguageError,
+    UnknownMessageError,
+)
+
+__all__ = [
+    "CATALOGUE",
+    "LANGUAGES",
+    "card_text",
+    "fields_of",
+    "kind_name",
+    "refusal",
+    "shape_name",
+    "text",
+]
+
+LANGUAGES: Final = ("en", "vi")
+"""The languages of the catalogue, English and Vietnamese."""
+
+_Entry = Mapping[str, str]
+
+CATALOGUE: Final[Mapping[str, _Entry]] = {
+    # -- words -------------------------------------------------------------------
+    "word.pass": {"en": "pass", "vi": "bỏ lượt"},
+    # -- combination kinds (keyed by ComboKind.name) -------------------------------
+    "kind.SINGLE": {"en": "single", "vi": "lá lẻ"},
+    "kind.PAIR": {"en": "pair", "vi": "đôi"},
+    "kind.TRIPLE": {"en": "triple", "vi": "sám cô"},
+    "kind.FOUR_OF_A_KIND": {"en": "four of a kind", "vi": "tứ quý"},
+    "kind.STRAIGHT": {"en": "straight", "vi": "sảnh"},
+    "kind.CONSECUTIVE_PAIRS": {"en": "consecutive pairs", "vi": "đôi thông"},
+    "kind.CONSECUTIVE_QUADS": {"en": "consecutive quads", "vi": "tứ quý liên tiếp"},
+    "kind.CONSECUTIVE_TRIPLES": {"en": "consecutive triples", "vi": "sảnh ba"},
+    # -- shapes of the sequence kinds: {size} cards, {length} ranks ----------------
+    "shape.STRAIGHT": {"en": "{size}-card straight", "vi": "sảnh {size} lá"},
+    "shape.CONSECUTIVE_PAIRS": {
+        "en": "{length} consecutive pairs",
+        "vi": "{length} đôi thông",
+    },
+    "shape.CONSECUTIVE_QUADS": {
+        "en": "{length} consecutive quads",
+        "vi": "{length} tứ quý liên tiếp",
+    },
+    "shape.CONSECUTIVE_TRIPLES": {
+        "en": "{length} consecutive triples",
+        "vi": "sảnh ba {length} bộ",
+    },
+    # -- refusals (keyed by IllegalReason.name; ".any" needs no cards) -------------
+    "refusal.GAME_OVER": {"en": "The game is over.", "vi": "Ván bài đã kết thúc."},
+    "refusal.UNKNOWN_PLAYER": {
+        "en": "There is no such player at this table.",
+        "vi": "Không có người chơi này ở bàn.",
+    },
+    "refusal.PLAYER_OUT": {
+        "en": "You have no cards left: you are out of this game.",
+        "vi": "Bạn đã hết bài: bạn đã về trong ván này.",
+    },
+    "refusal.NOT_YOUR_TURN": {
+        "en": "It is not your turn.",
+        "vi": "Chưa đến lượt bạn.",
+    },
+    "refusal.LOCKED_OUT": {
+        "en": "You passed in this trick: wait for the next one.",
+        "vi": "Bạn đã bỏ lượt trong vòng này: hãy chờ vòng sau.",
+    },
+    "refusal.CARDS_NOT_IN_HAND": {
+        "en": "You do not hold {cards}.",
+        "vi": "Bạn không có {cards}.",
+    },
+    "refusal.CARDS_NOT_IN_HAND.any": {
+        "en": "You do not hold those cards.",
+        "vi": "Bạn không có những lá đó.",
+    },
+    "refusal.NOT_A_COMBO": {
+        "en": "{action} is not a combination.",
+        "vi": "{action} không phải là một bộ hợp lệ.",
+    },
+    "refusal.NOT_A_COMBO.any": {
+        "en": "A play needs at least one card.",
+        "vi": "Phải đánh ít nhất một lá.",
+    },
+    "refusal.CANNOT_LEAD": {
+        "en": "{action} cannot open a trick.",
+        "vi": "Không được mở vòng bằng {action}.",
+    },
+    "refusal.CANNOT_LEAD.any": {
+        "en": "That combination cannot open a trick.",
+        "vi": "Không được mở vòng bằng bộ này.",
+    },
+    "refusal.MUST_INCLUDE": {
+        "en": "The first play of the game must include {cards}.",
+        "vi": "Lượt đánh đầu tiên của ván phải có {cards}.",
+    },
+    "refusal.MUST_INCLUDE.any": {
+        "en": "The first play of the game must include the lowest card dealt.",
+        "vi": "Lượt đánh đầu tiên của ván phải có lá nhỏ nhất được chia.",
+    },
+    "refusal.WRONG_SHAPE": {
+        "en": "{action} cannot go on {top}: it is not the same kind of combination.",
+        "vi": "Không thể đánh {action} lên {top}: không cùng loại bộ.",
+    },
+    "refusal.WRONG_SHAPE.any": {
+        "en": "That play is not the same kind of combination as the top of the pile.",
+        "vi": "Bộ này không cùng loại với bộ trên bàn.",
+    },
+    "refusal.DOES_NOT_BEAT": {
+        "en": "{cards} does not beat {top_cards}.",
+        "vi": "{cards} không lớn hơn {top_cards}.",
+    },
+    "refusal.DOES_NOT_BEAT.any": {
+        "en": "That play is not higher than the top of the pile.",
+        "vi": "Bộ này không lớn hơn bộ trên bàn.",
+    },
+    "refusal.CANNOT_PASS": {
+        "en": "You open this trick: you must play.",
+        "vi": "Bạn mở vòng này: phải đánh, không được bỏ lượt.",
+    },
+    "refusal.CANNOT_GO_OUT": {
+        "en": "At this table you may not go out with a 2 or a bomb.",
+        "vi": "Bàn này không cho về bằng heo hay bom (thối).",
+    },
+    # -- explanations: does a play beat the top? ------------------------------------
+    "beats.HIGHER": {
+        "en": "yes: the same shape, and {high} is higher than {low}",
+        "vi": "được: cùng loại, và {high} lớn hơn {low}",
+    },
+    "beats.NOT_HIGHER": {
+        "en": "no: the same shape, but {high} is not higher than {low}",
+        "vi": "không: cùng loại, nhưng {high} không lớn hơn {low}",
+    },
+    "beats.BOMB": {
+        "en": "yes: the bomb table lets {play} beat {top}",
+        "vi": "được: {play} chặt được {top}",
+    },
+    "beats.DIFFERENT_SHAPES": {
+        "en": "no: {play} cannot beat {top}: different shapes, and no bomb applies",
+        "vi": "không: {play} không đánh được {top}: khác loại, và không được chặt",
+    },
+    # -- combinations in words, as objects of a sentence --------------------------
+    "words.SINGLE": {"en": "a single {rank}", "vi": "lá {rank}"},
+    "words.PAIR": {"en": "a pair of {rank}s", "vi": "đôi {rank}"},
+    "words.TRIPLE": {"en": "three {rank}s", "vi": "sám cô {rank}"},
+    "words.FOUR_OF_A_KIND": {"en": "four {rank}s", "vi": "tứ quý {rank}"},
+    "words.heo.SINGLE": {"en": "a single 2", "vi": "một con heo"},
+    "words.heo.PAIR": {"en": "a pair of 2s", "vi": "đôi heo"},
+    "words.heo.TRIPLE": {"en": "three 2s", "vi": "ba con heo"},
+    "words.shape": {"en": "a {shape}", "vi": "{shape}"},
+    "words.run": {"en": "{shape}", "vi": "{shape}"},
+    # -- explanations: why no combination? -----------------------------------------
+    "nocombo.EMPTY": {
+        "en": "a play needs at least one card",
+        "vi": "phải đánh ít nhất một lá",
+    },
+    "nocombo.TOO_MANY_OF_A_RANK": {
+        "en": "no combination has five or more cards of one rank",
+        "vi": "không có bộ nào gồm từ năm lá cùng hạng trở lên",
+    },
+    "nocombo.UNEVEN": {
+        "en": "cards of several ranks must have the same number of each rank",
+        "vi": "các hạng khác nhau phải có cùng số lá",
+    },
+    "nocombo.WRAPS": {
+        "en": "sequences never wrap around from 2 to 3",
+        "vi": "sảnh không được nối vòng từ 2 sang 3",
+    },
+    "nocombo.NOT_CONSECUTIVE": {
+        "en": "the ranks are not consecutive",
+        "vi": "các hạng không liên tiếp",
+    },
+    "nocombo.TRIPLE_RUN": {
+        "en": "runs of triples are not a combination",
+        "vi": "các sám cô liên tiếp không phải là một bộ",
+    },
+    "nocombo.SHORT_STRAIGHT": {
+        "en": "a straight needs at least three cards",
+        "vi": "sảnh phải có ít nhất ba lá",
+    },
+    "nocombo.SHORT_PAIRS": {
+        "en": "consecutive pairs need at least three pairs",
+        "vi": "đôi thông phải có ít nhất ba đôi",
+    },
+    "nocombo.KIND_EXCLUDED": {
+        "en": "{rules} has no {kind}",
+        "vi": "luật {rules} không có {kind}",
+    },
+    "nocombo.PAIRS_COUNT": {
+        "en": "{rules} allows {low} to {high} consecutive pairs, not {count}",
+        "vi": "luật {rules} chỉ cho từ {low} đến {high} đôi thông, không phải {count}",
+    },
+    "nocombo.RUN_LENGTH": {
+        "en": "{rules} allows {kind} of {low} to {high} ranks, not {count}",
+        "vi": "luật {rules} chỉ cho {kind} từ {low} đến {high} bộ, không phải {count}",
+    },
+    "nocombo.SHAPE_EXCLUDED": {
+        "en": "{rules} does not allow {shape}",
+        "vi": "luật {rules} không cho phép {shape}",
+    },
+    "nocombo.TWO_ON_TOP": {
+        "en": "{rules} does not allow a 2 at the top of a {kind}",
+        "vi": "luật {rules} không cho heo đứng đầu {kind}",
+    },
+    "nocombo.NOT_ALLOWED": {
+        "en": "{rules} does not allow this combination",
+        "vi": "luật {rules} không cho phép bộ này",
+    },
+    # -- the command line's play and demo -------------------------------------------
+    "cli.describe": {
+        "en": "{shape}, {top} high: {cards}",
+        "vi": "{shape}, cao nhất {top}: {cards}",
+    },
+    "cli.not_combo": {
+        "en": "not a combination under {rules}: {reason}",
+        "vi": "không phải là một bộ theo luật {rules}: {reason}",
+    },
+    "cli.plays_lead": {
+        "en": "{count} plays to lead ({rules}):",
+        "vi": "{count} cách mở vòng ({rules}):",
+    },
+    "cli.plays_lead.one": {
+        "en": "1 play to lead ({rules}):",
+        "vi": "1 cách mở vòng ({rules}):",
+    },
+    "cli.plays_on.one": {
+        "en": "1 play that beats {top} ({rules}):",
+        "vi": "1 cách đánh lớn hơn {top} ({rules}):",
+    },
+    "cli.plays_on": {
+        "en": "{count} plays that beat {top} ({rules}):",
+        "vi": "{count} cách đánh lớn hơn {top} ({rules}):",
+    },
+    "cli.welcome": {
+        "en": "{rules}: you are player 0, against {count} bots ({names}).",
+        "vi": "{rules}: bạn là người chơi 0, đấu với {count} máy ({names}).",
+    },
+    "cli.welcome.one": {
+        "en": "{rules}: you are player 0, against 1 bot ({names}).",
+        "vi": "{rules}: bạn là người chơi 0, đấu với 1 máy ({names}).",
+    },
+    "cli.commands": {
+        "en": "Type cards to play (e.g. '7h 7s' or '10♥'), 'pass', 'hint' or 'quit'.",
+        "vi": "Gõ các lá để đánh (ví dụ '7h 7s' hoặc '10♥'), 'pass' (bỏ lượt), 'hint' (gợi ý) hoặc 'quit' (thoát).",
+    },
+    "cli.top": {"en": "top: {cards}", "vi": "trên bàn: {cards}"},
+    "cli.top.none": {
+        "en": "top: (none: you lead)",
+        "vi": "trên bàn: (trống: bạn mở vòng)",
+    },
+    "cli.cards.one": {"en": "1 card", "vi": "1 lá"},
+    "cli.cards.many": {"en": "{count} cards", "vi": "{count} lá"},
+    "cli.seat": {
+        "en": "player {player}: {cards}",
+        "vi": "người chơi {player}: {cards}",
+    },
+    "cli.seat.passed": {
+        "en": "player {player}: {cards} (passed)",
+        "vi": "người chơi {player}: {cards} (đã bỏ lượt)",
+    },
+    "cli.your_hand": {"en": "your hand: {cards}", "vi": "bài của bạn: {cards}"},
+    "cli.jump_in": {
+        "en": "you may jump in with four consecutive pairs, or 'pass'",
+        "vi": "bạn có thể chặt ngang bằng bốn đôi thông, hoặc 'pass' (bỏ lượt)",
+    },
+    "cli.legal": {"en": "legal: {plays}", "vi": "được đánh: {plays}"},
+    "cli.not_allowed": {"en": "not allowed: {why}", "vi": "không được: {why}"},
+    "cli.plays": {
+        "en": "player {player} plays {cards}",
+        "vi": "người chơi {player} đánh {cards}",
+    },
+    "cli.passes": {"en": "player {player} passes", "vi": "người chơi {player} bỏ lượt"},
+    "cli.jumps_in": {
+        "en": "player {player} plays {cards} (jumps in)",
+        "vi": "người chơi {player} chặt ngang {cards}",
+    },
+    "cli.you_play": {"en": "you play {cards}", "vi": "bạn đánh {cards}"},
+    "cli.you_pass": {"en": "you pass", "vi": "bạn bỏ lượt"},
+    "cli.trick_won": {
+        "en": "player {player} wins the trick",
+        "vi": "người chơi {player} thắng vòng này",
+    },
+    "cli.trick_won.you": {"en": "you win the trick", "vi": "bạn thắng vòng này"},
+    "cli.out": {"en": "player {player} is out", "vi": "người chơi {player} đã về"},
+    "cli.out.you": {"en": "you are out", "vi": "bạn đã về"},
+    "cli.trick": {"en": "trick {number}:", "vi": "vòng {number}:"},
+    "cli.demo_header": {
+        "en": "{rules}, {players} players, seed {seed}; even seats greedy, odd seats random",
+        "vi": "{rules}, {players} người chơi, hạt giống {seed}; ghế chẵn máy tham, ghế lẻ máy ngẫu nhiên",
+    },
+    "cli.instant_win": {
+        "en": "player {player} wins at the deal ({hand})",
+        "vi": "người chơi {player} tới trắng ({hand})",
+    },
+    "cli.dealt": {
+        "en": "your hand at the deal: {cards}",
+        "vi": "bài được chia của bạn: {cards}",
+    },
+    "cli.finish_order": {"en": "finish order: {order}", "vi": "thứ tự về: {order}"},
+    "cli.player": {"en": "player {player}", "vi": "người chơi {player}"},
+    "cli.scores": {"en": "scores: {scores}", "vi": "điểm: {scores}"},
+    "cli.your_place": {
+        "en": "your place: {place} of {players}",
+        "vi": "bạn về thứ {place} trên {players}",
+    },
+}
+"""Every player-facing template, by key, then by language, with its ``{fields}``."""
+
+
+def text(key: str, lang: str = "en", **fields: object) -> str:
+    """The catalogue's entry *key* in *lang*, with *fields* filled in.
+
+    Raises:
+        UnknownLanguageError: *lang* is not one of `LANGUAGES`.
+        tienlen.errors.UnknownMessageError: no entry is called *key*.
+        TypeError: *key* or *lang* is not a string, or a field is missing.
+
+    Example:
+        >>> from tienlen.messages import text
+        >>> text("cli.cards.many", "vi", count=5)
+        '5 lá'
+    """
+    _check_language(lang)
+    if not isinstance(key, str):
+        msg = f"expected a message key, got {key!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    if key not in CATALOGUE:
+        msg = f"no message is called {key[:80]!r}"
+        raise UnknownMessageError(msg)
+    template = CATALOGUE[key][lang]
+    missing = fields_of(template) - fields.keys()
+    if missing:
+        msg = f"message {key!r} needs the field(s) {', '.join(sorted(missing))}"
+        raise TypeError(msg)
+    return template.format(**fields)
+
+
+def _check_language(lang: object) -> None:
+    """Refuse *lang* unless it is one of `LANGUAGES`."""
+    if not isinstance(lang, str):
+        msg = f"expected a language code, got {lang!r}"
+        raise TypeError(msg)
+    if lang not in LANGUAGES:
+        msg = f"unknown language {lang[:20]!r} (known: {', '.join(LANGUAGES)})"
+        raise UnknownLanguageError(msg)
+
+
+def fields_of(template: str) -> frozenset[str]:
+    """The names of the ``{fields}`` a template needs.
+
+    Example:
+        >>> from tienlen.messages import fields_of
+        >>> sorted(fields_of("{cards} does not beat {top_cards}."))
+        ['cards', 'top_cards']
+    """
+    return frozenset(
+        name for _, name, _, _ in string.Formatter().parse(template) if name
+    )
+
+
+def kind_name(kind: ComboKind, lang: str = "en") -> str:
+    """The name of a combination kind: ``"four of a kind"``, *tứ quý*.
+
+    Example:
+        >>> from tienlen.combos import ComboKind
+        >>> from tienlen.messages import kind_name
+        >>> kind_name(ComboKind.FOUR_OF_A_KIND, "vi")
+        'tứ quý'
+    """
+    if not isinstance(kind, ComboKind):
+        msg = f"expected a ComboKind, got {kind!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    return text(f"kind.{kind.name}", lang)
+
+
+def shape_name(shape: Shape, lang: str = "en") -> str:
+    """The name of a shape: ``"5-card straight"``, ``"3 consecutive pairs"``, ``"pair"``.
+
+    Example:
+        >>> from tienlen.combos import ComboKind, Shape
+        >>> from tienlen.messages import shape_name
+        >>> shape_name(Shape.of(ComboKind.STRAIGHT, 5)), shape_name(Shape.of(ComboKind.STRAIGHT, 5), "vi")
+        ('5-card straight', 'sảnh 5 lá')
+    """
+    if not isinstance(shape, Shape):
+        msg = f"expected a Shape, got {shape!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    if not shape.kind.is_sequence:
+        return kind_name(shape.kind, lang)
+    return text(f"shape.{shape.kind.name}", lang, size=shape.size, length=shape.length)
+
+
+def card_text(cards: str) -> str:
+    """Card text as players read it (``"Th 2d"`` → ``"10♥ 2♦"``); other text unchanged.
+
+    Example:
+        >>> from tienlen.messages import card_text
+        >>> card_text("Th 2d"), card_text("pass")
+        ('10♥ 2♦', 'pass')
+    """
+    from tienlen.cards import parse_cards  # noqa: PLC0415 (cards imports errors)
+
+    try:
+        return " ".join(card.unicode() for card in parse_cards(cards))
+    except InvalidCardError:
+        return cards
+
+
+def refusal(error: IllegalPlayError, lang: str = "en") -> str:
+    """The sentence `IllegalPlayError.message` shows the player.
+
+    Raises:
+        UnknownLanguageError: *lang* is not one of `LANGUAGES`.
+
+    Example:
+        >>> from tienlen.errors import IllegalPlayError, IllegalReason
+        >>> from tienlen.messages import refusal
+        >>> error = IllegalPlayError(
+        ...     IllegalReason.MUST_INCLUDE, 0, "4s", "the first lead must include 3s",
+        ...     cards=("3s",),
+        ... )
+        >>> refusal(error, "vi")
+        'Lượt đánh đầu tiên của ván phải có 3♠.'
+    """
+    if not isinstance(error, IllegalPlayError):
+        msg = f"expected an IllegalPlayError, got {error!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    _check_language(lang)
+    reason = error.reason
+    key = f"refusal.{reason.name}"
+    fields: dict[str, str] = {"action": card_text(error.action)}
+    cards = [card_text(card) for card in error.cards]
+    if error.top is not None:
+        fields["top"] = card_text(error.top)
+    if reason == IllegalReason.DOES_NOT_BEAT:
+        if len(cards) == 2:
+            fields["cards"], fields["top_cards"] = cards
+        elif "top" in fields:
+            fields["cards"], fields["top_cards"] = fields["action"], fields["top"]
+    elif cards:
+        fields["cards"] = " ".join(cards)
+    if not error.action:
+        fields.pop("action")
+    if fields_of(CATALOGUE[key]["en"]) - fields.keys():
+        key += ".any"
+    return text(key, lang, **fields)

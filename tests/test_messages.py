@@ -1,0 +1,196 @@
+"""The message catalogue (`tienlen.messages`): every text in English and Vietnamese.
+
+Issue 13 §2: refusals, explanations, combination names and the command line's
+lines come from one catalogue; every entry exists in both languages with the same
+fields, and renders for every reason and kind.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.strategies import combos
+from tienlen import CLASSIC, POKER, RULESETS, VIETCONG, BaseRules, ComboKind
+from tienlen.combos import Shape
+from tienlen.errors import IllegalPlayError, IllegalReason, UnknownLanguageError
+from tienlen.explain import (
+    BeatsReason,
+    NoComboReason,
+    explain_beats,
+    why_not_combination,
+)
+from tienlen.messages import (
+    CATALOGUE,
+    LANGUAGES,
+    fields_of,
+    kind_name,
+    refusal,
+    shape_name,
+    text,
+)
+
+PRESETS: tuple[BaseRules, ...] = tuple(RULESETS.values())
+
+
+@pytest.mark.parametrize("key", sorted(CATALOGUE))
+def test_every_entry_exists_in_both_languages(key: str) -> None:
+    """Each entry has exactly English and Vietnamese, non-empty, with the same fields."""
+    entry = CATALOGUE[key]
+    assert set(entry) == set(LANGUAGES) == {"en", "vi"}
+    assert all(entry[lang].strip() for lang in LANGUAGES)
+    assert fields_of(entry["en"]) == fields_of(entry["vi"])
+    fields = dict.fromkeys(fields_of(entry["en"]), "X")
+    for lang in LANGUAGES:
+        assert text(key, lang, **fields)
+
+
+@pytest.mark.parametrize("reason", list(IllegalReason))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_refusal_renders(reason: IllegalReason, lang: str) -> None:
+    """Every reason renders, with its cards and without, with no seat and no citation."""
+    bare = IllegalPlayError(reason, 3, "", "detail")
+    full = IllegalPlayError(
+        reason, 3, "9h", "detail", top="2d", cards=("9h", "2d"), rules="classic"
+    )
+    for error in (bare, full):
+        sentence = error.message(lang)
+        assert sentence == refusal(error, lang)
+        assert sentence.endswith(".")
+        assert "3" not in sentence.replace("3♠", "")  # no seat number
+        assert "RULES" not in sentence
+        assert "§" not in sentence
+        assert "{" not in sentence
+
+
+def test_refusals_name_the_deciding_cards() -> None:
+    """The sentence shows the cards that decide, as players write them (13 §1)."""
+    error = IllegalPlayError(
+        IllegalReason.DOES_NOT_BEAT, 1, "3d", "", top="2d", cards=("3d", "2d")
+    )
+    assert error.message() == "3♦ does not beat 2♦."
+    assert error.message("vi") == "3♦ không lớn hơn 2♦."
+    missing = IllegalPlayError(
+        IllegalReason.CARDS_NOT_IN_HAND, 0, "Th", "", cards=("Th",)
+    )
+    assert missing.message() == "You do not hold 10♥."
+    assert missing.message("vi") == "Bạn không có 10♥."
+
+
+def test_an_unknown_language_is_refused() -> None:
+    """A language the catalogue lacks: `UnknownLanguageError`, a `ValueError`."""
+    error = IllegalPlayError(IllegalReason.CANNOT_PASS, 0, "pass", "")
+    with pytest.raises(UnknownLanguageError, match="unknown language 'fr'"):
+        error.message("fr")
+    with pytest.raises(ValueError, match="known: en, vi"):
+        text("word.pass", "de")
+
+
+@pytest.mark.parametrize("kind", list(ComboKind), ids=lambda kind: kind.name)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_kind_and_shape_has_a_name(kind: ComboKind, lang: str) -> None:
+    """Every combination kind, and every shape of it, has a name in both languages."""
+    assert kind_name(kind, lang)
+    for length in (1,) if not kind.is_sequence else (3, 4, 5):
+        name = shape_name(Shape.of(kind, length), lang)
+        assert name
+        assert "{" not in name
+
+
+def test_the_table_words() -> None:
+    """Vietnamese uses the words of the table: đôi, sám cô, tứ quý, sảnh, đôi thông."""
+    names = {kind: kind_name(kind, "vi") for kind in ComboKind}
+    assert names[ComboKind.PAIR] == "đôi"
+    assert names[ComboKind.TRIPLE] == "sám cô"
+    assert names[ComboKind.FOUR_OF_A_KIND] == "tứ quý"
+    assert names[ComboKind.STRAIGHT] == "sảnh"
+    assert names[ComboKind.CONSECUTIVE_PAIRS] == "đôi thông"
+    assert CATALOGUE["kind.CONSECUTIVE_TRIPLES"]["vi"] == "sảnh ba"
+    assert "chặt" in str(explain_beats("5s 5c 5d 5h", "2h").message("vi"))
+    assert "heo" in explain_beats("5s 5c 5d 5h", "2h").message("vi")
+
+
+BEATS_CASES = [
+    ("7h 7s", "7d 7c", CLASSIC, BeatsReason.HIGHER, "rules-1-3"),
+    ("3d", "2d", CLASSIC, BeatsReason.NOT_HIGHER, "rules-1-3"),
+    ("5s 5c 5d 5h", "2h", CLASSIC, BeatsReason.BOMB, "rules-2-3"),
+    ("9s 9c 9d 9h", "3s 3c 4s 4c 5s 5c", POKER, BeatsReason.BOMB, "rules-6-3"),
+    ("7s 7c 7d 7h 8s 8c 8d 8h", "2d 2h", VIETCONG, BeatsReason.BOMB, "rules-5-2"),
+    ("9c Tc Jc", "3s 4s 5s 6s", CLASSIC, BeatsReason.DIFFERENT_SHAPES, "rules-1-3"),
+]
+
+
+@pytest.mark.parametrize(("play", "top", "rules", "because", "rule"), BEATS_CASES)
+def test_explain_beats_is_data(
+    play: str, top: str, rules: BaseRules, because: BeatsReason, rule: str
+) -> None:
+    """`explain_beats` returns the verdict, what decides and the rule (RULES §1.3, bombs)."""
+    why = explain_beats(play, top, rules)
+    assert why.beats is (because in (BeatsReason.HIGHER, BeatsReason.BOMB))
+    assert (why.because, why.rule) == (because, rule)
+    assert str(why).startswith("yes: " if why.beats else "no: ")
+    assert str(why).endswith(
+        f"(RULES §{rule.removeprefix('rules-').replace('-', '.')})"
+    )
+    for lang in LANGUAGES:
+        assert "RULES" not in why.message(lang)
+        assert why.message(lang).endswith(".")
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda rules: rules.name)
+@given(data=st.data())
+def test_every_explanation_renders(rules: BaseRules, data: st.DataObject) -> None:
+    """For any two combinations, both languages render and the verdict is `beats`."""
+    play, top = data.draw(combos(rules)), data.draw(combos(rules))
+    why = explain_beats(play, top, rules)
+    assert why.beats == rules.beats(play, top)
+    for lang in LANGUAGES:
+        assert "{" not in why.message(lang)
+
+
+NOT_COMBOS = [
+    ("", CLASSIC, NoComboReason.EMPTY),
+    ("3s 3c 3d 3h 3s", CLASSIC, NoComboReason.TOO_MANY_OF_A_RANK),
+    ("3s 3h 4d", CLASSIC, NoComboReason.UNEVEN),
+    ("As 2c 3d", CLASSIC, NoComboReason.WRAPS),
+    ("7h 8s Td", CLASSIC, NoComboReason.NOT_CONSECUTIVE),
+    ("3s 3c 3d 4s 4c 4d", CLASSIC, NoComboReason.TRIPLE_RUN),
+    ("3s 4h", CLASSIC, NoComboReason.SHORT_STRAIGHT),
+    ("3s 3h 4s 4h", CLASSIC, NoComboReason.SHORT_PAIRS),
+    ("3s 3c 3d 3h 4s 4c 4d 4h", CLASSIC, NoComboReason.KIND_EXCLUDED),
+    ("3s 3c 4s 4c 5s 5c 6s 6c 7s 7c", POKER, NoComboReason.PAIRS_COUNT),
+    ("Jd Qh Kh Ac 2d", VIETCONG, NoComboReason.TWO_ON_TOP),
+]
+
+
+@pytest.mark.parametrize(("cards", "rules", "reason"), NOT_COMBOS)
+def test_why_not_combination_is_data(
+    cards: str, rules: BaseRules, reason: NoComboReason
+) -> None:
+    """`why_not_combination` names the reason and the rule; both languages render."""
+    why = why_not_combination(cards, rules)
+    assert why is not None
+    assert why.reason is reason
+    assert why.rule == reason.rule
+    assert str(why).endswith(")")
+    assert "RULES §" in str(why)
+    for lang in LANGUAGES:
+        sentence = why.message(lang)
+        assert sentence.endswith(".")
+        assert "RULES" not in sentence
+        assert "{" not in sentence
+
+
+def test_why_not_combination_str_is_the_01_text() -> None:
+    """``str()`` keeps the sentences of 0.1, with their sections."""
+    assert str(why_not_combination("As 2c 3d")) == (
+        "sequences never wrap around from 2 to 3 (RULES §1.4)"
+    )
+    assert str(why_not_combination("Jd Qh Kh Ac 2d", VIETCONG)) == (
+        "vietcong does not allow a 2 at the top of a straight (RULES §1.4, §10)"
+    )
+    assert str(why_not_combination("3s 3c 4s 4c 5s 5c 6s 6c 7s 7c", POKER)) == (
+        "poker allows 3 to 4 consecutive pairs, not 5 (RULES §10)"
+    )
+    assert why_not_combination("3s 3h") is None
