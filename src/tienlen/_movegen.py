@@ -16,7 +16,6 @@ from tienlen import _bits
 from tienlen._shapes import SEQUENCE_PER_RANK, STRUCTURES, structural_key
 
 _LOW: Final = _bits.LOW_HALF
-_new: Final = object.__new__
 _SINGLE_CODE: Final = 1 << 6 | 1
 _CARDS: Final = _bits.CARDS
 
@@ -214,6 +213,24 @@ class Tables:
         self.single_cards = (1 << 4 * singles.max_rank + 4) - 1 if singles else 0
         """The cards that may be played as singles (their ranks may top a single)."""
 
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Tables], tuple[dict[int, int], tuple[int, ...], dict[int, tuple[int, ...]]]
+    ]:
+        """Pickle as the arguments that compile the same tables.
+
+        Needed when this module is compiled (mypyc classes do not pickle their slots).
+
+        Example:
+            >>> import pickle
+            >>> tables = Tables({1 << 6 | 1: 12}, [1], {})
+            >>> pickle.loads(pickle.dumps(tables)).valid_keys == tables.valid_keys
+            True
+        """
+        leadable = tuple(family.kind for family in self.lead_families)
+        return Tables, (self.max_rank, leadable, self.bombers)
+
     def classify(self, mask: int) -> int:
         """The key of *mask* under these rules, or 0 when it is no combination."""
         key = structural_key(mask)
@@ -306,7 +323,7 @@ class Tables:
             blocks, size = _through(blocks, card)
         if not blocks:
             return head
-        leads = _new(Leads)
+        leads = Leads.__new__(Leads)  # no __init__ (compiled, object.__new__ refuses)
         leads._head = head
         leads._blocks = blocks
         leads._len = len(head) + size
