@@ -71,7 +71,8 @@ PERF_DIR = Path(
         "TIENLEN_PERF_DIR", Path(__file__).resolve().parents[2] / "shared" / "perf"
     )
 )
-"""Where P (``reference_core.py``) and ``benchlib.py`` live: ``../shared/perf``."""
+"""Where P (``reference_core.py``) and ``benchlib.py`` live: ``../shared/perf``, or
+``$TIENLEN_PERF_DIR`` (a worktree has no ``shared/`` beside it)."""
 
 SEED = 20_240_613
 TWO = 12
