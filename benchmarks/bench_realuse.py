@@ -452,7 +452,12 @@ class Scaling:
 def time_scaling(
     rules: BaseRules, games: int, rounds: int, executors: dict[str, MapExecutor]
 ) -> list[Scaling]:
-    """Serial `simulate`, then on each executor, with the busy loop beside it."""
+    """Speed-ups of `simulate` and of the busy loop on each executor, per round.
+
+    Each round and executor time serial `simulate`, then the same games on the
+    executor, then the busy loop both ways: every speed-up is taken against the
+    serial run just before it.
+    """
     players = [RandomPlayer()] * 4
     results = {name: Scaling(name) for name in executors}
     loop = 1_000_000
@@ -462,20 +467,20 @@ def time_scaling(
         )
         list(executor.map(busy_loop, [10] * 4))
     for round_ in range(rounds):
-        start = time.perf_counter()
-        serial = simulate(games, rules=rules, players=players, seed=round_)
-        serial_time = time.perf_counter() - start
-        start = time.perf_counter()
-        for _ in range(4):
-            busy_loop(loop)
-        busy_time = time.perf_counter() - start
         for name, executor in executors.items():
+            start = time.perf_counter()
+            serial = simulate(games, rules=rules, players=players, seed=round_)
+            serial_time = time.perf_counter() - start
             start = time.perf_counter()
             pooled = simulate(
                 games, rules=rules, players=players, seed=round_, executor=executor
             )
             results[name].speedups.append(serial_time / (time.perf_counter() - start))
             assert pooled == serial, name
+            start = time.perf_counter()
+            for _ in range(4):
+                busy_loop(loop)
+            busy_time = time.perf_counter() - start
             start = time.perf_counter()
             list(executor.map(busy_loop, [loop] * 4))
             results[name].controls.append(busy_time / (time.perf_counter() - start))
