@@ -460,7 +460,7 @@ def time_scaling(
     """
     players = [RandomPlayer()] * 4
     results = {name: Scaling(name) for name in executors}
-    loop = 1_000_000
+    loops = [1_000_000 + i for i in range(4)]  # distinct: Dask runs equal tasks once
     for executor in executors.values():  # warm up: start and import in workers
         simulate(
             8, rules=rules, players=players, seed=0, batch_size=4, executor=executor
@@ -478,11 +478,11 @@ def time_scaling(
             results[name].speedups.append(serial_time / (time.perf_counter() - start))
             assert pooled == serial, name
             start = time.perf_counter()
-            for _ in range(4):
-                busy_loop(loop)
+            for n in loops:
+                busy_loop(n)
             busy_time = time.perf_counter() - start
             start = time.perf_counter()
-            list(executor.map(busy_loop, [loop] * 4))
+            list(executor.map(busy_loop, loops))
             results[name].controls.append(busy_time / (time.perf_counter() - start))
     return list(results.values())
 
