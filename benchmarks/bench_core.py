@@ -45,8 +45,13 @@ from tienlen import (
     legal_plays,
 )
 
-PERF_DIR = Path(__file__).resolve().parents[2] / "shared" / "perf"
-"""Where the prototype P (``reference_core.py``) and the harness (``benchlib.py``) live."""
+PERF_DIR = Path(
+    os.environ.get(
+        "TIENLEN_PERF_DIR", Path(__file__).resolve().parents[2] / "shared" / "perf"
+    )
+)
+"""Where P (``reference_core.py``) and ``benchlib.py`` live: ``../shared/perf``, or
+``$TIENLEN_PERF_DIR`` (a worktree has no ``shared/`` beside it)."""
 
 if PERF_DIR.is_dir() and str(PERF_DIR) not in sys.path:
     sys.path.insert(0, str(PERF_DIR))

@@ -50,8 +50,13 @@ from tienlen import (
     simulate,
 )
 
-PERF_DIR = Path(__file__).resolve().parents[2] / "shared" / "perf"
-"""Where the prototype P (``reference_core.py``) and the harness (``benchlib.py``) live."""
+PERF_DIR = Path(
+    os.environ.get(
+        "TIENLEN_PERF_DIR", Path(__file__).resolve().parents[2] / "shared" / "perf"
+    )
+)
+"""Where P (``reference_core.py``) and ``benchlib.py`` live: ``../shared/perf``, or
+``$TIENLEN_PERF_DIR`` (a worktree has no ``shared/`` beside it)."""
 
 SEED = 20_240_613
 GAMES_PER_CALL = 10

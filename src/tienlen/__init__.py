@@ -16,6 +16,9 @@ Example:
 
 from __future__ import annotations
 
+from importlib.machinery import EXTENSION_SUFFIXES
+
+from tienlen import _movegen
 from tienlen.cards import DECK, Card, Hand, Rank, Suit, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import (
@@ -64,8 +67,21 @@ from tienlen.simulation import ExecutorError, MapExecutor, SimulationStats, simu
 
 __version__ = "0.1.0.dev0"
 
+COMPILED: bool = _movegen.__file__.endswith(tuple(EXTENSION_SUFFIXES))
+"""Whether the integer core runs compiled: ``True`` in a mypyc-built wheel, else ``False``.
+
+The pure and compiled builds give the same answers; the compiled one is faster
+(docs/releasing.md says how each is built).
+
+Example:
+    >>> import tienlen
+    >>> tienlen.COMPILED in (True, False)
+    True
+"""
+
 __all__ = [
     "CLASSIC",
+    "COMPILED",
     "DECK",
     "JUSTUS_PANG",
     "KENNETH_LO",

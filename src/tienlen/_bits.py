@@ -15,8 +15,9 @@ from typing import Final
 CARDS: Final = 52
 RANKS: Final = 13
 LOW_HALF: Final = (1 << CARDS) - 1
-M5: Final = int("5" * RANKS, 16)
-M3: Final = int("3" * RANKS, 16)
+# Typed explicitly: mypyc cannot infer a Final that other modules import in a cycle.
+M5: Final[int] = int("5" * RANKS, 16)
+M3: Final[int] = int("3" * RANKS, 16)
 ONES: Final = int("1" * RANKS, 16)
 """Bit ``4 * r`` for every rank ``r``."""
 SHIFTS: Final = tuple(4 * r for r in range(RANKS))

@@ -9,6 +9,7 @@ set validates at the boundary.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Final, overload
 
@@ -25,9 +26,15 @@ MAX_LISTED_PLAYS: Final = 1_000_000
 holds at most a few thousand; counting (``len``) and ``in`` have no limit."""
 
 _LOW: Final = _bits.LOW_HALF
-_new: Final = object.__new__
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
 _CARDS: Final = _bits.CARDS
+
+
+def _given(
+    bombers: dict[int, tuple[int, ...]], _: frozenset[int]
+) -> dict[int, tuple[int, ...]]:
+    """The bomb table *bombers*, whatever the valid keys (`Tables.__reduce__`)."""
+    return bombers
 
 
 def _rank_subsets() -> list[list[tuple[tuple[int, ...], ...]]]:
@@ -230,6 +237,33 @@ class Tables:
         self.single_cards = (1 << 4 * singles.max_rank + 4) - 1 if singles else 0
         """The cards that may be played as singles (their ranks may top a single)."""
 
+    def __reduce__(
+        self,
+    ) -> tuple[
+        type[Tables],
+        tuple[
+            dict[int, int],
+            tuple[int, ...],
+            Callable[[frozenset[int]], dict[int, tuple[int, ...]]],
+        ],
+    ]:
+        """Pickle as the arguments that compile the same tables.
+
+        Needed when this module is compiled (mypyc classes do not pickle their slots).
+
+        Example:
+            >>> import pickle
+            >>> tables = Tables({1 << 6 | 1: 12}, [1], lambda valid: {})
+            >>> pickle.loads(pickle.dumps(tables)).valid_keys == tables.valid_keys
+            True
+        """
+        leadable = tuple(family.kind for family in self.lead_families)
+        return Tables, (
+            self.max_rank,
+            leadable,
+            functools.partial(_given, self.bombers),
+        )
+
     def plays(self, hand: int, top: int) -> Sequence[int]:
         """Every distinct play in *hand* that may be led (*top* 0) or that beats *top*."""
         if not top:
@@ -310,7 +344,7 @@ class Tables:
             blocks, size = _through(blocks, card)
         if not blocks:
             return head
-        leads = _new(Leads)
+        leads = Leads.__new__(Leads)  # no __init__ (compiled, object.__new__ refuses)
         leads._head = head
         leads._blocks = blocks
         leads._len = len(head) + size

@@ -1,0 +1,111 @@
+"""Build hook: compile tienlen's integer core with mypyc into a platform wheel.
+
+The hook is off by default, so ``pip install .``, ``python -m build`` and the sdist
+stay pure Python. Turn it on for one build with either environment variable::
+
+    HATCH_BUILD_HOOKS_ENABLE=1 pip install .
+    HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 python -m build --wheel
+
+It type-checks the whole package with mypy, compiles only `COMPILED_MODULES` (the
+int/bitmask core: attrs classes do not compile, so they stay pure), and builds the C
+extensions in a temporary directory, never in the source tree: a stale ``.so`` left in
+``src/`` would otherwise ship in the next pure wheel. The extensions are added to the
+wheel with ``force_include``, and the wheel is tagged for this interpreter and
+platform. Editable installs stay pure.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+PACKAGE = "tienlen"
+COMPILED_MODULES = ("_bits.py", "_shapes.py", "_movegen.py")
+"""The modules of `PACKAGE` that mypyc compiles; the rest stay Python."""
+GROUP = "tienlen"
+"""Name of the shared library mypyc builds for them (``tienlen__mypyc``)."""
+
+SETUP_SCRIPT = """\
+import sys
+from pathlib import Path
+
+from mypyc.build import mypycify
+from setuptools import setup
+
+package = Path({package!r})
+checked = sorted(str(path) for path in package.rglob("*.py"))
+compiled = [str(package / name) for name in {modules!r}]
+sys.argv[1:] = ["build_ext", "--build-lib", "lib", "--build-temp", "tmp"]
+setup(
+    name={package!r},
+    ext_modules=mypycify(
+        checked, only_compile_paths=compiled, group_name={group!r}, opt_level="3"
+    ),
+)
+"""
+
+
+class MypycBuildHook(BuildHookInterface):
+    """Compile `COMPILED_MODULES` with mypyc and put the extensions in the wheel."""
+
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        """Build the extensions and register them in *build_data*."""
+        if self.target_name != "wheel" or version == "editable":
+            return
+        self._workdir = Path(tempfile.mkdtemp(prefix="tienlen-mypyc-"))
+        source = Path(self.root) / "src" / PACKAGE
+        shutil.copytree(
+            source,
+            self._workdir / PACKAGE,
+            ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"),
+        )
+        script = self._workdir / "setup_mypyc.py"
+        script.write_text(
+            SETUP_SCRIPT.format(package=PACKAGE, modules=COMPILED_MODULES, group=GROUP),
+            encoding="utf-8",
+        )
+        process = subprocess.run(  # noqa: S603 - our own script, this interpreter
+            [sys.executable, script.name],
+            cwd=self._workdir,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            check=False,
+        )
+        if process.returncode:
+            msg = f"mypyc failed to compile the {PACKAGE} core:\n{process.stdout}"
+            raise RuntimeError(msg)
+        built = self._workdir / "lib"
+        extensions = [
+            path for path in built.rglob("*") if path.suffix in {".so", ".pyd"}
+        ]
+        expected = {f"{PACKAGE}/{name[:-3]}" for name in COMPILED_MODULES}
+        found = {
+            path.relative_to(built).as_posix().split(".")[0] for path in extensions
+        }
+        if not expected <= found:
+            msg = f"mypyc built {sorted(found)}, expected {sorted(expected)}"
+            raise RuntimeError(msg)
+        for path in extensions:
+            build_data["force_include"][str(path)] = path.relative_to(built).as_posix()
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+
+    def finalize(  # the interface's signature
+        self,
+        version: str,  # noqa: ARG002
+        build_data: dict[str, Any],  # noqa: ARG002
+        artifact_path: str,  # noqa: ARG002
+    ) -> None:
+        """Remove the temporary build directory."""
+        workdir = getattr(self, "_workdir", None)
+        if workdir is not None:
+            shutil.rmtree(workdir, ignore_errors=True)

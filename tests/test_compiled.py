@@ -1,0 +1,141 @@
+"""The optional compiled core: `tienlen.COMPILED` and pickling (issue 11 §3).
+
+The same tests run against the pure build (an editable install or the pure wheel)
+and against the mypyc wheel: ``.ci/run`` installs each wheel in a fresh virtual
+environment, sets ``TIENLEN_EXPECT_COMPILED`` to ``1`` or ``0`` and runs the whole
+suite, so every other test also checks that both builds give the same answers.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import pickle
+from importlib.machinery import EXTENSION_SUFFIXES
+from types import ModuleType
+from typing import TypeVar
+
+import pytest
+
+import tienlen
+from tienlen import (
+    CLASSIC,
+    POKER,
+    RULESETS,
+    BaseRules,
+    GameState,
+    RandomPlayer,
+    _bits,
+    _movegen,
+    _shapes,
+    legal_plays,
+    simulate,
+)
+from tienlen._movegen import Tables
+
+T = TypeVar("T")
+
+CORE: tuple[ModuleType, ...] = (_bits, _shapes, _movegen)
+"""The modules the build hook compiles (``hatch_build.COMPILED_MODULES``)."""
+
+PRESETS = [pytest.param(rules, id=rules.name) for rules in RULESETS.values()]
+
+
+def round_trip(value: T) -> T:
+    """*value* pickled and unpickled."""
+    copy: T = pickle.loads(pickle.dumps(value))  # noqa: S301 - our own bytes
+    return copy
+
+
+def _is_extension(module: ModuleType) -> bool:
+    return str(module.__file__).endswith(tuple(EXTENSION_SUFFIXES))
+
+
+def test_compiled_is_a_bool() -> None:
+    """Issue 11 §3: `COMPILED` is a plain bool, exported."""
+    assert type(tienlen.COMPILED) is bool
+    assert "COMPILED" in tienlen.__all__
+
+
+def test_compiled_says_whether_the_core_is_an_extension() -> None:
+    """Issue 11 §3: the core is compiled as a whole or not at all."""
+    assert [_is_extension(module) for module in CORE] == [tienlen.COMPILED] * 3
+
+
+def test_compiled_matches_the_installed_wheel() -> None:
+    """Issue 11 §3: a compiled core comes from a platform wheel, a pure one from a pure wheel.
+
+    The wheel's own metadata (``Root-Is-Purelib``) says how it was built.
+    """
+    try:
+        wheel = importlib.metadata.distribution("tienlen").read_text("WHEEL")
+    except (
+        importlib.metadata.PackageNotFoundError
+    ):  # pragma: no cover - a bare checkout
+        pytest.skip("tienlen is not installed")
+    assert wheel is not None
+    assert ("Root-Is-Purelib: false" in wheel) is tienlen.COMPILED
+
+
+def test_compiled_matches_what_ci_built() -> None:
+    """Issue 11 §3: CI says which wheel it installed; `COMPILED` must agree."""
+    expected = os.environ.get("TIENLEN_EXPECT_COMPILED")
+    if expected is None:
+        pytest.skip("TIENLEN_EXPECT_COMPILED is not set (only .ci/run sets it)")
+    assert tienlen.COMPILED is (expected == "1")
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_tables_pickle(rules: BaseRules) -> None:
+    """Pickling contract: a rule set's compiled tables round-trip, pure or compiled."""
+    tables = rules._tables
+    copy = round_trip(tables)
+    assert type(copy) is Tables
+    assert copy.valid_keys == tables.valid_keys
+    assert copy.bombers == tables.bombers
+    assert copy.max_rank == tables.max_rank
+    assert [f.kind for f in copy.lead_families] == [
+        f.kind for f in tables.lead_families
+    ]
+    hand = GameState.deal(rules, 4, seed=7).hands[0].mask
+    assert list(copy.plays(hand, 0)) == list(tables.plays(hand, 0))
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_rules_pickle_and_still_generate_plays(rules: BaseRules) -> None:
+    """Pickling contract: an unpickled rule set is equal and answers the same."""
+    copy = round_trip(rules)
+    assert copy == rules
+    hand = "3s 4s 5h 5d 6c 6d 7h 7s 8d 9d Ts 2h 2s"
+    assert list(legal_plays(hand, None, copy)) == list(legal_plays(hand, None, rules))
+
+
+def test_lazy_leads_pickle_as_their_plays() -> None:
+    """Pickling contract: the lazy lead sequence pickles as the list of its plays."""
+    hand = "3s 4s 5h 5d 6c 6d 7h"
+    leads = CLASSIC._tables.plays(tienlen.Hand.parse(hand).mask, 0)
+    assert isinstance(leads, _movegen.Leads)  # runs: the lazy sequence
+    copy: object = round_trip(leads)
+    assert copy == list(leads) == list(legal_plays(hand).masks)
+
+
+def test_games_pickle_mid_play() -> None:
+    """Pickling contract: a state pickles mid-game and plays on identically."""
+    state = GameState.deal(POKER, 4, seed=3)
+    for _ in range(5):
+        state = state.apply(state.legal_actions()[0])
+    copy = round_trip(state)
+    assert list(copy.legal_actions()) == list(state.legal_actions())
+
+
+def test_simulate_on_two_processes_matches_serial() -> None:
+    """Issue 11 §3: worker processes unpickle the rules (no hang) and agree with serial."""
+    import multiprocessing  # noqa: PLC0415 - only this test starts processes
+
+    players = [RandomPlayer()] * 4
+    serial = simulate(8, rules=CLASSIC, players=players, seed=1, batch_size=4)
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pooled = simulate(
+            8, rules=CLASSIC, players=players, seed=1, batch_size=4, executor=pool
+        )
+    assert pooled == serial
