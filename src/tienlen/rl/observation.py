@@ -33,7 +33,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Final
 
@@ -44,11 +44,16 @@ import numpy.typing as npt
 from tienlen.combos import ComboKind
 from tienlen.game import Action, GameState, Play
 from tienlen.players import Observation
+from tienlen.rl.table import class_key
 from tienlen.rules import BaseRules, Direction, GameEnd, Scoring
 
 __all__ = [
+    "ACTION_FEATURES",
     "ObservationEncoder",
     "ObservationLayout",
+    "action_feature",
+    "action_features",
+    "card_vector",
     "reference_observation",
     "rule_features",
 ]
@@ -346,3 +351,39 @@ def reference_observation(
         "rules": rule_features(rules),
         "history": past.ravel(),
     }
+
+
+def action_feature(action: Action) -> Array:
+    """One action as DouZero-style agents score it: its 52 card counts, kind, pass.
+
+    The exact mode beside the action table: per legal action a vector, so an agent
+    (RLCard's DMC) scores every exact play rather than a class.
+
+    Example:
+        >>> from tienlen import Pass, Play
+        >>> feature = action_feature(Play(player=0, cards="7s 7h"))
+        >>> feature[:52].nonzero()[0].tolist(), int(feature[52 + 1]), int(feature[-1])
+        ([16, 19], 1, 0)
+        >>> int(action_feature(Pass(player=0))[-1])
+        1
+    """
+    out = np.zeros(ACTION_FEATURES, dtype=np.float32)
+    if type(action) is Play:
+        out[:_CARDS] = card_vector(action.cards.mask)
+        kind = ComboKind(class_key(action.cards.mask) >> 12)  # see `ActionClass.key`
+        out[_CARDS + _KINDS.index(kind)] = 1
+    else:
+        out[-1] = 1
+    return out
+
+
+def action_features(actions: Sequence[Action]) -> Array:
+    """`action_feature` of every action, one row each."""
+    if not actions:
+        return np.zeros((0, ACTION_FEATURES), dtype=np.float32)
+    return np.stack([action_feature(action) for action in actions])
+
+
+ACTION_FEATURES: Final = _CARDS + len(_KINDS) + 1
+"""The length of `action_feature`."""
+
