@@ -53,6 +53,8 @@ __all__ = [
     "ObservationLayout",
     "action_feature",
     "action_features",
+    "BatchEncoder",
+    "card_matrix",
     "card_vector",
     "reference_observation",
     "rule_features",
@@ -185,54 +187,36 @@ class ObservationEncoder:
     """Observations of one game, kept up to date once per action.
 
     Call `reset` with the first state, `update` with every action applied, and
-    `encode` (flat), `structured` or `perfect` for any seat at any time.
+    `encode` (flat), `structured` or `perfect` for any seat at any time. The encoder
+    keeps only the last actions; everything else it reads off the state in constant
+    time (cards played are the dealt cards less the hand), so no step rebuilds the
+    game's history.
     """
 
     def __init__(self, rules: BaseRules, players: int, history: int = 8) -> None:
         self.layout: Final = ObservationLayout(rules, players, history)
         """The field layout."""
-        self._rules = rules
-        self._players = players
-        self._decks = rules.deal_size(players)[0]
-        self._rule_row = rule_features(rules)
-        self._played = np.zeros((players, _CARDS), dtype=np.float32)
-        self._history = np.zeros((history, self.layout.action_size), dtype=np.float32)
-        self._counts = np.zeros(players, dtype=np.float32)
-        self._order: list[list[int]] = []
+        self._batch = BatchEncoder(self.layout)
+        self._recent: list[Action] = []
 
     def reset(self, state: GameState) -> None:
-        """Start from *state* (usually a deal; any state works, its history replayed)."""
-        players = self._players
-        if state.players != players or state.rules != self._rules:
-            msg = f"this encoder is for {players} players of {self._rules.name}"
-            raise ValueError(msg)
-        self._order = [[seat, *state.seats_after(seat)] for seat in range(players)]
-        self._played[:] = 0
-        self._history[:] = 0
-        for seat in range(players):
-            self._counts[seat] = len(state.dealt[seat])
-        for action in state.history:
-            self.update(action)
+        """Start from *state* (usually a deal; any state works)."""
+        self._batch.check(state)
+        self._recent = list(state.history[::-1][: self.layout.history])
 
     def update(self, action: Action) -> None:
         """Record *action*, just applied to the game."""
-        history = self._history
-        history[1:] = history[:-1]
-        history[0] = 0
-        history[0, action.player] = 1
-        if type(action) is Play:
-            cards = card_vector(action.cards.mask)
-            self._played[action.player] += cards
-            self._counts[action.player] -= cards.sum()
-            history[0, self._players : -1] = cards
-        else:
-            history[0, -1] = 1
+        self._recent.insert(0, action)
+        del self._recent[self.layout.history :]
+
+    @property
+    def recent(self) -> list[Action]:
+        """The last actions, latest first (at most ``layout.history``)."""
+        return self._recent
 
     def encode(self, state: GameState, seat: int) -> Array:
         """The flat observation of *state* for *seat* (a new float32 array)."""
-        out = np.zeros(self.layout.size, dtype=np.float32)
-        self._fill(out, state, seat)
-        return out
+        return self._batch.encode([(state, seat, self._recent)])[0]
 
     def structured(self, state: GameState, seat: int) -> dict[str, Array]:
         """The observation of *state* for *seat*, one array per field."""
@@ -240,44 +224,146 @@ class ObservationEncoder:
 
     def perfect(self, state: GameState, seat: int) -> Array:
         """`encode` followed by every seat's hand, from *seat* on (centralised critics)."""
-        hands = [card_vector(state.hand(s).mask) for s in self._order[seat]]
-        return np.concatenate([self.encode(state, seat), *hands])
+        return self._batch.perfect([(state, seat, self._recent)])[0]
 
-    def _fill(self, out: Array, state: GameState, seat: int) -> None:
-        parts = self.layout.slices
-        order = self._order[seat]
-        n = self._players
-        hand = card_vector(state.hand(seat).mask)
-        out[parts["hand"]] = hand
-        played = self._played[order]
-        out[parts["played"]] = played.ravel()
-        out[parts["unseen"]] = self._decks - hand - played.sum(axis=0)
-        out[parts["card_counts"]] = self._counts[order]
-        base = parts["top"].start
-        top = state.top
-        if top is not None:
-            out[parts["top"]] = card_vector(top.mask)
-            out[parts["top_kind"].start + _KINDS.index(top.kind)] = 1
-            assert state.last_player is not None
-            out[parts["top_player"].start + order.index(state.last_player)] = 1
-        to_act = state.to_act
-        if to_act is not None:
-            out[parts["to_act"].start + order.index(to_act)] = 1
-        base = parts["passed"].start
-        out_base = parts["out"].start
-        for rel, player in enumerate(order):
-            out[base + rel] = state.locked >> player & 1
-            out[out_base + rel] = state.out >> player & 1
-        acting = seat == to_act
-        flags = parts["flags"].start
-        out[flags] = acting and state.required != 0
-        out[flags + 1] = acting and state.may_decline
-        out[flags + 2] = acting and state.is_continuing
-        out[flags + 3] = to_act is not None and not acting
-        out[parts["rules"]] = self._rule_row
-        history = self._history.copy()
-        history[:, :n] = history[:, order]
-        out[parts["history"]] = history.ravel()
+
+class BatchEncoder:
+    """Flat observations of many games at once, assembled with a few numpy operations.
+
+    Each item is ``(state, seat, recent actions latest first)``; the rows come back in
+    one ``(len(items), layout.size)`` float32 array. `ObservationEncoder` is one game
+    of it; `tienlen.rl.vector.VectorEnv` steps hundreds.
+    """
+
+    def __init__(self, layout: ObservationLayout) -> None:
+        self.layout: Final = layout
+        rules = layout.rules
+        self._decks = rules.deal_size(layout.players)[0]
+        self._rules_row = rule_features(rules)
+        self._orders: list[list[int]] | None = None
+
+    def check(self, state: GameState) -> None:
+        """Refuse a state of another table than the layout's."""
+        layout = self.layout
+        if state.players != layout.players or state.rules != layout.rules:
+            msg = f"this encoder is for {layout.players} players of {layout.rules.name}"
+            raise ValueError(msg)
+
+    def _order(self, state: GameState, seat: int) -> list[int]:
+        if self._orders is None:
+            self._orders = [
+                [s, *state.seats_after(s)] for s in range(self.layout.players)
+            ]
+        return self._orders[seat]
+
+    def encode(self, items: Sequence[tuple[GameState, int, Sequence[Action]]]) -> Array:
+        """One flat observation per ``(state, seat, recent actions)`` item."""
+        layout = self.layout
+        n, players, k = len(items), layout.players, layout.history
+        per_row = players + 2 + k  # hand, played by each seat, top, history
+        masks: list[int] = []
+        ints = np.zeros((n, 3 + 3 * players + 4 + k), dtype=np.int64)
+        ints[:, :3] = -1  # top kind, top player, to act: none
+        for row, (state, seat, recent) in enumerate(items):
+            order = self._order(state, seat)
+            hands = [state.hand(s).mask for s in order]
+            masks.append(hands[0])
+            one_deck = self._decks == 1
+            for s, held in zip(order, hands, strict=True):
+                dealt = state.dealt[s].mask
+                masks.append(dealt & ~held if one_deck else (state.dealt[s] - state.hand(s)).mask)
+            top = state.top
+            masks.append(top.mask if top is not None else 0)
+            line = ints[row]
+            if top is not None:
+                line[0] = _KIND_INDEX[top.kind]
+                line[1] = order.index(state.last_player)  # type: ignore[arg-type]
+            to_act = state.to_act
+            if to_act is not None:
+                line[2] = order.index(to_act)
+            base = 3
+            for rel, s in enumerate(order):
+                line[base + rel] = hands[rel].bit_count()
+                line[base + players + rel] = state.locked >> s & 1
+                line[base + 2 * players + rel] = state.out >> s & 1
+            base += 3 * players
+            acting = seat == to_act
+            line[base] = acting and state.required != 0
+            line[base + 1] = acting and state.may_decline
+            line[base + 2] = acting and state.is_continuing
+            line[base + 3] = to_act is not None and not acting
+            base += 4
+            for i in range(k):
+                if i < len(recent):
+                    action = recent[i]
+                    line[base + i] = order.index(action.player)
+                    masks.append(action.cards.mask if type(action) is Play else 0)
+                else:
+                    line[base + i] = -1
+                    masks.append(0)
+        cards = card_matrix(masks).reshape(n, per_row, _CARDS)
+        return self._assemble(cards, ints)
+
+    def _assemble(self, cards: Array, ints: npt.NDArray[np.int64]) -> Array:
+        layout = self.layout
+        parts = layout.slices
+        n, players, k = len(ints), layout.players, layout.history
+        out = np.zeros((n, layout.size), dtype=np.float32)
+        rows = np.arange(n)
+        hand = cards[:, 0]
+        played = cards[:, 1 : 1 + players]
+        out[:, parts["hand"]] = hand
+        out[:, parts["played"]] = played.reshape(n, -1)
+        out[:, parts["unseen"]] = self._decks - hand - played.sum(axis=1)
+        out[:, parts["top"]] = cards[:, 1 + players]
+        for name, column in (("top_kind", 0), ("top_player", 1), ("to_act", 2)):
+            present = ints[:, column] >= 0
+            out[rows[present], parts[name].start + ints[present, column]] = 1
+        base = 3
+        for name in ("card_counts", "passed", "out"):
+            out[:, parts[name]] = ints[:, base : base + players]
+            base += players
+        out[:, parts["flags"]] = ints[:, base : base + 4]
+        base += 4
+        out[:, parts["rules"]] = self._rules_row
+        history = np.zeros((n, k, layout.action_size), dtype=np.float32)
+        who = ints[:, base : base + k]
+        recorded = who >= 0
+        env_index, step_index = recorded.nonzero()
+        history[env_index, step_index, who[recorded]] = 1
+        history[:, :, players:-1] = cards[:, 2 + players :]
+        history[:, :, -1] = recorded & (history[:, :, players:-1].sum(axis=2) == 0)
+        out[:, parts["history"]] = history.reshape(n, -1)
+        return out
+
+    def perfect(self, items: Sequence[tuple[GameState, int, Sequence[Action]]]) -> Array:
+        """`encode` followed by every seat's hand, from the observing seat on."""
+        hands = [
+            state.hand(s).mask for state, seat, _ in items for s in self._order(state, seat)
+        ]
+        extra = card_matrix(hands).reshape(len(items), -1)
+        return np.concatenate([self.encode(items), extra], axis=1)
+
+
+def card_matrix(masks: Sequence[int]) -> Array:
+    """The 52 card counts of each multiset mask, one row each (see `card_vector`).
+
+    Example:
+        >>> from tienlen import Hand
+        >>> card_matrix([Hand.parse("3s").mask, 0]).sum(axis=1).tolist()
+        [1.0, 0.0]
+    """
+    low = b"".join((mask & _LOW_HALF).to_bytes(7, "little") for mask in masks)
+    raw = np.frombuffer(low, dtype=np.uint8).reshape(len(masks), 7)
+    bits = np.unpackbits(raw, axis=1, bitorder="little")[:, :_CARDS]
+    if any(mask >> _CARDS for mask in masks):
+        high = b"".join((mask >> _CARDS).to_bytes(7, "little") for mask in masks)
+        raw = np.frombuffer(high, dtype=np.uint8).reshape(len(masks), 7)
+        bits = bits + np.unpackbits(raw, axis=1, bitorder="little")[:, :_CARDS]
+    return bits.astype(np.float32)
+
+
+_KIND_INDEX: Final = {kind: i for i, kind in enumerate(_KINDS)}
 
 
 def reference_observation(

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import ClassVar, Final
+from typing import ClassVar, Final, overload
 
 import attrs
 import numpy as np
@@ -57,6 +57,10 @@ class UnknownActionError(TienLenError, ValueError):
 class ActionClass:
     """One entry of the table: every play of *kind* over *length* ranks topped by *top*.
 
+    Raises:
+        ValueError: a run reaching below the 3 (runs never wrap, RULES §1.4), or a
+            length *kind* cannot have.
+
     Example:
         >>> from tienlen import Card, ComboKind
         >>> run = ActionClass(ComboKind.STRAIGHT, 5, Card.parse("7h"))
@@ -70,6 +74,15 @@ class ActionClass:
     """Ranks spanned (1 for singles, pairs, triples and fours)."""
     top: Card
     """The highest card, which decides same-shape comparisons (RULES §1.3)."""
+
+    def __attrs_post_init__(self) -> None:
+        Shape.of(self.kind, self.length)  # raises InvalidRulesError, a ValueError
+        if not self.kind.is_sequence and self.length != 1:
+            msg = f"a {self.kind.label} spans one rank, not {self.length}"
+            raise ValueError(msg)
+        if self.top.rank.value < self.length - 1:
+            msg = f"no {self.kind.label} of {self.length} ranks tops at {self.top}"
+            raise ValueError(msg)
 
     @property
     def shape(self) -> Shape:
@@ -166,6 +179,12 @@ class ActionTable(Sequence[ActionClass | None]):
 
     def __init__(self, extra: Sequence[ActionClass] = ()) -> None:
         one, two = _base_classes()
+        known = {*one, *two}
+        for entry in extra:
+            if entry in known:
+                msg = f"{entry} is already in the table"
+                raise ValueError(msg)
+            known.add(entry)
         self._classes: tuple[ActionClass | None, ...] = (None, *one, *two, *extra)
         self._index: dict[int, int] = {
             entry.key: i for i, entry in enumerate(self._classes) if entry is not None
@@ -206,8 +225,16 @@ class ActionTable(Sequence[ActionClass | None]):
     def __len__(self) -> int:
         return len(self._classes)
 
-    def __getitem__(self, index: int) -> ActionClass | None:  # type: ignore[override]
-        if type(index) is not int:
+    @overload
+    def __getitem__(self, index: int) -> ActionClass | None: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[ActionClass | None, ...]: ...
+    def __getitem__(
+        self, index: int | slice
+    ) -> ActionClass | None | tuple[ActionClass | None, ...]:
+        if isinstance(index, slice):
+            return self._classes[index]
+        if type(index) is not int and not isinstance(index, np.integer):
             msg = f"an action index is an int, not {type(index).__name__}"
             raise TypeError(msg)
         try:
@@ -230,7 +257,8 @@ class ActionTable(Sequence[ActionClass | None]):
         if type(action) is not Play:
             msg = f"expected a Play or a Pass, not {type(action).__name__}"
             raise TypeError(msg)
-        index = self._index.get(class_key(action.cards.mask))
+        mask = action.cards.mask
+        index = self._index.get(class_key(mask)) if _is_structure(mask) else None
         if index is None:
             msg = f"{str(action)!r} is no combination of this action table"
             raise UnknownActionError(msg)
@@ -239,6 +267,18 @@ class ActionTable(Sequence[ActionClass | None]):
     def index_of_mask(self, mask: int) -> int:
         """The index of the play whose cards are *mask* (a legal play's mask)."""
         return self._index[class_key(mask)]
+
+    def index_of_key(self, key: int) -> int:
+        """The index of the class named *key* (a `tienlen.Combo.key`).
+
+        Raises:
+            UnknownActionError: no class of the table has that key.
+        """
+        try:
+            return self._index[key]
+        except KeyError:
+            msg = f"no class with key {key!r} in this action table"
+            raise UnknownActionError(msg) from None
 
     # -- classes of a state -----------------------------------------------------------
 
@@ -419,6 +459,20 @@ def class_key(mask: int) -> int:
     size = low.bit_count() + high.bit_count()
     ranks = _rank_bits(low).bit_count()
     return _SHAPE_CODES[ranks, size // ranks] << 6 | top
+
+
+def _is_structure(mask: int) -> bool:
+    """Whether *mask* is one rank, or a run of ranks holding equally many cards each."""
+    counts = [
+        (mask >> 4 * r & 15).bit_count() + (mask >> (_CARDS + 4 * r) & 15).bit_count()
+        for r in range(_RANKS)
+    ]
+    held = [r for r, count in enumerate(counts) if count]
+    if not held or len({counts[r] for r in held}) != 1:
+        return False
+    if held[-1] - held[0] != len(held) - 1:
+        return False
+    return (len(held), counts[held[0]]) in _SHAPE_CODES
 
 
 def _rank_bits(low: int) -> int:
