@@ -22,6 +22,13 @@ def table_id(table: tuple[BaseRules, int]) -> str:
     return f"{table[0].name}-{table[1]}"
 
 
+def decider(turns: Turns) -> int:
+    """The deciding seat of a game in progress."""
+    seat = turns.decider
+    assert seat is not None
+    return seat
+
+
 def walk(rules: BaseRules, players: int, seed: int, games: int) -> Iterator[Turns]:
     """Every decision of *games* random games (jump-in polls included), seeded."""
     rng = random.Random(seed)

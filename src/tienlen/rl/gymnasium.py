@@ -62,7 +62,7 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         render_mode: ``"ansi"`` or ``None``.
     """
 
-    metadata: Final = {"render_modes": ["ansi"]}  # noqa: RUF012  # Gymnasium's attribute
+    metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  # Gymnasium's attribute
 
     def __init__(
         self,
@@ -102,7 +102,9 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         self._table = ActionTable.for_rules(rules)
         self._history = history
         self._rng = random.Random()
-        self._turns = Turns(deal_playable(rules, players, random.Random(0)), self._table, history)
+        self._turns = Turns(
+            deal_playable(rules, players, random.Random(0)), self._table, history
+        )
         layout = self._turns.encoder.layout
         self.observation_space = spaces.Box(
             0.0, layout.high, (layout.size,), dtype=np.float32
@@ -148,7 +150,7 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         """The learner's legal indices (int8; all zero once the game is over)."""
         return self._turns.mask()
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``)."""
         return str(self._turns.state) if self.render_mode == "ansi" else None
 
@@ -160,11 +162,15 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
     def _bots_play(self) -> None:
         turns = self._turns
         while (decider := turns.decider) is not None and decider != self.seat:
-            offered: list[Action] = [a for group in turns.offered().values() for a in group]
+            offered: list[Action] = [
+                a for group in turns.offered().values() for a in group
+            ]
             seen = Observation.of(turns.state, decider)
             choice = self._bots[decider].act(seen, offered, self._rng)
             if choice not in offered:
-                msg = f"bot of seat {decider} chose {choice!r}, which it was not offered"
+                msg = (
+                    f"bot of seat {decider} chose {choice!r}, which it was not offered"
+                )
                 raise IllegalActionError(msg)
             turns.apply(next(a for a in offered if a == choice))
 
@@ -175,4 +181,4 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         return {"action_mask": self._turns.mask()}
 
 
-gymnasium.register(ENV_ID, entry_point=SoloEnv, disable_env_checker=False)
+gymnasium.register(ENV_ID, entry_point=f"{__name__}:SoloEnv")

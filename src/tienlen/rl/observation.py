@@ -49,11 +49,11 @@ from tienlen.rules import BaseRules, Direction, GameEnd, Scoring
 
 __all__ = [
     "ACTION_FEATURES",
+    "BatchEncoder",
     "ObservationEncoder",
     "ObservationLayout",
     "action_feature",
     "action_features",
-    "BatchEncoder",
     "card_matrix",
     "card_vector",
     "reference_observation",
@@ -216,7 +216,8 @@ class ObservationEncoder:
 
     def encode(self, state: GameState, seat: int) -> Array:
         """The flat observation of *state* for *seat* (a new float32 array)."""
-        return self._batch.encode([(state, seat, self._recent)])[0]
+        row: Array = self._batch.encode([(state, seat, self._recent)])[0]
+        return row
 
     def structured(self, state: GameState, seat: int) -> dict[str, Array]:
         """The observation of *state* for *seat*, one array per field."""
@@ -224,7 +225,8 @@ class ObservationEncoder:
 
     def perfect(self, state: GameState, seat: int) -> Array:
         """`encode` followed by every seat's hand, from *seat* on (centralised critics)."""
-        return self._batch.perfect([(state, seat, self._recent)])[0]
+        row: Array = self._batch.perfect([(state, seat, self._recent)])[0]
+        return row
 
 
 class BatchEncoder:
@@ -271,7 +273,9 @@ class BatchEncoder:
             one_deck = self._decks == 1
             for s, held in zip(order, hands, strict=True):
                 dealt = state.dealt[s].mask
-                masks.append(dealt & ~held if one_deck else (state.dealt[s] - state.hand(s)).mask)
+                masks.append(
+                    dealt & ~held if one_deck else (state.dealt[s] - state.hand(s)).mask
+                )
             top = state.top
             masks.append(top.mask if top is not None else 0)
             line = ints[row]
@@ -336,10 +340,14 @@ class BatchEncoder:
         out[:, parts["history"]] = history.reshape(n, -1)
         return out
 
-    def perfect(self, items: Sequence[tuple[GameState, int, Sequence[Action]]]) -> Array:
+    def perfect(
+        self, items: Sequence[tuple[GameState, int, Sequence[Action]]]
+    ) -> Array:
         """`encode` followed by every seat's hand, from the observing seat on."""
         hands = [
-            state.hand(s).mask for state, seat, _ in items for s in self._order(state, seat)
+            state.hand(s).mask
+            for state, seat, _ in items
+            for s in self._order(state, seat)
         ]
         extra = card_matrix(hands).reshape(len(items), -1)
         return np.concatenate([self.encode(items), extra], axis=1)
@@ -402,7 +410,9 @@ def reference_observation(
     acting = observation.to_act == observation.seat
     width = n + _CARDS + 1
     past = np.zeros((history, width), dtype=np.float32)
-    for row, action in enumerate(reversed(observation.history[-history:] if history else ())):
+    for row, action in enumerate(
+        reversed(observation.history[-history:] if history else ())
+    ):
         past[row, order.index(action.player)] = 1
         if isinstance(action, Play):
             past[row, n : n + _CARDS] = cards(action.cards)
@@ -418,7 +428,10 @@ def reference_observation(
         "top": cards(top) if top is not None else np.zeros(_CARDS, dtype=np.float32),
         "top_kind": one_hot(len(_KINDS), _KINDS.index(top.kind) if top else None),
         "top_player": one_hot(
-            n, order.index(observation.last_player) if top is not None else None
+            n,
+            order.index(observation.last_player)
+            if observation.last_player is not None and top is not None
+            else None,
         ),
         "to_act": one_hot(
             n, None if observation.to_act is None else order.index(observation.to_act)
@@ -472,4 +485,3 @@ def action_features(actions: Sequence[Action]) -> Array:
 
 ACTION_FEATURES: Final = _CARDS + len(_KINDS) + 1
 """The length of `action_feature`."""
-

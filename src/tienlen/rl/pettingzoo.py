@@ -40,7 +40,7 @@ __all__ = ["TienLenEnv", "env", "raw_env"]
 _Obs = dict[str, np.ndarray[Any, Any]]
 
 
-class TienLenEnv(AECEnv[str, _Obs, int | None]):
+class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """Tiến Lên for PettingZoo: one agent per seat, turn by turn (AEC).
 
     Args:
@@ -77,8 +77,10 @@ class TienLenEnv(AECEnv[str, _Obs, int | None]):
         self._table = ActionTable.for_rules(rules)
         self._rng = random.Random()
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
-        self.agents = []
-        probe = Turns(deal_playable(rules, players, random.Random(0)), self._table, history)
+        self.agents: list[str] = []
+        probe = Turns(
+            deal_playable(rules, players, random.Random(0)), self._table, history
+        )
         layout = probe.encoder.layout
         space = spaces.Dict(
             {
@@ -102,7 +104,9 @@ class TienLenEnv(AECEnv[str, _Obs, int | None]):
         """The action space of *agent*: `Discrete` over the action table."""
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> None:
         """Deal a new game; the same *seed* deals the same game (see `Turns.deal`)."""
         del options
         if seed is not None:
@@ -115,7 +119,7 @@ class TienLenEnv(AECEnv[str, _Obs, int | None]):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._select()
 
     def observe(self, agent: str) -> _Obs:
@@ -185,6 +189,6 @@ def raw_env(**kwargs: Any) -> TienLenEnv:
     return TienLenEnv(**kwargs)
 
 
-def env(**kwargs: Any) -> AECEnv[str, _Obs, int | None]:
+def env(**kwargs: Any) -> AECEnv:
     """``tienlen_v0``: a `TienLenEnv` in PettingZoo's order-enforcing wrapper."""
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

@@ -171,5 +171,6 @@ class TienLenRLCardEnv(Env):  # type: ignore[misc]
         """The feature of action *action* for the deciding seat."""
         turns = self.game.turns
         seat = self.game.get_player_id()
-        return action_feature(self.game.table.fill(action, turns.state.hand(seat), seat))
-
+        return action_feature(
+            self.game.table.fill(action, turns.state.hand(seat), seat)
+        )

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import ClassVar, Final, overload
 
@@ -32,7 +33,7 @@ from tienlen.cards import DECK, Card, Hand, Rank
 from tienlen.combos import ComboKind, Shape
 from tienlen.errors import InvalidRulesError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.rules import RULESETS, RuleSet
+from tienlen.rules import RULESETS, BaseRules
 
 __all__ = ["ACTIONS", "ActionClass", "ActionTable", "UnknownActionError"]
 
@@ -114,7 +115,7 @@ def _lengths(kind: ComboKind) -> Iterator[int]:
         yield length
 
 
-def rule_classes(rules: RuleSet, decks: int) -> list[ActionClass]:
+def rule_classes(rules: BaseRules, decks: int) -> list[ActionClass]:
     """Every class *rules* allows with *decks* decks, ordered by kind, length, top card.
 
     A class exists when its shape is a combination under the rules (`max_top_rank`),
@@ -127,7 +128,7 @@ def rule_classes(rules: RuleSet, decks: int) -> list[ActionClass]:
         >>> len(rule_classes(POKER, 1))
         407
     """
-    found = []
+    found: list[ActionClass] = []
     for kind in ComboKind:
         per_rank = kind.per_rank
         lowest_suit = (per_rank + decks - 1) // decks - 1
@@ -195,7 +196,7 @@ class ActionTable(Sequence[ActionClass | None]):
         """Entries of every preset, one or two decks (780): extra classes come after."""
 
     @classmethod
-    def for_rules(cls, rules: RuleSet) -> ActionTable:
+    def for_rules(cls, rules: BaseRules) -> ActionTable:
         """The table extended with the classes *rules* allows that the presets lack.
 
         Those are appended after `base_size`, in the table's order; with none (the
@@ -231,12 +232,10 @@ class ActionTable(Sequence[ActionClass | None]):
     def __getitem__(self, index: slice) -> tuple[ActionClass | None, ...]: ...
     def __getitem__(
         self, index: int | slice
-    ) -> ActionClass | None | tuple[ActionClass | None, ...]:
+    ) -> ActionClass | tuple[ActionClass | None, ...] | None:
         if isinstance(index, slice):
             return self._classes[index]
-        if type(index) is not int and not isinstance(index, np.integer):
-            msg = f"an action index is an int, not {type(index).__name__}"
-            raise TypeError(msg)
+        index = operator.index(index)  # a TypeError for anything but an int
         try:
             return self._classes[index]
         except IndexError:
@@ -297,7 +296,7 @@ class ActionTable(Sequence[ActionClass | None]):
         for action in actions:
             if action.player != player:
                 continue
-            i = 0 if type(action) is Pass else index[class_key(action.cards.mask)]
+            i = index[class_key(action.cards.mask)] if type(action) is Play else 0
             groups.setdefault(i, []).append(action)
         return groups
 
@@ -326,7 +325,7 @@ class ActionTable(Sequence[ActionClass | None]):
 
     def plays(self, index: int, actions: Iterable[Action], player: int) -> list[Action]:
         """Every exact action of class *index* among *player*'s *actions*."""
-        self[index]  # noqa: B018  # an unknown index raises
+        self[index]  # an unknown index raises
         return self.group(actions, player).get(index, [])
 
     def fill(
@@ -436,7 +435,9 @@ def _lowest_fill(entry: ActionClass, mask: int) -> int | None:
 def _members(entry: ActionClass, mask: int) -> list[int]:
     found = [0]
     for rank in entry.ranks:
-        choices = [_from_cards(cards) for cards in _rank_choices(mask, entry, rank.value)]
+        choices = [
+            _from_cards(cards) for cards in _rank_choices(mask, entry, rank.value)
+        ]
         found = [done | more for done in found for more in choices]  # disjoint ranks
     return [m for m in found if m]
 
@@ -499,7 +500,7 @@ _SHAPE_CODES: Final = _shape_codes()
 
 
 @functools.cache
-def _table_for(rules: RuleSet) -> ActionTable:
+def _table_for(rules: BaseRules) -> ActionTable:
     one, two = _base_classes()
     known = {*one, *two}
     decks = rules.deal_size(rules.max_players)[0]

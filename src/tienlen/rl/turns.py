@@ -53,16 +53,14 @@ def rewards(result: GameResult, reward: Reward) -> list[float]:
         >>> rewards(result, "score"), rewards(result, "win"), rewards(result, "place")
         ([0.0, -1.0, 1.0], [0.0, 0.0, 1.0], [0.0, -1.0, 1.0])
     """
+    kind = check_reward(reward)
     order = result.finish_order
     players = len(result.scores)
-    if reward == "score":
-        return [float(score) for score in result.scores]
-    if reward == "win":
+    if kind == "win":
         return [float(seat == order[0]) for seat in range(players)]
-    if reward == "place":
+    if kind == "place":
         return [1 - 2 * order.index(seat) / (players - 1) for seat in range(players)]
-    msg = f"reward must be one of {REWARDS}, not {reward!r}"
-    raise ValueError(msg)
+    return [float(score) for score in result.scores]
 
 
 def check_reward(reward: str) -> Reward:
@@ -158,9 +156,13 @@ class Turns:
             raise IllegalActionError(msg)
         action = group[0]
         if len(group) > 1:
-            wanted = self.table.fill(index, self.state.hand(action.player), action.player)
+            wanted = self.table.fill(
+                index, self.state.hand(action.player), action.player
+            )
             assert isinstance(wanted, Play)
-            action = next(a for a in group if a.cards == wanted.cards)
+            action = next(
+                a for a in group if type(a) is Play and a.cards == wanted.cards
+            )
         self.apply(action)
         return action
 
@@ -206,4 +208,3 @@ class Turns:
         if result is None:
             return [0.0] * self.state.players
         return rewards(result, reward)
-

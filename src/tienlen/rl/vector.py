@@ -91,7 +91,9 @@ class VectorEnv:
 
     def _deal(self, env: int) -> Turns:
         rng = random.Random(f"{self.seed}:{env}:{int(self.episodes[env])}")
-        return Turns.deal(self.rules, self.players, rng, self.table, self.layout.history)
+        return Turns.deal(
+            self.rules, self.players, rng, self.table, self.layout.history
+        )
 
     def reset(self) -> tuple[_Floats, npt.NDArray[np.int8], npt.NDArray[np.int64]]:
         """Deal every game afresh (episode counts back to 0).
