@@ -5,7 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
+import pytest
+
 from tienlen import CLASSIC, RULESETS, BaseRules
+
+pytest.importorskip("numpy")  # doctest collection imports this module too
+
 from tienlen.rl.turns import Turns
 
 TABLES: list[tuple[BaseRules, int]] = [
