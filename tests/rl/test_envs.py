@@ -257,6 +257,8 @@ def test_imitation_arrays_from_records() -> None:
     assert len(only) == sum(a.player == 1 for g in games for a in g.actions)
     with pytest.raises(ValueError, match="no records"):
         arrays([])
+    with pytest.raises(ValueError, match="no decision of seats"):
+        arrays(games, seats=[7])
 
 
 def test_rewards_kinds() -> None:

@@ -43,7 +43,7 @@ def arrays(
         history: Past actions in each observation.
 
     Raises:
-        ValueError: no records, or records of different tables.
+        ValueError: no records, records of different tables, or no decision of *seats*.
     """
     wanted = None if seats is None else set(seats)
     observations: list[npt.NDArray[np.float32]] = []
@@ -69,5 +69,8 @@ def arrays(
             turns.apply(action)
     if table_of is None:
         msg = "no records"
+        raise ValueError(msg)
+    if not actions:  # no decision of the chosen seats
+        msg = f"the records hold no decision of seats {sorted(wanted or ())}"
         raise ValueError(msg)
     return np.stack(observations), np.stack(masks), np.array(actions, dtype=np.int64)
