@@ -88,7 +88,7 @@ def test_compiled_matches_what_ci_built() -> None:
 @pytest.mark.parametrize("rules", PRESETS)
 def test_tables_pickle(rules: BaseRules) -> None:
     """Pickling contract: a rule set's compiled tables round-trip, pure or compiled."""
-    tables = rules._tables
+    tables = rules._compiled
     copy = round_trip(tables)
     assert type(copy) is Tables
     assert copy.valid_keys == tables.valid_keys
@@ -113,7 +113,7 @@ def test_rules_pickle_and_still_generate_plays(rules: BaseRules) -> None:
 def test_lazy_leads_pickle_as_their_plays() -> None:
     """Pickling contract: the lazy lead sequence pickles as the list of its plays."""
     hand = "3s 4s 5h 5d 6c 6d 7h"
-    leads = CLASSIC._tables.plays(tienlen.Hand.parse(hand).mask, 0)
+    leads = CLASSIC._compiled.plays(tienlen.Hand.parse(hand).mask, 0)
     assert isinstance(leads, _movegen.Leads)  # runs: the lazy sequence
     copy: object = round_trip(leads)
     assert copy == list(leads) == list(legal_plays(hand).masks)

@@ -24,6 +24,7 @@ from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
+    InvalidArgumentError,
     InvalidCardError,
     InvalidComboError,
     InvalidRulesError,
@@ -35,7 +36,6 @@ from tienlen.game import Action, Actions, GameSetup, GameState, Pass, Play
 from tienlen.match import Match
 from tienlen.players import (
     GreedyPlayer,
-    InvalidArgumentError,
     Observation,
     Player,
     PlayerError,

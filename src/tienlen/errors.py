@@ -13,6 +13,7 @@ import enum
 __all__ = [
     "IllegalPlayError",
     "IllegalReason",
+    "InvalidArgumentError",
     "InvalidCardError",
     "InvalidComboError",
     "InvalidRulesError",
@@ -76,6 +77,20 @@ class InvalidComboError(TienLenError, ValueError):
         Traceback (most recent call last):
         ...
         tienlen.errors.InvalidComboError: '3s 4h' is not a combination under classic
+    """
+
+
+class InvalidArgumentError(TienLenError, ValueError):
+    """An argument with the right type but a value no call accepts (``n_games=-1``).
+
+    Example:
+        >>> from tienlen import RandomPlayer, VIETCONG, simulate
+        >>> simulate(-1, rules=VIETCONG, players=[RandomPlayer()] * 4, seed=1)
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidArgumentError: ...
+
+    .. versionadded:: 0.2
     """
 
 

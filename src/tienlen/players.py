@@ -38,14 +38,13 @@ import attrs
 from tienlen.actions import make_play
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo
-from tienlen.errors import TienLenError
+from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.rules import RuleSet
 from tienlen.rules._base import Direction
 
 __all__ = [
     "GreedyPlayer",
-    "InvalidArgumentError",
     "Observation",
     "Player",
     "PlayerError",
@@ -244,13 +243,6 @@ class Player(Protocol):
             One of *actions* (an equal `Play` or `Pass` is accepted too).
         """
         ...
-
-
-class InvalidArgumentError(TienLenError, ValueError):
-    """An argument with the right type but a value no call accepts (``n_games=-1``).
-
-    .. versionadded:: 0.2
-    """
 
 
 class PlayerError(TienLenError, ValueError):
@@ -637,7 +629,7 @@ def _check_time_limit(time_limit: object, name: str = "time_limit") -> None:
         >>> _check_time_limit(0)
         Traceback (most recent call last):
         ...
-        tienlen.players.InvalidArgumentError: time_limit must be a positive, finite number of seconds, got 0
+        tienlen.errors.InvalidArgumentError: time_limit must be a positive, finite number of seconds, got 0
     """
     if time_limit is None:
         return

@@ -35,10 +35,9 @@ from typing import Final, Protocol, TypeVar
 
 import attrs
 
-from tienlen.errors import TienLenError
+from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Play
 from tienlen.players import (
-    InvalidArgumentError,
     Player,
     PlayerError,
     _check_players,

@@ -25,8 +25,9 @@ from xml.sax.saxutils import escape, quoteattr
 
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo
+from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
-from tienlen.players import InvalidArgumentError, _check_type
+from tienlen.players import _check_type
 
 __all__ = ["card", "cards", "combo", "hand", "state"]
 
@@ -175,7 +176,7 @@ def _check_caption(caption: object) -> str:
         >>> _check_caption("bell\a")
         Traceback (most recent call last):
         ...
-        tienlen.players.InvalidArgumentError: caption holds '\x07' (at 4), which an SVG document cannot hold
+        tienlen.errors.InvalidArgumentError: caption holds '\x07' (at 4), which an SVG document cannot hold
     """
     if not isinstance(caption, str):
         msg = f"caption must be a str, not {type(caption).__name__}"

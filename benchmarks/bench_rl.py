@@ -1,0 +1,186 @@
+"""Decisions per second of the RL environments, beside the bare engine and RLCard's Dou Dizhu.
+
+Run from the repository root, with the rl extra installed::
+
+    .venv/bin/python benchmarks/bench_rl.py            # about a minute
+    .venv/bin/python benchmarks/bench_rl.py --quick    # a smoke run
+
+Every row steps 256 decisions with uniformly random legal actions, continuing across
+games (a new deal when one ends), and all rows run in the same interleaved rounds
+(``benchlib`` from ``../shared/perf``), so the ratios compare like with like:
+
+- **bare GameState loop**: ``state.apply(actions[random])`` (no observation): the baseline;
+- **observation only**: `ObservationEncoder.encode` of the deciding seat, per decision;
+- **PettingZoo AEC env**: ``last()`` (observation and mask) then ``step`` (classic, 4);
+- **Gymnasium SoloEnv**: learner decisions only; the three `RandomPlayer` bots' moves
+  are inside each step (counted as one decision, so this row is pessimistic);
+- **VectorEnv, 256 games**: one ``step`` of 256 games is 256 decisions;
+- **RLCard doudizhu**: RLCard's own env, ``step`` with a random legal action id.
+
+Targets (issue 12 §4): AEC ≥ RLCard Dou Dizhu per decision; VectorEnv(256) ≥ 0.5× the
+bare loop. This is a measurement, never a pass/fail test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+for parent in Path(__file__).resolve().parents[1:4]:  # ../shared/perf of a checkout
+    perf = parent / "shared" / "perf"
+    if perf.is_dir() and str(perf) not in sys.path:
+        sys.path.insert(0, str(perf))
+
+import benchlib  # type: ignore[import-not-found,unused-ignore]
+import rlcard
+
+from tienlen import CLASSIC, GameState
+from tienlen.rl.gymnasium import SoloEnv
+from tienlen.rl.observation import ObservationEncoder
+from tienlen.rl.pettingzoo import raw_env
+from tienlen.rl.vector import VectorEnv
+
+CHUNK = 256
+
+
+def bare() -> Callable[[], None]:
+    rng = random.Random(1)
+    state = [GameState.deal(CLASSIC, 4, seed=rng)]
+
+    def run() -> None:
+        s = state[0]
+        for _ in range(CHUNK):
+            if s.is_over:
+                s = GameState.deal(CLASSIC, 4, seed=rng)
+            actions = s.legal_actions()
+            s = s.apply(actions[int(rng.random() * len(actions))])
+        state[0] = s
+
+    return run
+
+
+def observation_only() -> Callable[[], None]:
+    rng = random.Random(2)
+    states: list[GameState] = []
+    s = GameState.deal(CLASSIC, 4, seed=rng)
+    while len(states) < CHUNK:
+        if s.is_over:
+            s = GameState.deal(CLASSIC, 4, seed=rng)
+        states.append(s)
+        actions = s.legal_actions()
+        s = s.apply(actions[int(rng.random() * len(actions))])
+    encoder = ObservationEncoder(CLASSIC, 4)
+    encoder.reset(states[0])
+
+    def run() -> None:
+        for state in states:
+            if state.to_act is not None:
+                encoder.encode(state, state.to_act)
+
+    return run
+
+
+def aec() -> Callable[[], None]:
+    env = raw_env(rules=CLASSIC, players=4)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+
+    def run() -> None:
+        for _ in range(CHUNK):
+            if not env.agents:
+                env.reset()
+            observation, _, terminated, _, _ = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            legal = observation["action_mask"].nonzero()[0]
+            env.step(int(legal[int(rng.random() * len(legal))]))
+
+    return run
+
+
+def solo() -> Callable[[], None]:
+    env = SoloEnv(rules=CLASSIC, players=4)
+    _, info = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+
+    def run() -> None:
+        nonlocal info
+        for _ in range(CHUNK):
+            legal = info["action_mask"].nonzero()[0]
+            _, _, done, _, info = env.step(int(legal[int(rng.random() * len(legal))]))
+            if done:
+                _, info = env.reset()
+
+    return run
+
+
+def vector() -> Callable[[], None]:
+    envs = VectorEnv(CHUNK, CLASSIC, players=4, seed=5)
+    masks = [envs.reset()[1]]
+    rng = np.random.default_rng(5)
+
+    def run() -> None:
+        mask = masks[0]
+        noise = rng.random(mask.shape) * mask  # a random legal index per game
+        masks[0] = envs.step(noise.argmax(axis=1))[1]
+
+    return run
+
+
+def doudizhu() -> Callable[[], None]:
+    env = rlcard.make("doudizhu", {"seed": 6})
+    state = [env.reset()[0]]
+    rng = random.Random(6)
+
+    def run() -> None:
+        s = state[0]
+        for _ in range(CHUNK):
+            if env.is_over():
+                s, _ = env.reset()
+            legal = list(s["legal_actions"])
+            s, _ = env.step(legal[int(rng.random() * len(legal))])
+        state[0] = s
+
+    return run
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a smoke run")
+    args = parser.parse_args()
+    rows = {
+        "bare GameState loop": bare(),
+        "observation only (encode)": observation_only(),
+        "PettingZoo AEC env": aec(),
+        "Gymnasium SoloEnv (learner decisions)": solo(),
+        "VectorEnv, 256 games": vector(),
+        "RLCard doudizhu, random legal": doudizhu(),
+    }
+    benches = [
+        benchlib.Bench(name, run, ops_per_call=CHUNK, unit="decision")
+        for name, run in rows.items()
+    ]
+    results = benchlib.run_suite(
+        benches,
+        rounds=3 if args.quick else 9,
+        target=0.05 if args.quick else 0.3,
+        baseline="bare GameState loop",
+        quiet=True,
+    )
+    dou = results["RLCard doudizhu, random legal"]["ns_per_op"]
+    print(f"{'row':40s} {'decisions/s':>12s} {'x bare':>8s} {'x doudizhu':>10s}")
+    for name, row in results.items():
+        speed = 1 / row["ratio_to_bare GameState loop"]
+        print(
+            f"{name:40s} {row['ops_per_s']:12,.0f} {speed:8.2f} {dou / row['ns_per_op']:10.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

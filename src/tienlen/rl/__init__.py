@@ -1,0 +1,11 @@
+"""Reinforcement learning on Tiến Lên: a fixed action table, observations, environments.
+
+Needs the ``rl`` extra (``pip install 'tienlen[rl]'``: numpy, PettingZoo, Gymnasium,
+RLCard). See the "RL and search" guide.
+"""
+
+from __future__ import annotations
+
+from tienlen.rl.table import ACTIONS, ActionClass, ActionTable, UnknownActionError
+
+__all__ = ["ACTIONS", "ActionClass", "ActionTable", "UnknownActionError"]

@@ -1,0 +1,520 @@
+"""The fixed action table: PASS plus every (kind, length, top card) class (issue 12 §1).
+
+A legal play is named by its *class*: its `ComboKind`, its length in ranks and its top
+card. Members of one class differ only in the suits of their non-top cards, and the
+top card decides every same-shape comparison (RULES §1.3), so a policy over classes
+loses nothing a player cares about, while the table stays small and fixed.
+
+The table is generated from the rule settings, never pickled: the classes the five
+presets allow with one deck come first, in a stable order (kind, length, top card);
+then the 164 classes only two decks make possible (a pair topped by a ♠: two 3♠);
+then, for a house rule set, its own extra classes. Indices of earlier parts never move.
+
+Example:
+    >>> from tienlen.rl import ACTIONS
+    >>> ACTIONS.PASS, ACTIONS.size, len(ACTIONS)
+    (0, 616, 780)
+    >>> ACTIONS[1], ACTIONS[ACTIONS.size]
+    (ActionClass(kind=<ComboKind.SINGLE: 1>, length=1, top=Card.parse('3s')), ActionClass(kind=<ComboKind.PAIR: 2>, length=1, top=Card.parse('3s')))
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import ClassVar, Final, overload
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from tienlen.cards import DECK, Card, Hand, Rank
+from tienlen.combos import ComboKind, Shape
+from tienlen.errors import InvalidArgumentError, InvalidRulesError, TienLenError
+from tienlen.game import Action, GameState, Pass, Play
+from tienlen.rules import RULESETS, BaseRules
+
+__all__ = ["ACTIONS", "ActionClass", "ActionTable", "UnknownActionError"]
+
+_RANKS: Final = 13
+_CARDS: Final = 52
+_LOW_HALF: Final = (1 << _CARDS) - 1
+
+
+class UnknownActionError(TienLenError, ValueError):
+    """An action index or a play that the action table does not hold.
+
+    Example:
+        >>> from tienlen.rl import ACTIONS
+        >>> ACTIONS[5000]
+        Traceback (most recent call last):
+        ...
+        tienlen.rl.table.UnknownActionError: no action 5000 in a table of 780 actions
+    """
+
+
+@attrs.frozen
+class ActionClass:
+    """One entry of the table: every play of *kind* over *length* ranks topped by *top*.
+
+    Raises:
+        ValueError: a run reaching below the 3 (runs never wrap, RULES §1.4), or a
+            length *kind* cannot have.
+
+    Example:
+        >>> from tienlen import Card, ComboKind
+        >>> run = ActionClass(ComboKind.STRAIGHT, 5, Card.parse("7h"))
+        >>> str(run), [rank.symbol for rank in run.ranks]
+        ('5-card straight to 7h', ['3', '4', '5', '6', '7'])
+    """
+
+    kind: ComboKind
+    """The combination kind."""
+    length: int
+    """Ranks spanned (1 for singles, pairs, triples and fours)."""
+    top: Card
+    """The highest card, which decides same-shape comparisons (RULES §1.3)."""
+
+    def __attrs_post_init__(self) -> None:
+        Shape.of(self.kind, self.length)  # raises InvalidRulesError, a ValueError
+        if not self.kind.is_sequence and self.length != 1:
+            msg = f"a {self.kind.label} spans one rank, not {self.length}"
+            raise InvalidArgumentError(msg)
+        if self.top.rank.value < self.length - 1:
+            msg = f"no {self.kind.label} of {self.length} ranks tops at {self.top}"
+            raise InvalidArgumentError(msg)
+
+    @property
+    def shape(self) -> Shape:
+        """The kind plus the number of cards."""
+        return Shape.of(self.kind, self.length)
+
+    @property
+    def key(self) -> int:
+        """The class as `tienlen.Combo.key` names it (shape code and top card)."""
+        return self.shape.code << 6 | self.top.index
+
+    @property
+    def ranks(self) -> tuple[Rank, ...]:
+        """The ranks the class spans, lowest first."""
+        top = self.top.rank.value
+        return tuple(Rank(value) for value in range(top - self.length + 1, top + 1))
+
+    def __str__(self) -> str:
+        return f"{self.shape} to {self.top}"
+
+
+def _lengths(kind: ComboKind) -> Iterator[int]:
+    """Every length a shape of *kind* may have (`Shape.of` decides)."""
+    for length in range(1, _RANKS + 1 if kind.is_sequence else 2):
+        try:
+            Shape.of(kind, length)
+        except InvalidRulesError:
+            continue
+        yield length
+
+
+def rule_classes(rules: BaseRules, decks: int) -> list[ActionClass]:
+    """Every class *rules* allows with *decks* decks, ordered by kind, length, top card.
+
+    A class exists when its shape is a combination under the rules (`max_top_rank`),
+    its top rank is at least its length less one (runs never wrap, RULES §1.4) and at
+    most that maximum, and its top suit leaves room below for the other cards of its
+    rank: with one deck a pair's top is at least ♣, with two decks any suit.
+
+    Example:
+        >>> from tienlen import POKER
+        >>> len(rule_classes(POKER, 1))
+        407
+    """
+    found: list[ActionClass] = []
+    for kind in ComboKind:
+        per_rank = kind.per_rank
+        lowest_suit = (per_rank + decks - 1) // decks - 1
+        for length in _lengths(kind):
+            highest = rules.max_top_rank(Shape.of(kind, length))
+            if highest is None:
+                continue
+            for rank in range(length - 1, highest.value + 1):
+                found.extend(
+                    ActionClass(kind, length, DECK[rank * 4 + suit])
+                    for suit in range(lowest_suit, 4)
+                )
+    return found
+
+
+def _ordered(classes: Iterable[ActionClass]) -> list[ActionClass]:
+    return sorted(set(classes), key=lambda c: (c.kind.value, c.length, c.top.index))
+
+
+@functools.cache
+def _base_classes() -> tuple[tuple[ActionClass, ...], tuple[ActionClass, ...]]:
+    """The presets' one-deck classes, then the classes only two decks add."""
+    presets = list(RULESETS.values())
+    one = _ordered(c for rules in presets for c in rule_classes(rules, 1))
+    two = _ordered(c for rules in presets for c in rule_classes(rules, 2))
+    seen = set(one)
+    return tuple(one), tuple(c for c in two if c not in seen)
+
+
+class ActionTable(Sequence[ActionClass | None]):
+    """PASS (index 0) and the play classes, index ↔ action both ways.
+
+    ``table[i]`` is the `ActionClass` at index *i* (``None`` for PASS); `index` maps an
+    action to its index. `size` counts the entries one-deck games use; ``len(table)``
+    counts them all. Use `ActionTable.for_rules` for a house rule set with classes the
+    presets lack.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Play
+        >>> from tienlen.rl import ACTIONS
+        >>> state = GameState.from_hands(["3s 3h 4d", "5d 6d"], CLASSIC)
+        >>> i = ACTIONS.index(Play(player=0, cards="3s 3h"))
+        >>> str(ACTIONS[i]), str(ACTIONS.fill(i, state.hand(0), player=0))
+        ('pair to 3h', '3s 3h')
+    """
+
+    PASS: ClassVar[int] = 0
+    """The index of a pass."""
+
+    def __init__(self, extra: Sequence[ActionClass] = ()) -> None:
+        one, two = _base_classes()
+        known = {*one, *two}
+        given: object = extra  # checked at run time: callers may pass anything
+        if isinstance(given, str) or not isinstance(given, Sequence):
+            msg = f"expected a sequence of ActionClass, got {given!r}"
+            raise TypeError(msg)
+        for item in given:
+            if not isinstance(item, ActionClass):
+                msg = f"expected an ActionClass, got {item!r}"
+                raise TypeError(msg)
+        for entry in extra:
+            if entry in known:
+                msg = f"{entry} is already in the table"
+                raise InvalidArgumentError(msg)
+            known.add(entry)
+        self._classes: tuple[ActionClass | None, ...] = (None, *one, *two, *extra)
+        self._index: dict[int, int] = {
+            entry.key: i for i, entry in enumerate(self._classes) if entry is not None
+        }
+        self.size: Final = 1 + len(one)
+        """Entries a one-deck game of the presets can use (PASS and 615 classes)."""
+        self.base_size: Final = 1 + len(one) + len(two)
+        """Entries of every preset, one or two decks (780): extra classes come after."""
+
+    @classmethod
+    def for_rules(cls, rules: BaseRules) -> ActionTable:
+        """The table extended with the classes *rules* allows that the presets lack.
+
+        Those are appended after `base_size`, in the table's order; with none (the
+        presets' classes cover every longer Poker run, say) this is `ACTIONS` itself.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import POKER
+            >>> ActionTable.for_rules(attrs.evolve(POKER, max_consecutive_pairs=6)) is ACTIONS
+            True
+        """
+        return _table_for(rules)
+
+    def actions_for(self, players: int) -> int:
+        """How many entries a game of *players* needs (the size of its action space).
+
+        Example:
+            >>> ACTIONS.actions_for(4), ACTIONS.actions_for(6)
+            (616, 780)
+        """
+        if players <= 4 and len(self) == self.base_size:
+            return self.size
+        return len(self)
+
+    # -- index ↔ action -------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self._classes)
+
+    @overload
+    def __getitem__(self, index: int) -> ActionClass | None: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[ActionClass | None, ...]: ...
+    def __getitem__(
+        self, index: int | slice
+    ) -> ActionClass | tuple[ActionClass | None, ...] | None:
+        if isinstance(index, slice):
+            return self._classes[index]
+        index = operator.index(index)  # a TypeError for anything but an int
+        try:
+            return self._classes[index]
+        except IndexError:
+            msg = f"no action {index} in a table of {len(self)} actions"
+            raise UnknownActionError(msg) from None
+
+    def __iter__(self) -> Iterator[ActionClass | None]:
+        return iter(self._classes)
+
+    def index(self, action: Action) -> int:  # type: ignore[override]
+        """The index of *action*: `PASS` for a pass, its class for a play.
+
+        Raises:
+            UnknownActionError: a play that is no combination of the table.
+        """
+        if type(action) is Pass:
+            return self.PASS
+        if type(action) is not Play:
+            msg = f"expected a Play or a Pass, not {type(action).__name__}"
+            raise TypeError(msg)
+        mask = action.cards.mask
+        index = self._index.get(class_key(mask)) if _is_structure(mask) else None
+        if index is None:
+            msg = f"{str(action)!r} is no combination of this action table"
+            raise UnknownActionError(msg)
+        return index
+
+    def index_of_mask(self, mask: int) -> int:
+        """The index of the play whose cards are *mask* (a legal play's mask)."""
+        return self._index[class_key(mask)]
+
+    def index_of_key(self, key: int) -> int:
+        """The index of the class named *key* (a `tienlen.Combo.key`).
+
+        Raises:
+            UnknownActionError: no class of the table has that key.
+        """
+        try:
+            return self._index[key]
+        except KeyError:
+            msg = f"no class with key {key!r} in this action table"
+            raise UnknownActionError(msg) from None
+
+    # -- classes of a state -----------------------------------------------------------
+
+    def group(self, actions: Iterable[Action], player: int) -> dict[int, list[Action]]:
+        """*player*'s actions among *actions*, by index (exact plays of each class).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s 4h 9d", "5d 6d"], CLASSIC)
+            >>> groups = ACTIONS.group(state.legal_actions(), 0)
+            >>> [(str(ACTIONS[i]), len(plays)) for i, plays in groups.items()]
+            [('single to 3s', 1)]
+        """
+        groups: dict[int, list[Action]] = {}
+        index = self._index
+        for action in actions:
+            if action.player != player:
+                continue
+            i = index[class_key(action.cards.mask)] if type(action) is Play else 0
+            groups.setdefault(i, []).append(action)
+        return groups
+
+    def legal_indices(self, state: GameState, player: int) -> list[int]:
+        """The indices *player* may choose now, ascending (jump-ins included).
+
+        The player to act gets their plays and pass; any other player their Poker
+        jump-ins (RULES §6.4), without a pass: declining is not an engine action.
+        """
+        return sorted(self.group(state.legal_actions(), player))
+
+    def mask(
+        self, state: GameState, player: int, size: int | None = None
+    ) -> npt.NDArray[np.int8]:
+        """An int8 array, 1 where `legal_indices` holds the index (*size* entries).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> mask = ACTIONS.mask(GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC), 0)
+            >>> mask.dtype.name, mask.shape, int(mask.sum())
+            ('int8', (616,), 1)
+        """
+        out = np.zeros(size or self.actions_for(state.players), dtype=np.int8)
+        out[self.legal_indices(state, player)] = 1
+        return out
+
+    def plays(self, index: int, actions: Iterable[Action], player: int) -> list[Action]:
+        """Every exact action of class *index* among *player*'s *actions*."""
+        self[index]  # an unknown index raises
+        return self.group(actions, player).get(index, [])
+
+    def fill(
+        self,
+        index: int,
+        hand: Hand,
+        player: int,
+        choose: Callable[[Sequence[Play]], Play] | None = None,
+    ) -> Action:
+        """The action of class *index* from *hand*: a pass, or the play it names.
+
+        By default the play takes, at every rank, the lowest suits the hand holds (the
+        top card itself at the top rank); that play is legal whenever the class is
+        (every member of a class compares alike, RULES §1.3). *choose* instead picks
+        among every play of the class the hand holds.
+
+        Raises:
+            UnknownActionError: the hand holds no play of the class.
+
+        Example:
+            >>> from tienlen import Hand
+            >>> hand = Hand.parse("4s 4d 5c 5h 6s 6h 7d")
+            >>> i = ACTIONS.index(Play(player=0, cards="4d 5h 6h"))
+            >>> str(ACTIONS.fill(i, hand, 0)), len(ACTIONS.members(i, hand))
+            ('4s 5c 6h', 4)
+        """
+        entry = self[index]
+        if entry is None:
+            return Pass(player=player)
+        if choose is None:
+            mask = _lowest_fill(entry, hand.mask)
+            if mask is None:
+                raise self._missing(entry, hand)
+            return Play(player=player, cards=Hand(mask))
+        return choose([Play(player=player, cards=m) for m in self.members(index, hand)])
+
+    def members(self, index: int, hand: Hand) -> list[Hand]:
+        """Every play of class *index* that *hand* holds (distinct card sets)."""
+        entry = self[index]
+        if entry is None:
+            return []
+        found = [Hand(m) for m in _members(entry, hand.mask)]
+        if not found:
+            raise self._missing(entry, hand)
+        return found
+
+    @staticmethod
+    def _missing(entry: ActionClass, hand: Hand) -> UnknownActionError:
+        return UnknownActionError(f"{str(hand)!r} holds no {entry}")
+
+    def __repr__(self) -> str:
+        return f"<ActionTable ({len(self)} actions)>"
+
+
+def _copies(mask: int, card: int) -> int:
+    """How many copies of *card* a multiset mask holds (0-2)."""
+    return (mask >> card & 1) + (mask >> (card + _CARDS) & 1)
+
+
+def _rank_choices(mask: int, entry: ActionClass, rank: int) -> list[list[int]]:
+    """The card lists *mask* can give rank *rank* of *entry*, lowest suits first."""
+    per_rank = entry.kind.per_rank
+    top = entry.top.index
+    cards: list[int] = []
+    for card in range(rank * 4, rank * 4 + 4):
+        if rank == entry.top.rank.value and card > top:
+            break
+        cards += [card] * _copies(mask, card)
+    if rank == entry.top.rank.value:  # the top card itself, then per_rank - 1 below it
+        if top not in cards:
+            return []
+        cards.remove(top)
+        return [[top, *rest] for rest in _combinations(cards, per_rank - 1)]
+    return list(_combinations(cards, per_rank))
+
+
+def _combinations(cards: list[int], k: int) -> list[list[int]]:
+    """The distinct k-multisets of *cards* (sorted), lowest first."""
+    if k == 0:
+        return [[]]
+    found: list[list[int]] = []
+    for i, card in enumerate(cards):
+        if i and cards[i - 1] == card:
+            continue
+        found += [[card, *rest] for rest in _combinations(cards[i + 1 :], k - 1)]
+    return found
+
+
+def _from_cards(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        bit = 1 << card
+        mask |= bit << _CARDS if mask & bit else bit
+    return mask
+
+
+def _lowest_fill(entry: ActionClass, mask: int) -> int | None:
+    cards: list[int] = []
+    for rank in entry.ranks:
+        choices = _rank_choices(mask, entry, rank.value)
+        if not choices:
+            return None
+        cards += choices[0]
+    return _from_cards(cards)
+
+
+def _members(entry: ActionClass, mask: int) -> list[int]:
+    found = [0]
+    for rank in entry.ranks:
+        choices = [
+            _from_cards(cards) for cards in _rank_choices(mask, entry, rank.value)
+        ]
+        found = [done | more for done in found for more in choices]  # disjoint ranks
+    return [m for m in found if m]
+
+
+def class_key(mask: int) -> int:
+    """The `ActionClass.key` of the combination whose cards are *mask*.
+
+    *mask* must be a combination (a legal play); its class is read off the cards: the
+    number of ranks, the cards per rank and the top card (the highest of one copy).
+
+    Example:
+        >>> from tienlen import classify
+        >>> combo = classify("9s 9h Ts Td Jc Jd")
+        >>> class_key(combo.mask) == combo.key
+        True
+    """
+    low = mask & _LOW_HALF
+    high = mask >> _CARDS
+    top = low.bit_length() - 1
+    size = low.bit_count() + high.bit_count()
+    ranks = _rank_bits(low).bit_count()
+    return _SHAPE_CODES[ranks, size // ranks] << 6 | top
+
+
+def _is_structure(mask: int) -> bool:
+    """Whether *mask* is one rank, or a run of ranks holding equally many cards each."""
+    counts = [
+        (mask >> 4 * r & 15).bit_count() + (mask >> (_CARDS + 4 * r) & 15).bit_count()
+        for r in range(_RANKS)
+    ]
+    held = [r for r, count in enumerate(counts) if count]
+    if not held or len({counts[r] for r in held}) != 1:
+        return False
+    if held[-1] - held[0] != len(held) - 1:
+        return False
+    return (len(held), counts[held[0]]) in _SHAPE_CODES
+
+
+def _rank_bits(low: int) -> int:
+    """One bit per rank present in a one-copy mask."""
+    folded = low | low >> 1
+    folded |= folded >> 2
+    return folded & _NIBBLE_LOW
+
+
+_NIBBLE_LOW: Final = int("1" * _RANKS, 16)
+
+
+def _shape_codes() -> Mapping[tuple[int, int], int]:
+    """``(ranks, cards per rank)`` → shape code, for every kind and length."""
+    codes: dict[tuple[int, int], int] = {}
+    for kind in ComboKind:
+        for length in _lengths(kind):
+            ranks = length if kind.is_sequence else 1
+            codes[ranks, kind.per_rank] = Shape.of(kind, length).code
+    return codes
+
+
+_SHAPE_CODES: Final = _shape_codes()
+
+
+@functools.cache
+def _table_for(rules: BaseRules) -> ActionTable:
+    one, two = _base_classes()
+    known = {*one, *two}
+    decks = rules.deal_size(rules.max_players)[0]
+    extra = [c for c in _ordered(rule_classes(rules, decks)) if c not in known]
+    return ACTIONS if not extra else ActionTable(extra)
+
+
+ACTIONS: Final = ActionTable()
+"""The action table of the five presets: 616 one-deck entries, 780 in all."""
