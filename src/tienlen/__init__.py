@@ -28,6 +28,7 @@ from tienlen.errors import (
     TienLenError,
     UnknownVariantError,
 )
+from tienlen.evaluation import EvaluationStats, evaluate
 from tienlen.game import Action, Actions, GameSetup, GameState, Pass, Play
 from tienlen.match import Match
 from tienlen.players import (
@@ -59,6 +60,7 @@ from tienlen.rules import (
     legal_plays,
 )
 from tienlen.scoring import ChopChain, GameResult, ScoreItem, ScoreKind
+from tienlen.search import ISMCTSPlayer, PIMCPlayer, SamplingError, sample_world
 from tienlen.simulation import MapExecutor, SimulatedGame, SimulationStats, simulate
 
 __version__ = "0.1.0.dev0"
@@ -80,6 +82,7 @@ __all__ = [
     "Combo",
     "ComboKind",
     "Direction",
+    "EvaluationStats",
     "FirstLead",
     "GameEnd",
     "GameResult",
@@ -87,6 +90,7 @@ __all__ = [
     "GameState",
     "GreedyPlayer",
     "Hand",
+    "ISMCTSPlayer",
     "IllegalPlayError",
     "IllegalReason",
     "InstantWin",
@@ -97,6 +101,7 @@ __all__ = [
     "MapExecutor",
     "Match",
     "Observation",
+    "PIMCPlayer",
     "Pass",
     "Play",
     "Player",
@@ -105,6 +110,7 @@ __all__ = [
     "RandomPlayer",
     "Rank",
     "RuleSet",
+    "SamplingError",
     "ScoreItem",
     "ScoreKind",
     "Scoring",
@@ -117,10 +123,12 @@ __all__ = [
     "__version__",
     "beats",
     "classify",
+    "evaluate",
     "get_rules",
     "legal_plays",
     "parse_cards",
     "play_game",
+    "sample_world",
     "simulate",
 ]
 
