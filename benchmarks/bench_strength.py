@@ -69,6 +69,7 @@ def make_bot(args: argparse.Namespace) -> Player:
             iterations=args.iterations,
             max_candidates=args.candidates,
             exploration=args.exploration,
+            opponent_candidates=args.opponent_candidates,
         )
     return GreedyPlayer()
 
@@ -96,6 +97,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--worlds", type=int, default=12, help="PIMC worlds")
     parser.add_argument("--iterations", type=int, default=60, help="ISMCTS iterations")
     parser.add_argument("--candidates", type=int, default=8, help="max candidates")
+    parser.add_argument(
+        "--opponent-candidates", type=int, default=3, help="ISMCTS opponent moves"
+    )
     parser.add_argument("--exploration", type=float, default=0.7, help="ISMCTS UCB c")
     parser.add_argument("--quick", action="store_true", help="a few deals, tiny budget")
     args = parser.parse_args(argv)

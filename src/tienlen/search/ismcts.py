@@ -40,7 +40,7 @@ from tienlen.search._rollouts import (
     own_actions,
     play_out,
 )
-from tienlen.search.sampling import sample_world
+from tienlen.search.sampling import _Deal
 
 __all__ = ["ISMCTSPlayer"]
 
@@ -48,7 +48,7 @@ __all__ = ["ISMCTSPlayer"]
 class _Node:
     """A tree node: the move that led here and its statistics (for the mover)."""
 
-    __slots__ = ("available", "children", "mover", "total", "visits")
+    __slots__ = ("available", "children", "mover", "moves", "total", "visits")
 
     def __init__(self, mover: int) -> None:
         self.mover = mover
@@ -59,6 +59,8 @@ class _Node:
         """The sum of the mover's scores over the visits."""
         self.available = 0
         """How often the move was legal when its parent was visited."""
+        self.moves: list[Action] | None = None
+        """The searching seat's moves from here, when it is to act (the same in every world)."""
 
 
 @attrs.frozen(kw_only=True)
@@ -91,6 +93,8 @@ class ISMCTSPlayer:
     """Moves considered at a node, at most."""
     seconds: float | None = None
     """A time limit per decision (checked after each iteration), or ``None``."""
+    opponent_candidates: int = 3
+    """Moves considered for the other players, at most (their first is Greedy's)."""
     exploration: float = 0.7
     """The UCB1 exploration constant, for scores scaled to [0, 1]."""
     rollout: Player = attrs.field(factory=GreedyPlayer)
@@ -100,6 +104,9 @@ class ISMCTSPlayer:
 
     def __attrs_post_init__(self) -> None:
         check_budget("iterations", self.iterations, self.seconds, self.max_candidates)
+        check_budget(
+            "opponent_candidates", self.opponent_candidates, None, self.max_candidates
+        )
         if type(self.exploration) not in (int, float) or not self.exploration >= 0:
             msg = f"exploration must be a non-negative number, got {self.exploration!r}"
             raise ValueError(msg)
@@ -116,8 +123,11 @@ class ISMCTSPlayer:
         root = _Node(observation.seat)
         spread = _Spread()
         end = deadline(self.seconds)
+        deal = _Deal.of(
+            observation, first_game=self.first_game, after_instant_win=False
+        )
         for _ in range(self.iterations):
-            world = sample_world(observation, rng, first_game=self.first_game)
+            world = deal.sample(rng)
             self._iterate(root, world, observation.seat, moves, spread, rng)
             if expired(end):
                 break
@@ -142,7 +152,7 @@ class ISMCTSPlayer:
                     child.available += 1
             untried = [move for move in moves if move not in node.children]
             if untried:
-                move = untried[int(rng.random() * len(untried))]
+                move = untried[0]  # the most promising first (`PIMCPlayer`'s order)
                 child = node.children[move] = _Node(mover)
                 child.available = 1
             else:
@@ -157,14 +167,24 @@ class ISMCTSPlayer:
                 break
             declining = None
             mover = world.to_act
-            moves = candidates(
-                Observation.of(world, mover), own_actions(world), self.max_candidates
-            )
+            moves = self._moves(node, world, seat)
         scores = play_out(world, self.rollout, rng, declining)
         spread.update(scores)
         for visited in path:
             visited.visits += 1
             visited.total += scores[visited.mover]
+
+    def _moves(self, node: _Node, world: GameState, seat: int) -> list[Action]:
+        """The moves searched at *node*: the seat's own are worked out once."""
+        mover = world.to_act
+        assert mover is not None
+        if mover == seat and node.moves is not None:
+            return node.moves
+        limit = self.max_candidates if mover == seat else self.opponent_candidates
+        moves = candidates(Observation.of(world, mover), own_actions(world), limit)
+        if mover == seat:
+            node.moves = moves
+        return moves
 
     def _ucb(self, child: _Node, spread: _Spread) -> float:
         """UCB1 of *child*, counted against its availability."""

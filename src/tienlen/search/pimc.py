@@ -36,7 +36,7 @@ from tienlen.search._rollouts import (
     is_declined_jump_in,
     play_out,
 )
-from tienlen.search.sampling import sample_world
+from tienlen.search.sampling import _Deal
 
 __all__ = ["PIMCPlayer"]
 
@@ -90,8 +90,11 @@ class PIMCPlayer:
         seat = observation.seat
         totals = [0] * len(searched)
         end = deadline(self.seconds)
+        deal = _Deal.of(
+            observation, first_game=self.first_game, after_instant_win=False
+        )
         for _ in range(self.worlds):
-            world = sample_world(observation, rng, first_game=self.first_game)
+            world = deal.sample(rng)
             for index, action in enumerate(searched):
                 declining = seat if is_declined_jump_in(world, action) else None
                 after = apply_searched(world, action)

@@ -125,17 +125,7 @@ def sample_world(
     deal = _Deal.of(
         observation, first_game=first_game, after_instant_win=after_instant_win
     )
-    for _ in range(max_tries):
-        world = deal.draw(
-            rng, first_game=first_game, after_instant_win=after_instant_win
-        )
-        if world is not None:
-            return world
-    msg = (
-        f"no deal consistent with the observation of seat {observation.seat} "
-        f"found in {max_tries} tries"
-    )
-    raise SamplingError(msg)
+    return deal.sample(rng, max_tries)
 
 
 def _played_by(observation: Observation) -> list[Hand]:
@@ -160,11 +150,13 @@ class _Deal:
     def __init__(
         self,
         observation: Observation,
+        setup: tuple[bool, bool],
         known: list[Hand],
         pool: list[Card],
         forced: dict[int, Card],
     ) -> None:
         self.observation = observation
+        self.first_game, self.after_instant_win = setup
         self.known = known
         """Per seat, the cards it certainly was dealt."""
         self.pool = pool
@@ -226,15 +218,25 @@ class _Deal:
         floor = _lowest_dealt(observation, starter, leader, must_lead_low)
         if floor is not None:
             pool = [card for card in pool if card >= floor]
-        return cls(observation, known, pool, forced)
+        return cls(observation, (first_game, after_instant_win), known, pool, forced)
 
-    def draw(
-        self,
-        rng: random.Random,
-        *,
-        first_game: bool,
-        after_instant_win: bool,
-    ) -> GameState | None:
+    def sample(self, rng: random.Random, max_tries: int = _MAX_TRIES) -> GameState:
+        """A random consistent world: `sample_world`, the known part worked out once.
+
+        Raises:
+            SamplingError: no consistent deal found in *max_tries* draws.
+        """
+        for _ in range(max_tries):
+            world = self.draw(rng)
+            if world is not None:
+                return world
+        msg = (
+            f"no deal consistent with the observation of seat "
+            f"{self.observation.seat} found in {max_tries} tries"
+        )
+        raise SamplingError(msg)
+
+    def draw(self, rng: random.Random) -> GameState | None:
         """One random deal replayed to the observation, or ``None`` if it is refused."""
         observation = self.observation
         rules = observation.rules
@@ -258,7 +260,7 @@ class _Deal:
             rules.instant_win(hand) is not None for hand in hands
         ):
             return None
-        return _replay(observation, hands, first_game, after_instant_win)
+        return _replay(observation, hands, self.first_game, self.after_instant_win)
 
 
 def _spare_starter(
