@@ -77,7 +77,7 @@ class EvaluationStats:
     players: int
     """How many players (and seats) there are."""
     rotations: int
-    """Games per deal: one per seating (the number of players, or 1 without rotation)."""
+    """How many games each deal gets, one per seating (the players, or 1 without rotation)."""
     deals: int = 0
     """How many deals were played."""
     places: tuple[tuple[int, ...], ...] = attrs.field(converter=_int_rows)
