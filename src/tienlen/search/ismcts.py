@@ -93,8 +93,9 @@ class ISMCTSPlayer:
     """Moves considered at a node, at most."""
     seconds: float | None = None
     """A time limit per decision (checked after each iteration), or ``None``."""
-    opponent_candidates: int = 3
-    """Moves considered for the other players, at most (their first is Greedy's)."""
+    opponent_candidates: int = 1
+    """Moves considered for the other players, at most, Greedy's first (with 1 they play
+    only Greedy's move in the tree: the stronger setting measured in docs/search.md)."""
     exploration: float = 0.7
     """The UCB1 exploration constant, for scores scaled to [0, 1]."""
     rollout: Player = attrs.field(factory=GreedyPlayer)
