@@ -28,6 +28,7 @@ from tienlen import (
     Card,
     GameState,
     GreedyPlayer,
+    Hand,
     Observation,
     Pass,
     Play,
@@ -282,3 +283,14 @@ def test_an_impossible_lead_gives_up_with_a_clear_error() -> None:
     assert isinstance(caught.value, TienLenError)
     assert isinstance(caught.value, ValueError)
     assert str(pickle.loads(pickle.dumps(caught.value))) == str(caught.value)  # noqa: S301 - our own bytes
+
+
+def test_a_declined_lead_with_three_of_spades_seen_elsewhere_is_refused() -> None:
+    """RULES §3.3: if the seat itself holds 3♠, nobody else can have declined with it."""
+    state = GameState.deal(JUSTUS_PANG, players=4, seed=4).pass_turn()
+    observer = state.to_act
+    assert observer is not None
+    seen = Observation.of(state, observer)
+    swapped = Hand.from_cards([THREE_OF_SPADES, *seen.hand.cards[1:]])
+    with pytest.raises(SamplingError, match="must hold 3s"):
+        sample_world(attrs.evolve(seen, hand=swapped), random.Random())
