@@ -32,6 +32,7 @@ from tienlen.errors import (
     TienLenError,
     UnknownVariantError,
 )
+from tienlen.evaluation import EvaluationStats, evaluate
 from tienlen.game import Action, Actions, GameSetup, GameState, Pass, Play
 from tienlen.match import Match
 from tienlen.players import (
@@ -63,6 +64,7 @@ from tienlen.rules import (
     legal_plays,
 )
 from tienlen.scoring import ChopChain, GameResult, ScoreItem, ScoreKind
+from tienlen.search import ISMCTSPlayer, PIMCPlayer, SamplingError, sample_world
 from tienlen.simulation import ExecutorError, MapExecutor, SimulationStats, simulate
 
 __version__ = "0.1.0.dev0"
@@ -97,6 +99,7 @@ __all__ = [
     "Combo",
     "ComboKind",
     "Direction",
+    "EvaluationStats",
     "ExecutorError",
     "FirstLead",
     "GameEnd",
@@ -105,6 +108,7 @@ __all__ = [
     "GameState",
     "GreedyPlayer",
     "Hand",
+    "ISMCTSPlayer",
     "IllegalPlayError",
     "IllegalReason",
     "InstantWin",
@@ -116,6 +120,7 @@ __all__ = [
     "MapExecutor",
     "Match",
     "Observation",
+    "PIMCPlayer",
     "Pass",
     "Play",
     "Player",
@@ -124,6 +129,7 @@ __all__ = [
     "RandomPlayer",
     "Rank",
     "RuleSet",
+    "SamplingError",
     "ScoreItem",
     "ScoreKind",
     "Scoring",
@@ -135,10 +141,12 @@ __all__ = [
     "__version__",
     "beats",
     "classify",
+    "evaluate",
     "get_rules",
     "legal_plays",
     "parse_cards",
     "play_game",
+    "sample_world",
     "simulate",
 ]
 

@@ -1,0 +1,152 @@
+"""What the search bots share: candidate pruning, budgets and rollouts (private).
+
+Example:
+    >>> from tienlen import CLASSIC, GameState, Observation
+    >>> state = GameState.from_hands(["3s 4s 5s 6h 6d", "7c 8c 9c Td Jd"], CLASSIC)
+    >>> seen = Observation.of(state, 0)
+    >>> [str(a) for a in candidates(seen, state.legal_actions(), 3)]
+    ['3s 4s 5s 6d', '3s', '3s 4s 5s']
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Final
+
+import attrs
+
+from tienlen.game import Action, GameState, Pass
+from tienlen.players import GreedyPlayer, Observation, Player, play_game
+
+_GREEDY: Final = GreedyPlayer()
+
+
+def candidates(
+    observation: Observation, actions: Sequence[Action], limit: int
+) -> list[Action]:
+    """At most *limit* of *actions* worth searching, the most promising first.
+
+    Plays of the same class (kind, length and top card, as in `tienlen.rl`'s action
+    table) differ only in the lower cards they use: one play per class is kept, the
+    one using the lowest cards. The `GreedyPlayer` choice comes first, then a pass
+    (when legal), then the classes taken in turn from each shape, lowest top first,
+    so that every shape of play gets a candidate before any gets a second.
+    """
+    rules = observation.rules
+    greedy = _GREEDY.act(observation, actions, random.Random(0))
+    chosen: list[Action] = [greedy]
+    by_class: dict[tuple[object, int, int], tuple[int, Action]] = {}
+    for action in actions:
+        if isinstance(action, Pass):
+            if action != greedy:
+                chosen.append(action)
+            continue
+        combo = rules.classify(action.cards)
+        assert combo is not None
+        key = (combo.kind, len(combo), combo.top.index)
+        weight = sum(card.index for card in action.cards)
+        if key not in by_class or weight < by_class[key][0]:
+            by_class[key] = weight, action
+    shapes: dict[tuple[object, int], list[tuple[int, Action]]] = {}
+    for (kind, length, top), (_, action) in by_class.items():
+        shapes.setdefault((kind, length), []).append((top, action))
+    ladders = [sorted(group, key=lambda item: item[0]) for group in shapes.values()]
+    ladders.sort(key=lambda ladder: ladder[0][0])
+    for step in range(max((len(ladder) for ladder in ladders), default=0)):
+        chosen.extend(
+            ladder[step][1]
+            for ladder in ladders
+            if step < len(ladder) and ladder[step][1] != greedy
+        )
+    return chosen[:limit]
+
+
+@attrs.frozen
+class _Declining:
+    """A rollout player that declines the Poker jump-in being searched, then plays on.
+
+    When the searched action is "do not jump in" (a `Pass` out of turn), the seat
+    must not jump in at that same moment, whatever its rollout policy would do.
+    """
+
+    policy: Player
+    seat: int
+    moment: int
+    """The history length of the decision being searched."""
+
+    def act(
+        self, observation: Observation, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        if observation.jumping_in and len(observation.history) == self.moment:
+            return Pass(player=self.seat)
+        return self.policy.act(observation, actions, rng)
+
+
+def is_declined_jump_in(world: GameState, action: Action) -> bool:
+    """Whether *action* is "do not jump in": a `Pass` by a seat not to act."""
+    return isinstance(action, Pass) and action.player != world.to_act
+
+
+def apply_searched(world: GameState, action: Action) -> GameState:
+    """*world* after *action*; declining a jump-in changes nothing."""
+    return world if is_declined_jump_in(world, action) else world.apply(action)
+
+
+def play_out(
+    world: GameState,
+    policy: Player,
+    rng: random.Random,
+    declining: int | None = None,
+) -> tuple[int, ...]:
+    """Every seat's score once *world* is played to the end, everyone following *policy*.
+
+    *declining* is a seat that has just declined a jump-in in *world*: it is not
+    asked again at that moment.
+    """
+    players: list[Player] = [policy] * world.players
+    if declining is not None:
+        players[declining] = _Declining(policy, declining, len(world.history))
+    final = play_game(world, players, rng)
+    assert final.result is not None
+    return final.result.scores
+
+
+def own_actions(world: GameState) -> list[Action]:
+    """The actions of the player to act (no Poker jump-ins by the others)."""
+    to_act = world.to_act
+    return [action for action in world.legal_actions() if action.player == to_act]
+
+
+def deadline(seconds: float | None) -> float | None:
+    """When a decision given *seconds* must end (a `time.perf_counter` value)."""
+    return None if seconds is None else time.perf_counter() + seconds
+
+
+def expired(deadline: float | None) -> bool:
+    """Whether *deadline* has passed."""
+    return deadline is not None and time.perf_counter() >= deadline
+
+
+def check_budget(name: str, steps: int, seconds: float | None, limit: int) -> None:
+    """Refuse a budget that is not positive.
+
+    Raises:
+        TypeError: a count that is not an int, or seconds that are not a number.
+        ValueError: a count below 1 or non-positive seconds.
+    """
+    for field, value in ((name, steps), ("max_candidates", limit)):
+        if type(value) is not int:
+            msg = f"{field} must be an int, got {value!r}"
+            raise TypeError(msg)
+        if value < 1:
+            msg = f"{field} must be at least 1, got {value!r}"
+            raise ValueError(msg)
+    if seconds is not None:
+        if type(seconds) not in (int, float):
+            msg = f"seconds must be a number or None, got {seconds!r}"
+            raise TypeError(msg)
+        if not seconds > 0:
+            msg = f"seconds must be positive, got {seconds!r}"
+            raise ValueError(msg)

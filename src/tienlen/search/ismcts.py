@@ -1,0 +1,218 @@
+"""`ISMCTSPlayer`: single-observer information-set Monte Carlo tree search.
+
+One tree over the actions seen from the bot's seat, shared by every determinization
+(Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", 2012).
+Each iteration samples a world (`sample_world`), walks down the tree choosing among
+the moves legal in that world by UCB1 — counted against how often each move was
+available, since opponents' moves differ between worlds — adds one node, plays the
+world out with the rollout policy and backs up every player's score, each node
+scored for the player whose move it is.
+
+Example:
+    >>> import random
+    >>> from tienlen import CLASSIC, GameState, Observation
+    >>> state = GameState.deal(CLASSIC, players=4, seed=3)
+    >>> bot = ISMCTSPlayer(iterations=8, max_candidates=3)
+    >>> seen, actions = Observation.of(state, state.to_act), state.legal_actions()
+    >>> bot.act(seen, actions, random.Random(0)) in actions
+    True
+
+.. versionadded:: 0.2
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import attrs
+
+from tienlen.game import Action, GameState
+from tienlen.players import GreedyPlayer, Observation, Player
+from tienlen.search._rollouts import (
+    apply_searched,
+    candidates,
+    check_budget,
+    deadline,
+    expired,
+    is_declined_jump_in,
+    own_actions,
+    play_out,
+)
+from tienlen.search.sampling import _Deal
+
+__all__ = ["ISMCTSPlayer"]
+
+
+class _Node:
+    """A tree node: the move that led here and its statistics (for the mover)."""
+
+    __slots__ = ("available", "children", "mover", "moves", "total", "visits")
+
+    def __init__(self, mover: int) -> None:
+        self.mover = mover
+        """Who made the move leading to this node."""
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.total = 0
+        """The sum of the mover's scores over the visits."""
+        self.available = 0
+        """How often the move was legal when its parent was visited."""
+        self.moves: list[Action] | None = None
+        """The searching seat's moves from here, when it is to act (the same in every world)."""
+
+
+@attrs.frozen(kw_only=True)
+class ISMCTSPlayer:
+    """Information-set MCTS over determinizations, with UCB1 and rollouts.
+
+    Per decision it runs at most *iterations* iterations (one sampled world and one
+    rollout each), fewer when *seconds* run out first. It returns the most visited
+    root move. Moves at every node are pruned as for `PIMCPlayer` (one play per class,
+    at most *max_candidates*); in the tree the other players' Poker jump-ins are left
+    to the rollouts. Scores are scaled by the spread seen in the search, so
+    *exploration* is the UCB1 constant for rewards in [0, 1].
+
+    It keeps no state between decisions and draws only from the *rng* it is given, so
+    it is picklable and a game is reproducible from its seed (without *seconds*).
+
+    Example:
+        >>> from tienlen import POKER, GreedyPlayer, simulate
+        >>> bot = ISMCTSPlayer(iterations=4, max_candidates=2)
+        >>> stats = simulate(2, rules=POKER, players=[bot, GreedyPlayer()], seed=1)
+        >>> stats.games
+        2
+
+    .. versionadded:: 0.2
+    """
+
+    iterations: int = 64
+    """Iterations (sampled worlds and rollouts) per decision."""
+    max_candidates: int = 8
+    """Moves considered at a node, at most."""
+    seconds: float | None = None
+    """A time limit per decision (checked after each iteration), or ``None``."""
+    opponent_candidates: int = 1
+    """Moves considered for the other players, at most, Greedy's first (with 1 they play
+    only Greedy's move in the tree: the stronger setting measured in docs/search.md)."""
+    exploration: float = 0.7
+    """The UCB1 exploration constant, for scores scaled to [0, 1]."""
+    rollout: Player = attrs.field(factory=GreedyPlayer)
+    """The policy every player follows in a rollout."""
+    first_game: bool = True
+    """Whether the games it plays are first games of a match (see `sample_world`)."""
+
+    def __attrs_post_init__(self) -> None:
+        check_budget("iterations", self.iterations, self.seconds, self.max_candidates)
+        check_budget(
+            "opponent_candidates", self.opponent_candidates, None, self.max_candidates
+        )
+        if type(self.exploration) not in (int, float) or not self.exploration >= 0:
+            msg = f"exploration must be a non-negative number, got {self.exploration!r}"
+            raise ValueError(msg)
+
+    def act(
+        self, observation: Observation, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The most visited root move after the search."""
+        if len(actions) == 1:
+            return actions[0]
+        moves = candidates(observation, actions, self.max_candidates)
+        if len(moves) == 1:
+            return moves[0]
+        root = _Node(observation.seat)
+        spread = _Spread()
+        end = deadline(self.seconds)
+        deal = _Deal.of(
+            observation, first_game=self.first_game, after_instant_win=False
+        )
+        for _ in range(self.iterations):
+            world = deal.sample(rng)
+            self._iterate(root, world, observation.seat, moves, spread, rng)
+            if expired(end):
+                break
+        return max(moves, key=lambda move: _visits(root, move))
+
+    def _iterate(
+        self,
+        root: _Node,
+        world: GameState,
+        seat: int,
+        moves: list[Action],
+        spread: _Spread,
+        rng: random.Random,
+    ) -> None:
+        """One iteration: select, expand one node, roll out, back up."""
+        node, mover, path = root, seat, []
+        declining = None
+        while True:
+            for move in moves:
+                child = node.children.get(move)
+                if child is not None:
+                    child.available += 1
+            untried = [move for move in moves if move not in node.children]
+            if untried:
+                move = untried[0]  # the most promising first (`PIMCPlayer`'s order)
+                child = node.children[move] = _Node(mover)
+                child.available = 1
+            else:
+                move = max(moves, key=lambda m: self._ucb(node.children[m], spread))
+                child = node.children[move]
+            if node is root and is_declined_jump_in(world, move):
+                declining = seat
+            world = apply_searched(world, move)
+            path.append(child)
+            node = child
+            if untried or world.to_act is None:
+                break
+            declining = None
+            mover = world.to_act
+            moves = self._moves(node, world, seat)
+        scores = play_out(world, self.rollout, rng, declining)
+        spread.update(scores)
+        for visited in path:
+            visited.visits += 1
+            visited.total += scores[visited.mover]
+
+    def _moves(self, node: _Node, world: GameState, seat: int) -> list[Action]:
+        """The moves searched at *node*: the seat's own are worked out once."""
+        mover = world.to_act
+        assert mover is not None
+        if mover == seat and node.moves is not None:
+            return node.moves
+        limit = self.max_candidates if mover == seat else self.opponent_candidates
+        moves = candidates(Observation.of(world, mover), own_actions(world), limit)
+        if mover == seat:
+            node.moves = moves
+        return moves
+
+    def _ucb(self, child: _Node, spread: _Spread) -> float:
+        """UCB1 of *child*, counted against its availability."""
+        mean = (child.total / child.visits - spread.low) / spread.width
+        return mean + self.exploration * math.sqrt(
+            math.log(child.available) / child.visits
+        )
+
+
+def _visits(root: _Node, move: Action) -> int:
+    child = root.children.get(move)
+    return 0 if child is None else child.visits
+
+
+class _Spread:
+    """The lowest and highest score seen in a search, to scale rewards to [0, 1]."""
+
+    __slots__ = ("high", "low")
+
+    def __init__(self) -> None:
+        self.low = math.inf
+        self.high = -math.inf
+
+    def update(self, scores: Sequence[int]) -> None:
+        self.low = min(self.low, *scores)
+        self.high = max(self.high, *scores)
+
+    @property
+    def width(self) -> float:
+        return max(1.0, self.high - self.low)

@@ -1,0 +1,192 @@
+"""`PIMCPlayer` and `ISMCTSPlayer`: legal, seeded, picklable, bounded, usable in `simulate`.
+
+Issue 12 §3: both implement the `Player` protocol, draw only from the rng they are
+given, keep a per-decision budget and run on any executor. Their strength is measured
+by ``benchmarks/bench_strength.py`` (docs/search.md); here a tiny budget must already
+beat random play.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import pickle
+import random
+import time
+
+import pytest
+
+from tienlen import (
+    CLASSIC,
+    POKER,
+    RULESETS,
+    GameState,
+    GreedyPlayer,
+    ISMCTSPlayer,
+    Observation,
+    Pass,
+    PIMCPlayer,
+    Play,
+    Player,
+    RandomPlayer,
+    RuleSet,
+    evaluate,
+    play_game,
+    simulate,
+)
+from tienlen.search._rollouts import candidates
+
+TINY: list[Player] = [
+    PIMCPlayer(worlds=2, max_candidates=3),
+    ISMCTSPlayer(iterations=6, max_candidates=3),
+]
+TINY_IDS = ["pimc", "ismcts"]
+TABLES = [
+    (rules, players)
+    for rules in RULESETS.values()
+    for players in range(rules.min_players, min(rules.max_players, 5) + 1)
+]
+TABLE_IDS = [f"{rules.name}-{players}p" for rules, players in TABLES]
+
+
+@pytest.mark.parametrize("bot", TINY, ids=TINY_IDS)
+@pytest.mark.parametrize(("rules", "players"), TABLES, ids=TABLE_IDS)
+def test_bots_play_whole_games_legally(
+    bot: Player, rules: RuleSet, players: int
+) -> None:
+    """The `Player` protocol: `play_game` accepts every action (jump-ins included)."""
+    seats: list[Player] = [bot] + [GreedyPlayer()] * (players - 1)
+    state = GameState.deal(rules, players, seed=players)
+    final = play_game(state, seats, random.Random(players))
+    assert final.is_over
+
+
+@pytest.mark.parametrize("bot", TINY, ids=TINY_IDS)
+def test_bots_are_reproducible_and_picklable(bot: Player) -> None:
+    """STYLE R33: the same seed gives the same games; a bot survives pickling."""
+    assert pickle.loads(pickle.dumps(bot)) == bot  # noqa: S301 - our own bytes
+    team: list[Player] = [bot, GreedyPlayer(), RandomPlayer()]
+    first = simulate(3, rules=POKER, players=team, seed=4, record_games=True)
+    second = simulate(3, rules=POKER, players=team, seed=4, record_games=True)
+    assert first == second
+
+
+@pytest.mark.parametrize("bot", TINY, ids=TINY_IDS)
+def test_bots_run_on_a_process_pool(bot: Player) -> None:
+    """Issue 12 §3: usable in `simulate` on any executor, with the serial result."""
+    team: list[Player] = [bot, GreedyPlayer()]
+    serial = simulate(4, rules=CLASSIC, players=team, seed=6, batch_size=2)
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        pooled = simulate(
+            4, rules=CLASSIC, players=team, seed=6, batch_size=2, executor=pool
+        )
+    assert serial == pooled
+
+
+@pytest.mark.parametrize(
+    "bot",
+    [PIMCPlayer(worlds=2, max_candidates=4), ISMCTSPlayer(iterations=8)],
+    ids=TINY_IDS,
+)
+def test_a_tiny_budget_beats_random_play(bot: Player) -> None:
+    """Search with greedy rollouts is far stronger than random play (heads-up)."""
+    stats = evaluate([bot, RandomPlayer()], 8, rules=CLASSIC, seed=2)
+    assert stats.mean_scores[0] > 0.5
+    assert stats.ratings[0] > 100
+
+
+def test_a_single_action_is_returned_without_search() -> None:
+    """A decision with one legal action costs nothing (it is not searched)."""
+    state = GameState.from_hands(["3s 9h", "4d"], CLASSIC)
+    actions = state.legal_actions()
+    assert len(actions) == 1
+    for bot in (PIMCPlayer(worlds=10**6), ISMCTSPlayer(iterations=10**6)):
+        assert bot.act(Observation.of(state, 0), actions, random.Random()) == actions[0]
+
+
+@pytest.mark.parametrize(
+    "bot",
+    [
+        PIMCPlayer(worlds=10**6, seconds=0.05),
+        ISMCTSPlayer(iterations=10**6, seconds=0.05),
+    ],
+    ids=TINY_IDS,
+)
+def test_the_time_budget_ends_a_decision(bot: Player) -> None:
+    """The per-decision budget: *seconds* stops the search, whatever the count allows."""
+    state = GameState.deal(CLASSIC, 4, seed=1)
+    seen = Observation.of(state, state.to_act or 0)
+    start = time.perf_counter()
+    action = bot.act(seen, state.legal_actions(), random.Random(0))
+    assert time.perf_counter() - start < 2.0
+    assert action in state.legal_actions()
+
+
+def jump_in_position() -> tuple[GameState, int]:
+    """The first state of seeded random Poker games where a seat not to act may jump in."""
+    rng = random.Random(0)
+    while True:
+        state = GameState.deal(POKER, 4, rng)
+        while state.to_act is not None:
+            actions = state.legal_actions()
+            for action in actions:
+                if action.player != state.to_act:
+                    return state, action.player
+            state = state.apply(actions[int(rng.random() * len(actions))])
+
+
+def test_a_declined_jump_in_is_searched() -> None:
+    """RULES §6.4: out of turn the bots choose among the jump-ins and "do not jump in"."""
+    state, seat = jump_in_position()
+    seen = Observation.of(state, seat)
+    assert seen.jumping_in
+    offered = [a for a in state.legal_actions() if a.player == seat]
+    offered.append(Pass(player=seat))
+    for bot in (PIMCPlayer(worlds=3), ISMCTSPlayer(iterations=12)):
+        assert bot.act(seen, offered, random.Random(1)) in offered
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: PIMCPlayer(worlds=0), "worlds"),
+        (lambda: ISMCTSPlayer(iterations=0), "iterations"),
+        (lambda: PIMCPlayer(max_candidates=0), "max_candidates"),
+        (lambda: PIMCPlayer(seconds=0.0), "seconds"),
+        (lambda: ISMCTSPlayer(exploration=-1.0), "exploration"),
+    ],
+    ids=["worlds", "iterations", "candidates", "seconds", "exploration"],
+)
+def test_bad_budgets_are_refused(make: object, field: str) -> None:
+    """COMMON: a bad count is a ValueError, named in the message."""
+    with pytest.raises(ValueError, match=field):
+        make()  # type: ignore[operator]
+
+
+def test_budgets_of_the_wrong_type_are_refused() -> None:
+    """COMMON: a wrong type is a TypeError."""
+    with pytest.raises(TypeError, match="worlds"):
+        PIMCPlayer(worlds=2.5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="seconds"):
+        ISMCTSPlayer(seconds="1")  # type: ignore[arg-type]
+
+
+def test_candidates_keep_one_play_per_class_greedy_first() -> None:
+    """Pruning: one play per (kind, length, top card), Greedy's choice first, the limit kept."""
+    state = GameState.from_hands(["3s 5s 5c 5d 6h 7h 8h 9h Ts", "4c 4d"], CLASSIC)
+    seen = Observation.of(state, 0)
+    actions = list(state.legal_actions())
+    chosen = candidates(seen, actions, 100)
+    assert chosen[0] == GreedyPlayer().act(seen, actions, random.Random())
+    keys = [
+        (combo.kind, len(combo), combo.top)
+        for combo in (CLASSIC.classify(a.cards) for a in chosen if isinstance(a, Play))
+        if combo is not None
+    ]
+    assert len(keys) == len(set(keys))
+    every = {
+        (combo.kind, len(combo), combo.top)
+        for combo in (CLASSIC.classify(a.cards) for a in actions if isinstance(a, Play))
+        if combo is not None
+    }
+    assert set(keys) == every
+    assert candidates(seen, actions, 3) == chosen[:3]
