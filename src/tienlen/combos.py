@@ -162,6 +162,13 @@ class Combo:
     _key: int
 
     def __attrs_post_init__(self) -> None:
+        for name, value in (("mask", self._mask), ("key", self._key)):
+            if type(value) is not int:
+                msg = f"a combination's {name} is an int, got {value!r}"
+                raise TypeError(msg)
+        if self._mask < 0 or self._mask >> 104:
+            msg = f"mask {self._mask:#x} holds no cards of two decks"
+            raise InvalidComboError(msg)
         if not self._key or structural_key(self._mask) != self._key:
             msg = f"mask {self._mask:#x} and key {self._key:#x} do not describe one combination"
             raise InvalidComboError(msg)

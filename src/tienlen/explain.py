@@ -33,7 +33,7 @@ from tienlen._kinds import KINDS
 from tienlen._shapes import structural_key
 from tienlen.cards import Card, Hand, Rank, as_cards
 from tienlen.combos import Combo, ComboKind, Shape
-from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo
+from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo, check_rules
 
 __all__ = [
     "BeatsExplanation",
@@ -181,6 +181,7 @@ def why_not_combination(
         >>> str(why_not_combination("3s 4h"))
         'a straight needs at least three cards (RULES §1.2)'
     """
+    check_rules(rules)
     parsed = as_cards(cards)
     if rules.classify(parsed) is not None:
         return None
@@ -331,6 +332,7 @@ def explain_beats(
         >>> print(explain_beats("9c Tc Jc", "3s 4s 5s 6s"))
         no: a 3-card straight cannot beat a 4-card straight: different shapes, and no bomb applies (RULES §1.3)
     """
+    check_rules(rules)
     challenger = as_combo(play, rules)
     incumbent = as_combo(top, rules)
     verdict = rules.beats(challenger, incumbent)

@@ -36,12 +36,13 @@ from tienlen.combos import Combo, Plays, make_combo
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
+    InvalidArgumentError,
     InvalidRulesError,
     InvalidStateError,
 )
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
-from tienlen.rules import RuleSet
+from tienlen.rules import RuleSet, check_rules
 from tienlen.rules._base import BaseRules, as_hand
 from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
 
@@ -219,6 +220,7 @@ class GameState:
             >>> [len(hand) for hand in state.hands], state.to_act == GameState.deal(CLASSIC, 4, 7).to_act
             ([13, 13, 13, 13], True)
         """
+        check_rules(rules)
         decks, size = rules.deal_size(players)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         deck = list(range(_bits.CARDS)) * decks  # card indices: the order of DECK
@@ -268,6 +270,10 @@ class GameState:
             >>> state.to_act, str(state.must_include)
             (1, '3s')
         """
+        check_rules(rules)
+        if isinstance(hands, str | Hand) or not isinstance(hands, Sequence):
+            msg = f"expected one hand per player, got {hands!r}"
+            raise TypeError(msg)
         parsed = [as_hand(hand) for hand in hands]
         players = len(parsed)
         try:
@@ -363,14 +369,25 @@ class GameState:
         """*player*'s cards (``hands[player]``, without building the others' hands).
 
         Raises:
-            IndexError: *player* is not at the table.
+            InvalidArgumentError: *player* is not at the table.
+            TypeError: *player* is not an ``int``.
 
         Example:
             >>> from tienlen import CLASSIC
             >>> str(GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC).hand(1))
             '4d 9c'
         """
-        return _hand(self._masks[player])
+        return _hand(self._masks[self._seat(player)])
+
+    def _seat(self, player: object) -> int:
+        """*player*, checked to be a seat at the table (for the public queries)."""
+        if type(player) is not int:
+            msg = f"a player is an int, got {player!r}"
+            raise TypeError(msg)
+        if not 0 <= player < len(self._masks):
+            msg = f"no player {player} at a {len(self._masks)}-player table"
+            raise InvalidArgumentError(msg)
+        return player
 
     @property
     def top(self) -> Combo | None:
@@ -409,8 +426,13 @@ class GameState:
         return self._top != 0 and self.to_act == self.last_player
 
     def in_game(self, player: int) -> bool:
-        """Whether *player* is still playing (not finished, not frozen)."""
-        return not self.out >> player & 1
+        """Whether *player* is still playing (not finished, not frozen).
+
+        Raises:
+            InvalidArgumentError: *player* is not at the table.
+            TypeError: *player* is not an ``int``.
+        """
+        return not self.out >> self._seat(player) & 1
 
     def legal_actions(self) -> Actions:
         """Every legal action now: the acting player's plays and pass, then jump-ins.
@@ -763,8 +785,12 @@ class GameState:
             >>> from tienlen import POKER
             >>> GameState.deal(POKER, 4, seed=1).seats_after(1)  # counterclockwise
             (0, 3, 2)
+
+        Raises:
+            InvalidArgumentError: *player* is not at the table.
+            TypeError: *player* is not an ``int``.
         """
-        return self._context.seating.seats_after(player)
+        return self._context.seating.seats_after(self._seat(player))
 
     def _after_pass(self, player: int) -> GameState:
         """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4)."""

@@ -206,6 +206,9 @@ def record(state: GameState, *, seed: int | None = None) -> GameRecord:
         >>> len(game.hands), game.actions
         (4, ())
     """
+    if not isinstance(state, GameState):
+        msg = f"expected a GameState, got {type(state).__name__}"  # type: ignore[unreachable]
+        raise TypeError(msg)
     if not isinstance(state.rules, BaseRules):
         raise RecordError(
             "rules", f"cannot record a custom rule set {_shown(state.rules)}"
@@ -774,7 +777,11 @@ def dumps(game: GameRecord, *, indent: int | None = None) -> str:
 
 def dump(game: GameRecord, file: IO[str], *, indent: int | None = None) -> None:
     """Write the record as JSON text to *file* (see `dumps`)."""
-    file.write(dumps(game, indent=indent))
+    text = dumps(game, indent=indent)
+    if not callable(getattr(file, "write", None)):
+        msg = f"expected a text file, got {type(file).__name__}"
+        raise TypeError(msg)
+    file.write(text)
 
 
 _FIELDS: Final = (
@@ -1043,4 +1050,7 @@ def loads(text: str | bytes) -> GameRecord:
 
 def load(file: IO[str]) -> GameRecord:
     """Read a record from a text file (see `loads`); at most `MAX_SIZE` are read."""
+    if not callable(getattr(file, "read", None)):
+        msg = f"expected a text file, got {type(file).__name__}"
+        raise TypeError(msg)
     return loads(file.read(MAX_SIZE + 1))

@@ -16,6 +16,7 @@ import attrs
 
 from tienlen.cards import Hand
 from tienlen.combos import Combo
+from tienlen.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     from tienlen.rules import RuleSet
@@ -450,8 +451,27 @@ def instant_win_result(
 
     *order* is every player, the winner first, then the others in play order; the
     rule set's scorer pays it.
+
+    Raises:
+        TypeError: *order* is not a sequence of seats, or *rules* no rule set.
+        InvalidArgumentError: *order* does not list each seat of a table once.
     """
-    return rules.scorer.instant_win(rules, order, win)
+    given: object = order  # checked at run time: callers may pass anything
+    if isinstance(given, str) or not isinstance(given, Sequence):
+        msg = f"expected the seats in order, got {given!r}"
+        raise TypeError(msg)
+    if any(type(seat) is not int for seat in order):
+        msg = f"seats are ints, got {order!r}"
+        raise TypeError(msg)
+    if not order or sorted(order) != list(range(len(order))):
+        msg = f"the order must list each seat 0-{len(order) - 1} once, got {order!r}"
+        raise InvalidArgumentError(msg)
+    try:
+        scorer = rules.scorer
+    except AttributeError:
+        msg = f"expected a rule set, got {rules!r}"
+        raise TypeError(msg) from None
+    return scorer.instant_win(rules, order, win)
 
 
 def settle(rules: RuleSet, finish: Finish) -> GameResult:

@@ -6,10 +6,9 @@ look-alike text and foreign objects. Each call must give an answer, a `TienLenEr
 or a `TypeError` — never another exception, never a hang (each call is bounded by
 SIGALRM) — and leave the object it was called on unchanged. And `check`, `is_legal`,
 `apply` and membership in `legal_actions()` agree on every forged action.
-
-Cases that still break the contract in files other branches own are listed in
-`OPEN`, each reproduced by a strict expected failure: it fails the suite the day it
-is fixed, so the entry is removed then.
+Every case the first run found (issue 14 item 8: `AttributeError`, `IndexError` and
+plain `ValueError` escaping from the rules, the state, records, scoring and
+explanations) is fixed; each stays covered by these tests.
 """
 
 from __future__ import annotations
@@ -46,30 +45,6 @@ ALLOWED: Final = {
 }
 """Exceptions the contract allows one callable, with the protocol that demands them."""
 
-OPEN: Final = {
-    "tienlen.Combo": ((1, 5), ValueError),
-    "tienlen.GameState.deal": ((0,), AttributeError),
-    "tienlen.GameState.from_hands": ((8, 0), AttributeError),
-    "tienlen.GameState.hand": ((4,), IndexError),
-    "tienlen.GameState.in_game": ((3,), ValueError),
-    "tienlen.GameState.seats_after": ((4,), IndexError),
-    "tienlen.classify": ((0, 0), AttributeError),
-    "tienlen.get_rules": ((0,), AttributeError),
-    "tienlen.explain.why_not_combination": ((8, 0), AttributeError),
-    "tienlen.records.dump": ((0, 0), AttributeError),
-    "tienlen.records.load": ((0,), AttributeError),
-    "tienlen.records.record": ((0,), AttributeError),
-    "tienlen.beats": ((8, 0, 0), AttributeError),
-    "tienlen.explain.explain_beats": ((8, 0, 0), AttributeError),
-    "tienlen.legal_plays": ((0, 0, 0), AttributeError),
-    "tienlen.scoring.instant_win_result": ((0, 8, 0), IndexError),
-}
-"""Open cases: the callable, the junk indices that break it, what escapes.
-
-Owned by the cards/rules/game/records/scoring branches (cards.py, rules/, game.py,
-records.py, explain.py, scoring.py); listed in the faults branch's report.
-"""
-
 SURFACE: Final = {
     name: (function, owner)
     for name, function, owner in callables()
@@ -77,7 +52,7 @@ SURFACE: Final = {
 }
 """Every public callable but enum lookups (``Rank(99)`` is Python's ValueError)."""
 
-CLEAN: Final = sorted(name for name in SURFACE if name not in OPEN)
+CLEAN: Final = sorted(SURFACE)
 
 
 class HangError(Exception):
@@ -131,14 +106,6 @@ def test_no_arguments_and_each_junk_alone(name: str) -> None:
     keeps_the_contract(name, ())
     for value in JUNK:
         keeps_the_contract(name, (value,))
-
-
-@pytest.mark.parametrize("name", sorted(OPEN))
-@pytest.mark.xfail(strict=True, reason="fixed on the branch owning the module (report)")
-def test_open_cases(name: str) -> None:
-    """Each open case, under the contract: an expected failure until its fix lands."""
-    indices, _ = OPEN[name]
-    keeps_the_contract(name, tuple(JUNK[i] for i in indices))
 
 
 def test_the_surface_is_discovered() -> None:

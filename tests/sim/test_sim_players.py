@@ -30,6 +30,7 @@ from tienlen import (
     GameState,
     GreedyPlayer,
     Hand,
+    InvalidArgumentError,
     Observation,
     Pass,
     Play,
@@ -236,8 +237,10 @@ def test_state_hand_is_one_of_the_hands() -> None:
     """GameState.hand(p) is hands[p], built alone."""
     state = GameState.from_hands(["3s 7h 8h", "4d 9c", "5c Jd 2s"], CLASSIC)
     assert [state.hand(p) for p in range(3)] == list(state.hands)
-    with pytest.raises(IndexError):
+    with pytest.raises(InvalidArgumentError):
         state.hand(3)
+    with pytest.raises(TypeError):
+        state.hand(True)
 
 
 def test_observation_of_the_first_lead() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
-from typing import Final, Protocol
+from typing import Final, Protocol, runtime_checkable
 
 from tienlen.cards import Card, Hand, as_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
@@ -56,6 +56,7 @@ CardsLike = str | Iterable[Card]
 """Card text or cards, as the convenience functions accept."""
 
 
+@runtime_checkable
 class RuleSet(Protocol):
     """What the library asks a variant. Implementations must be immutable and hashable.
 
@@ -193,6 +194,9 @@ def get_rules(name: str) -> BaseRules:
         >>> get_rules("vc").name
         'vietcong'
     """
+    if not isinstance(name, str):
+        msg = f"expected a variant name, got {name!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
     wanted = _normalise(name)
     for rules in RULESETS.values():
         if wanted == rules.name or wanted in map(_normalise, rules.aliases):
@@ -222,7 +226,19 @@ def classify(cards: CardsLike, rules: RuleSet = CLASSIC) -> Combo | None:
         >>> classify("Jd Qh Kh Ac 2d", VIETCONG) is None  # no 2s in straights (§5.1)
         True
     """
+    check_rules(rules)
     return rules.classify(cards)
+
+
+def check_rules(rules: object) -> None:
+    """Refuse anything that is not a rule set with `TypeError` (private helper).
+
+    Raises:
+        TypeError: *rules* lacks the members of `RuleSet`.
+    """
+    if type(rules) is not BaseRules and not isinstance(rules, RuleSet):
+        msg = f"expected a rule set (a RuleSet such as CLASSIC), got {rules!r}"
+        raise TypeError(msg)
 
 
 def as_combo(cards: Combo | CardsLike, rules: RuleSet) -> Combo:
@@ -267,6 +283,7 @@ def beats(
         >>> beats("5s 5c 5d 5h", "Ah")  # only against 2s (row 9)
         False
     """
+    check_rules(rules)
     if type(play) is not Combo:
         play = as_combo(play, rules)
     if type(top) is not Combo:
@@ -303,5 +320,6 @@ def legal_plays(
         >>> len(legal_plays("3s 4s 5h 5d"))  # 4 singles, 1 pair, 2 straights
         7
     """
+    check_rules(rules)
     checked_top = None if top is None else as_combo(top, rules)
     return rules.legal_plays(as_hand(hand), checked_top)
