@@ -28,6 +28,9 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 PACKAGE = "tienlen"
 COMPILED_MODULES = ("_bits.py", "_shapes.py", "_movegen.py")
 """The modules of `PACKAGE` that mypyc compiles; the rest stay Python."""
+EXTRA_PACKAGES = ("rl",)
+"""Subpackages that import an extra's dependencies (numpy…), absent from the build:
+mypyc neither compiles nor type-checks them."""
 GROUP = "tienlen"
 """Name of the shared library mypyc builds for them (``tienlen__mypyc``)."""
 
@@ -39,7 +42,11 @@ from mypyc.build import mypycify
 from setuptools import setup
 
 package = Path({package!r})
-checked = sorted(str(path) for path in package.rglob("*.py"))
+checked = sorted(
+    str(path)
+    for path in package.rglob("*.py")
+    if path.relative_to(package).parts[0] not in {extras!r}
+)
 compiled = [str(package / name) for name in {modules!r}]
 sys.argv[1:] = ["build_ext", "--build-lib", "lib", "--build-temp", "tmp"]
 setup(
@@ -69,7 +76,12 @@ class MypycBuildHook(BuildHookInterface):
         )
         script = self._workdir / "setup_mypyc.py"
         script.write_text(
-            SETUP_SCRIPT.format(package=PACKAGE, modules=COMPILED_MODULES, group=GROUP),
+            SETUP_SCRIPT.format(
+                package=PACKAGE,
+                modules=COMPILED_MODULES,
+                group=GROUP,
+                extras=EXTRA_PACKAGES,
+            ),
             encoding="utf-8",
         )
         process = subprocess.run(  # noqa: S603 - our own script, this interpreter

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from tienlen.cards import Hand
     from tienlen.combos import Combo
     from tienlen.rules import RuleSet
-    from tienlen.rules._base import InstantWin
+    from tienlen.rules._base import InstantWinHand
 
 __all__ = [
     "DealPolicy",
@@ -290,7 +290,7 @@ class DealPolicy:
 
     def instant_win(
         self, rules: RuleSet, hand: Hand, *, first_game: bool
-    ) -> InstantWin | None:
+    ) -> InstantWinHand | None:
         """The instant win *hand* holds at the deal of a game, as the rule set says.
 
         *first_game*: whether the game is a match's first (RULES §5.4, §6.7, §12.5).

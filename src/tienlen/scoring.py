@@ -20,7 +20,7 @@ from tienlen.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     from tienlen.rules import RuleSet
-    from tienlen.rules._base import InstantWin
+    from tienlen.rules._base import InstantWinHand
 
 __all__ = [
     "Catch",
@@ -120,7 +120,7 @@ class GameResult:
     """Each player's score change in this game, by player index."""
     items: tuple[ScoreItem, ...] = attrs.field(default=(), converter=_items)
     """The transfers and points the scores add up from, in the order they arose."""
-    instant_win: InstantWin | None = None
+    instant_win: InstantWinHand | None = None
     """The instant-win hand that ended the game at the deal, if any (RULES §5.4, §6.7)."""
     frozen: tuple[int, ...] = attrs.field(default=(), converter=_ints)
     """Poker players frozen out when first place was taken (RULES §6.6.3)."""
@@ -132,7 +132,7 @@ class GameResult:
         players: int,
         finish_order: Iterable[int],
         items: Iterable[ScoreItem],
-        instant_win: InstantWin | None = None,
+        instant_win: InstantWinHand | None = None,
         frozen: Iterable[int] = (),
     ) -> GameResult:
         """Build a result whose scores are the sum of *items*."""
@@ -445,7 +445,7 @@ class PokerScorer(Scorer):
 
 
 def instant_win_result(
-    rules: RuleSet, order: Sequence[int], win: InstantWin
+    rules: RuleSet, order: Sequence[int], win: InstantWinHand
 ) -> GameResult:
     """The result of a game won at the deal by ``order[0]`` (RULES §5.4, §6.7, D-14, D-21).
 

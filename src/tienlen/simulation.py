@@ -47,7 +47,7 @@ from tienlen.players import (
 )
 from tienlen.records import GameRecord, RecordError, record
 from tienlen.rules import BaseRules, RuleSet
-from tienlen.rules._base import InstantWin
+from tienlen.rules._base import InstantWin, InstantWinHand
 
 __all__ = [
     "ExecutorError",
@@ -92,13 +92,18 @@ def _int_rows(values: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
 
 
 def _win_counts(
-    values: Iterable[tuple[InstantWin, int]],
-) -> tuple[tuple[InstantWin, int], ...]:
-    """Instant-win counts summed per hand, in `InstantWin` order, zeros dropped."""
-    totals = dict.fromkeys(InstantWin, 0)
+    values: Iterable[tuple[InstantWinHand, int]],
+) -> tuple[tuple[InstantWinHand, int], ...]:
+    """Instant-win counts summed per hand, zeros dropped.
+
+    The built-in hands come in `InstantWin` order, a table's own by name.
+    """
+    totals: dict[InstantWinHand, int] = dict.fromkeys(InstantWin, 0)
     for win, count in values:
-        totals[win] += count
-    return tuple((win, count) for win, count in totals.items() if count)
+        totals[win] = totals.get(win, 0) + count
+    order: list[InstantWinHand] = [w for w in totals if isinstance(w, InstantWin)]
+    order += sorted((w for w in totals if not isinstance(w, InstantWin)), key=str)
+    return tuple((win, totals[win]) for win in order if totals[win])
 
 
 def _records(values: Iterable[GameRecord]) -> tuple[GameRecord, ...]:
@@ -152,7 +157,7 @@ class SimulationStats:
     """Plays of a bomb's shape, by the seat that made them (RULES §2.3, §6.2)."""
     chops: tuple[int, ...] = attrs.field(converter=_ints)
     """Catches, bombs played onto a 2 or a bomb (*chặt*, RULES §6.6.2), by seat."""
-    instant_wins: tuple[tuple[InstantWin, int], ...] = attrs.field(
+    instant_wins: tuple[tuple[InstantWinHand, int], ...] = attrs.field(
         default=(), converter=_win_counts
     )
     """``(hand, count)`` for each instant win that occurred (RULES §5.4, §6.7)."""
@@ -243,7 +248,7 @@ class SimulationStats:
         """The mean number of actions per game (``nan`` with no games)."""
         return _ratio(self.total_actions, self.games)
 
-    def instant_win_count(self, win: InstantWin) -> int:
+    def instant_win_count(self, win: InstantWinHand) -> int:
         """How many games *win* ended at the deal.
 
         Example:
@@ -352,7 +357,7 @@ def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
     sums = [0] * seats
     squares = [0] * seats
     lengths: list[int] = []
-    instant: list[tuple[InstantWin, int]] = []
+    instant: list[tuple[InstantWinHand, int]] = []
     kept: list[GameRecord] = []
     seed = batch.seed if type(batch.seed) is int else None
     for game in range(batch.games):

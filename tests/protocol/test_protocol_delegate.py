@@ -22,7 +22,7 @@ from tienlen import (
     Direction,
     GameState,
     Hand,
-    InstantWin,
+    InstantWinHand,
     Plays,
     RandomPlayer,
     RuleSet,
@@ -111,7 +111,9 @@ class Delegate:
         """Forwarded."""
         return self.rules.may_jump_in(play, top)
 
-    def instant_win(self, hand: Hand, *, first_game: bool = True) -> InstantWin | None:
+    def instant_win(
+        self, hand: Hand, *, first_game: bool = True
+    ) -> InstantWinHand | None:
         """Forwarded."""
         return self.rules.instant_win(hand, first_game=first_game)
 

@@ -297,7 +297,8 @@ def test_instant_wins_are_counted() -> None:
     assert stats.min_actions == 0
     assert all(count > 0 for _, count in stats.instant_wins)
     assert [win for win, _ in stats.instant_wins] == sorted(
-        (win for win, _ in stats.instant_wins), key=list(InstantWin).index
+        (win for win, _ in stats.instant_wins),
+        key=lambda win: list(InstantWin).index(win),  # type: ignore[arg-type]  # built-in
     )
 
 

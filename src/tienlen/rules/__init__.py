@@ -17,10 +17,12 @@ from tienlen.policies import DealPolicy, TurnPolicy
 from tienlen.rules._base import (
     BaseRules,
     Bomb,
+    CustomInstantWin,
     Direction,
     FirstLead,
     GameEnd,
     InstantWin,
+    InstantWinHand,
     Scoring,
     as_hand,
 )
@@ -40,10 +42,12 @@ __all__ = [
     "VIETCONG",
     "BaseRules",
     "Bomb",
+    "CustomInstantWin",
     "Direction",
     "FirstLead",
     "GameEnd",
     "InstantWin",
+    "InstantWinHand",
     "RuleSet",
     "Scoring",
     "beats",
@@ -136,7 +140,9 @@ class RuleSet(Protocol):
         """Whether *play* may be played out of turn onto *top*."""
         ...
 
-    def instant_win(self, hand: Hand, *, first_game: bool = True) -> InstantWin | None:
+    def instant_win(
+        self, hand: Hand, *, first_game: bool = True
+    ) -> InstantWinHand | None:
         """The instant win *hand* qualifies for at the deal (*first_game*: of a match)."""
         ...
 

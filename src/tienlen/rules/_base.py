@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 import types
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, Final, NoReturn, Union, get_args, get_origin, get_type_hints
@@ -37,6 +38,7 @@ from tienlen.scoring import PokerScorer, Scorer, StakeScorer
 __all__ = [
     "BaseRules",
     "Bomb",
+    "CustomInstantWin",
     "Direction",
     "FirstLead",
     "GameEnd",
@@ -114,6 +116,50 @@ class InstantWin(enum.Enum):
     """One card of every rank 3…A, no 2 needed (RULES §12.5)."""
 
 
+@attrs.frozen(kw_only=True)
+class CustomInstantWin:
+    """A table's own instant-win hand: a name and a test of the dealt hand (RULES §12.5).
+
+    Put it in a rule set's `BaseRules.instant_wins` beside the built-in `InstantWin`
+    members; they are tried first, then the custom ones by name. A rule set holding one
+    plays and scores like any other, but cannot be written to a record (its test is
+    code, not data).
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC, GameState, Hand
+        >>> low = CustomInstantWin(
+        ...     name="no-card-above-8", test=lambda hand: all(c.rank <= Rank.EIGHT for c in hand)
+        ... )
+        >>> house = attrs.evolve(CLASSIC, name="low-hands", instant_wins={low})
+        >>> house.instant_win(Hand.parse("3s 4s 5s 8h")) is low
+        True
+        >>> GameState.from_hands(["3s 4s 5s 8h", "9d Ts"], house).result.winner
+        0
+    """
+
+    name: str = attrs.field(validator=attrs.validators.instance_of(str))
+    """What the table calls the hand (``str()`` of the win)."""
+    test: Callable[[Hand], bool] = attrs.field(validator=attrs.validators.is_callable())
+    """Whether a dealt hand is this instant win."""
+    first_game_only: bool = attrs.field(
+        default=False, validator=attrs.validators.instance_of(bool)
+    )
+    """Whether it counts only in the first game of a match (as `InstantWin.FOUR_THREES`)."""
+
+    @property
+    def value(self) -> str:
+        """The name, as `InstantWin.value` names a built-in hand (in records and output)."""
+        return self.name
+
+    def __str__(self) -> str:
+        return self.name
+
+
+InstantWinHand = InstantWin | CustomInstantWin
+"""An instant-win hand: built in (`InstantWin`) or a table's own (`CustomInstantWin`)."""
+
+
 def _check_bomb(bomb: Bomb, _: object, target: Shape) -> None:
     if target == bomb.bomb:
         msg = f"a bomb cannot target its own shape ({target}): same shapes compare by top card"
@@ -176,7 +222,7 @@ def _int_tuple(values: Iterable[int]) -> tuple[int, ...]:
     return _collected(tuple, values)  # type: ignore[no-any-return]
 
 
-def _instant_wins(values: Iterable[InstantWin]) -> frozenset[InstantWin]:
+def _instant_wins(values: Iterable[InstantWinHand]) -> frozenset[InstantWinHand]:
     return _collected(frozenset, values)  # type: ignore[no-any-return]
 
 
@@ -303,7 +349,7 @@ class BaseRules:
     """Chop values of bombs by shape (RULES §6.6.2)."""
     frozen_penalty: int = 4
     """What a frozen player loses besides their 2s and bombs (*cóng*, RULES §6.6.3)."""
-    instant_wins: frozenset[InstantWin] = attrs.field(
+    instant_wins: frozenset[InstantWin | CustomInstantWin] = attrs.field(
         default=frozenset(), converter=_instant_wins
     )
     """Hands that win at the deal (RULES §5.4, §6.7, §12.5)."""
@@ -810,11 +856,14 @@ class BaseRules:
             and self.beats(play, top)
         )
 
-    def instant_win(self, hand: Hand, *, first_game: bool = True) -> InstantWin | None:
+    def instant_win(
+        self, hand: Hand, *, first_game: bool = True
+    ) -> InstantWin | CustomInstantWin | None:
         """The instant win *hand* qualifies for at the deal, or ``None`` (RULES §5.4, §6.7, §12.5).
 
         *first_game* says whether this is a match's first game (`InstantWin.FOUR_THREES`
-        counts only then). Several apply: the first in `InstantWin` order.
+        counts only then). Several apply: the first in `InstantWin` order, then the
+        table's own (`CustomInstantWin`) by name.
 
         Example:
             >>> from tienlen import POKER, Hand
@@ -833,6 +882,10 @@ class BaseRules:
                 win, hand, counts, first_game=first_game
             ):
                 return win
+        custom = [w for w in self.instant_wins if isinstance(w, CustomInstantWin)]
+        for own in sorted(custom, key=operator.attrgetter("name")):
+            if (first_game or not own.first_game_only) and own.test(hand):
+                return own
         return None
 
     def _qualifies(
