@@ -172,8 +172,7 @@ class GameState:
 
     def _derive(self, changes: _Changes) -> GameState:
         """A successor state: this one's fields with *changes* (the one derive path)."""
-        fields = self.__dict__.copy()
-        fields.update(changes)
+        fields = {**self.__dict__, **changes}
         fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
         state = _new(GameState)
         _set_fields(state, "__dict__", fields)
