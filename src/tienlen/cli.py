@@ -385,7 +385,8 @@ def _read_line() -> str:
 def _ask(state: GameState, out: IO[str], lang: str, *, jumping_in: bool) -> Play | Pass:
     """Ask the human for an action until the engine accepts it.
 
-    Commands are read case-insensitively; an empty line asks again.
+    Commands are read case-insensitively; an empty line asks again; actions are read
+    by `GameState.parse_action` (``pass``, ``p``, *bỏ* or cards).
     """
     print(_table(state, lang), file=out)
     if jumping_in:
@@ -407,11 +408,7 @@ def _ask(state: GameState, out: IO[str], lang: str, *, jumping_in: bool) -> Play
             print(text("cli.legal", lang, plays=" | ".join(mine)), file=out)
             continue
         try:
-            action: Play | Pass = (
-                Pass(player=_HUMAN)
-                if command == "pass"
-                else Play(player=_HUMAN, cards=line.strip())
-            )
+            action = state.parse_action(line, player=_HUMAN)
             if not (jumping_in and isinstance(action, Pass)):
                 state.check(action)
         except IllegalPlayError as error:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import os
 import random
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Final, TypedDict, cast
 
@@ -37,6 +38,7 @@ from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
     InvalidArgumentError,
+    InvalidCardError,
     InvalidRulesError,
     InvalidStateError,
 )
@@ -626,6 +628,46 @@ class GameState:
         """
         return self.apply(Play(player=self._actor(player, cards), cards=cards))
 
+    def parse_action(self, text: str, player: int | None = None) -> Action:
+        """The action *text* describes, for *player* (by default the player to act).
+
+        *text* is ``pass`` (any case; also ``p``, or Vietnamese *bỏ*, *bỏ lượt*) or card
+        text in any notation `tienlen.parse_cards` reads, optionally after a seat and a
+        colon (``"2: 3s 3c 4s 4c 5s 5c 6s 6c"``) for a Poker jump-in out of turn. It is
+        read, not judged: `check` or `apply` says whether the action is legal.
+
+        Raises:
+            InvalidCardError: the text is neither a pass nor cards.
+            InvalidArgumentError: the seat written differs from *player*.
+            IllegalPlayError: no seat is given and nobody is to act (the game is over).
+            TypeError: *text* is not a string.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).play("3s")
+            >>> state.parse_action("PASS"), state.parse_action("6d")
+            (Pass(player=1), Play(player=1, cards=Hand.parse('6d')))
+            >>> state.parse_action("1: 5♦")
+            Play(player=1, cards=Hand.parse('5d'))
+        """
+        if not isinstance(text, str):
+            msg = f"expected action text, got {type(text).__name__}"  # type: ignore[unreachable]
+            raise TypeError(msg)
+        written = _SEAT_PREFIX.match(text)
+        body = text[written.end() :] if written else text
+        if written is not None:
+            seat = int(written[1])
+            if player is not None and player != seat:
+                msg = f"the text names seat {seat}, not player {player}"
+                raise InvalidArgumentError(msg)
+            player = seat
+        if body.strip().casefold() in _PASS_WORDS:
+            return Pass(player=self._actor(player, None))
+        if not body.strip():
+            msg = f"expected 'pass' or card text, got {text[:40]!r}"
+            raise InvalidCardError(msg)
+        return Play(player=self._actor(player, body), cards=body)
+
     def pass_turn(self, player: int | None = None) -> GameState:
         """Pass for *player* (by default the player to act); see `apply`.
 
@@ -1132,6 +1174,10 @@ def _overrides_rule_hooks(cls: type) -> bool:
 
 
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
+_SEAT_PREFIX: Final = re.compile(r"\s*([0-9])\s*:", re.ASCII)
+"""A seat before the action text, as in ``"2: 3s 3c 4s 4c 5s 5c 6s 6c"`` (seats 0-7)."""
+_PASS_WORDS: Final = frozenset({"pass", "p", "bỏ", "bỏ lượt", "bo"})
+"""What `GameState.parse_action` reads as a pass, in English and Vietnamese."""
 
 
 class _Fields(TypedDict):

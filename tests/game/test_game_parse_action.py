@@ -1,0 +1,96 @@
+"""Actions read from text: what a chat referee is sent (issue 13 §3)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tienlen import (
+    CLASSIC,
+    POKER,
+    GameState,
+    IllegalPlayError,
+    IllegalReason,
+    InvalidArgumentError,
+    InvalidCardError,
+    Pass,
+    Play,
+)
+from tienlen.rules import RULESETS
+
+STATE = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).play("3s")
+
+
+@pytest.mark.parametrize("text", ["pass", "PASS", " Pass ", "p", "P", "bỏ", "Bỏ lượt"])
+def test_pass_in_any_case_and_both_languages(text: str) -> None:
+    """``pass``, ``p`` and the Vietnamese *bỏ* are a pass by the player to act."""
+    assert STATE.parse_action(text) == Pass(player=1)
+
+
+@pytest.mark.parametrize("text", ["6d", "6D", "6♦", "6♢"])
+def test_cards_in_every_notation(text: str) -> None:
+    """Card text in every notation `parse_cards` reads is a play (RULES §1.1)."""
+    assert STATE.parse_action(text) == Play(player=1, cards="6d")
+
+
+def test_a_leading_seat_names_the_player() -> None:
+    """``"2: …"`` is seat 2's action, for Poker jump-ins out of turn (RULES §6.4)."""
+    assert STATE.parse_action("0: 4s") == Play(player=0, cards="4s")
+    assert STATE.parse_action("1:pass") == Pass(player=1)
+    assert STATE.parse_action("1: 6d", player=1) == Play(player=1, cards="6d")
+    with pytest.raises(InvalidArgumentError):
+        STATE.parse_action("0: 4s", player=1)
+
+
+def test_reading_is_not_judging() -> None:
+    """An illegal action reads fine; `check` refuses it with its reason."""
+    action = STATE.parse_action("0: 4s")
+    with pytest.raises(IllegalPlayError) as caught:
+        STATE.check(action)
+    assert caught.value.reason is IllegalReason.NOT_YOUR_TURN
+
+
+@pytest.mark.parametrize("text", ["", "   ", "hello", "1:", "3s 1x", "\u212ad"])
+def test_bad_text_is_refused(text: str) -> None:
+    """Text that is neither a pass nor cards is an `InvalidCardError`."""
+    with pytest.raises(InvalidCardError):
+        STATE.parse_action(text)
+
+
+def test_wrong_types_and_a_finished_game() -> None:
+    """A non-string is a `TypeError`; after the game, nobody is to act."""
+    with pytest.raises(TypeError):
+        STATE.parse_action(None)  # type: ignore[arg-type]  # the point of the test
+    over = STATE.play("6d").pass_turn().play("5d")
+    assert over.is_over
+    with pytest.raises(IllegalPlayError) as caught:
+        over.parse_action("pass")
+    assert caught.value.reason is IllegalReason.GAME_OVER
+
+
+@pytest.mark.parametrize("rules", list(RULESETS.values()), ids=list(RULESETS))
+def test_every_legal_action_reads_back_from_its_text(rules: object) -> None:
+    """``parse_action(f"{seat}: {action}")`` gives back every legal action of real games."""
+    rng = random.Random(3)
+    for _ in range(3):
+        state = GameState.deal(rules, 4, rng)  # type: ignore[arg-type]
+        while not state.is_over:
+            actions = state.legal_actions()
+            for action in actions:
+                assert state.parse_action(f"{action.player}: {action}") == action
+                if action.player == state.to_act:
+                    assert state.parse_action(str(action)) == action
+            state = state.apply(actions[rng.randrange(len(actions))])
+
+
+def test_a_poker_jump_in_reads_with_its_seat() -> None:
+    """A jump-in by a player not to act needs the seat (RULES §6.4, D-15)."""
+    state = GameState.from_hands(
+        ["3s 2h", "4s 4c 5s 5c 6s 6c 7s 7c 9d", "8d Kd"],
+        POKER,
+        first_game=False,
+        leader=0,
+    ).play("2h", 0)
+    jump = state.parse_action("1: 4s 4c 5s 5c 6s 6c 7s 7c")
+    assert state.is_legal(jump)
