@@ -173,12 +173,16 @@ class GameState:
     """The state's trust token (see `tienlen.actions`)."""
 
     def _derive(self, changes: _Changes) -> GameState:
-        """A successor state: this one's fields with *changes* (the one derive path)."""
-        fields = {**self.__dict__, **changes}
-        fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
-        state = _new(GameState)
-        _set_fields(state, "__dict__", fields)
-        return state
+        """A successor state: this one's fields with *changes* (the one derive path).
+
+        The hot transitions write their changes straight into `_successor`'s copy
+        instead; both end in `_state`.
+        """
+        return _state({**self.__dict__, **changes})  # type: ignore[typeddict-item]  # every field
+
+    def _successor(self) -> _Changes:
+        """A copy of this state's fields, for a transition to write its changes into."""
+        return self.__dict__.copy()  # type: ignore[return-value]  # every field: a _Fields
 
     # -- construction -------------------------------------------------------------
 
@@ -457,10 +461,11 @@ class GameState:
             actions._len = 0
             return actions
         top = self._top
-        tables = self._context.tables
+        context = self._context
+        tables = context.tables
         masks: Sequence[int]
         if tables is None:
-            if self._context.trusted:  # the rule set's own generator (suited runs)
+            if context.trusted:  # the rule set's own generator (suited runs)
                 masks = [
                     m
                     for m in self.rules.legal_plays(self.hand(player), self.top).masks
@@ -479,8 +484,8 @@ class GameState:
             masks = tables.plays(self._masks[player], top)
         actions._player = player
         if (
-            (tables is not None or self._context.trusted)
-            and self._context.limits_going_out
+            context.limits_going_out
+            and (tables is not None or context.trusted)
             and self._forbids_going_out(player)
         ):
             whole = self._masks[player]  # the one play that empties the hand
@@ -497,10 +502,10 @@ class GameState:
         actions._masks = masks
         actions._pass = True
         size = actions._count + len(masks) + 1
-        if self._context.jump_ins:
+        if context.jump_ins:
             actions._others = others = (
                 self._jump_ins(player)
-                if tables is not None or self._context.trusted
+                if tables is not None or context.trusted
                 else self._checked_jump_ins(player)
             )
             for _, group in others:
@@ -840,27 +845,23 @@ class GameState:
         nxt, locked = context.turns.after_pass(
             context.seating, player, last, self.locked, self.out
         )
-        log = (self._log, _PASSES[player])
+        fields = self._successor()
+        fields["_log"] = (self._log, _PASSES[player])
         if last is None:  # the first lead declined (RULES §3.3, D-6)
-            return self._derive(
-                {
-                    "to_act": nxt,
-                    "locked": locked,
-                    "required": 0,
-                    "may_decline": False,
-                    "_log": log,
-                }
+            fields["required"] = 0
+            fields["may_decline"] = False
+        elif nxt is None:
+            leader = context.turns.trick_leader(
+                context.seating,
+                last=last,
+                out=self.out,
+                last_to_act=player,
+                beaten=self._beaten,
             )
-        if nxt is not None:
-            return self._derive({"to_act": nxt, "locked": locked, "_log": log})
-        leader = context.turns.trick_leader(
-            context.seating,
-            last=last,
-            out=self.out,
-            last_to_act=player,
-            beaten=self._beaten,
-        )
-        return self._new_trick(leader, self.chop, self.items, {"_log": log})
+            return self._new_trick(leader, self.chop, self.items, fields)
+        fields["to_act"] = nxt
+        fields["locked"] = locked
+        return _state(fields)  # type: ignore[arg-type]  # a full copy
 
     def _after_play(
         self, player: int, mask: int, key: int, action: Action
@@ -871,13 +872,12 @@ class GameState:
         held = masks[player]
         left = held ^ mask if held <= _bits.LOW_HALF else _bits.difference(held, mask)
         masks[player] = left
-        changes: _Changes = {
-            "_masks": tuple(masks),
-            "_top": key,
-            "_top_mask": mask,
-            "last_player": player,
-            "_log": (self._log, action),
-        }
+        changes = self._successor()
+        changes["_masks"] = tuple(masks)
+        changes["_top"] = key
+        changes["_top_mask"] = mask
+        changes["last_player"] = player
+        changes["_log"] = (self._log, action)
         if self.required:  # the first lead is made (RULES §2.4)
             changes["required"] = 0
             changes["may_decline"] = False
@@ -895,7 +895,7 @@ class GameState:
         nxt, locked = turns.after_play(context.seating, player, self.locked, out)
         changes["locked"] = locked
         if not left and turns.is_over(len(masks), out, len(changes["finish_order"])):
-            return self._derive(changes)._finished(player)
+            return _state(changes)._finished(player)  # type: ignore[arg-type]  # a full copy
         if nxt is None:
             leader = turns.trick_leader(
                 context.seating,
@@ -908,7 +908,7 @@ class GameState:
                 leader, changes.get("chop", chop), changes.get("items", items), changes
             )
         changes["to_act"] = nxt
-        return self._derive(changes)
+        return _state(changes)  # type: ignore[arg-type]  # a full copy
 
     def _going_out(self, player: int, masks: list[int], changes: _Changes) -> int:
         """*player* played their last card (RULES §1.5.5): record it in *changes*.
@@ -964,26 +964,23 @@ class GameState:
         leader: int,
         chop: ChopChain | None,
         items: tuple[ScoreItem, ...],
-        changes: _Changes,
+        fields: _Changes,
     ) -> GameState:
-        """The successor with *changes* and the trick ended (RULES §1.5.4, §6.6.2).
+        """The successor of *fields* (a `_successor` copy) with the trick ended.
 
-        The pile is cleared, its chain settled, and *leader* leads.
+        The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2).
         """
         if chop is not None:
             items = (*items, *self._context.scorer.on_trick_end(chop))
-        cleared: _Changes = {
-            **changes,
-            "to_act": leader,
-            "_top": 0,
-            "_top_mask": 0,
-            "last_player": None,
-            "_beaten": None,
-            "locked": 0,
-            "chop": None,
-            "items": items,
-        }
-        state = self._derive(cleared)
+        fields["to_act"] = leader
+        fields["_top"] = 0
+        fields["_top_mask"] = 0
+        fields["last_player"] = None
+        fields["_beaten"] = None
+        fields["locked"] = 0
+        fields["chop"] = None
+        fields["items"] = items
+        state = _state(fields)  # type: ignore[arg-type]  # a full copy
         return state._rot_if_stuck() if self._context.limits_going_out else state
 
     def _rot_if_stuck(self) -> GameState:
@@ -1044,7 +1041,7 @@ class GameState:
 
     @property
     def rotted(self) -> tuple[int, ...]:
-        """Players who rotted, first first: stuck leading with no play (RULES §12.12)."""
+        """The players who rotted (stuck leading with no play, RULES §12.12), in order."""
         return tuple(p for p in self._bottom if p not in self.frozen)
 
     # -- text ---------------------------------------------------------------------

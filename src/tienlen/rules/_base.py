@@ -149,7 +149,7 @@ class CustomInstantWin:
 
     @property
     def value(self) -> str:
-        """The name, as `InstantWin.value` names a built-in hand (in records and output)."""
+        """The name, as ``InstantWin.value`` names a built-in hand (in records and output)."""
         return self.name
 
     def __str__(self) -> str:
