@@ -23,6 +23,9 @@ import ctypes
 import functools
 import inspect
 import math
+import multiprocessing
+import multiprocessing.pool
+import multiprocessing.process
 import os
 import random
 import signal
@@ -428,6 +431,8 @@ def _map(
     `multiprocessing.Pool` and Ray's pool otherwise send several batches per task, and
     a worker left with the last ones keeps the others waiting.
     """
+    if isinstance(executor, multiprocessing.pool.Pool):
+        return _watched_pool_map(executor, batches)
     try:
         takes_chunksize = "chunksize" in inspect.signature(executor.map).parameters
     except (TypeError, ValueError):  # no signature to read (a builtin, say)
@@ -436,6 +441,36 @@ def _map(
         chunked: Callable[..., Iterable[tuple[int, SimulationStats]]] = executor.map
         return chunked(_run_batch, batches, chunksize=1)
     return executor.map(_run_batch, batches)
+
+
+def _watched_pool_map(
+    pool: multiprocessing.pool.Pool, batches: list[_Batch]
+) -> Iterator[tuple[int, SimulationStats]]:
+    """The batches on a `multiprocessing.Pool`, one per task, watching its workers.
+
+    A worker killed mid-batch (the OOM killer's SIGKILL) loses its task, and the
+    pool would wait for it forever: a worker that exits with an error is a
+    `BrokenExecutor` instead, which `_collect` reports. The pool's worker list is
+    read for that (``Pool`` has no public way to see a dead worker).
+    """
+    workers: dict[int | None, multiprocessing.process.BaseProcess] = {}
+    results = pool.imap(_run_batch, batches, chunksize=1)
+    for _ in batches:
+        while True:
+            for worker in getattr(pool, "_pool", ()):
+                workers.setdefault(worker.pid, worker)
+            try:
+                yield results.next(timeout=_POOL_WATCH_SECONDS)
+                break
+            except multiprocessing.TimeoutError:
+                dead = [w for w in workers.values() if w.exitcode not in (None, 0)]
+                if dead:
+                    msg = f"worker {dead[0].pid} exited with code {dead[0].exitcode}"
+                    raise BrokenExecutor(msg) from None
+
+
+_POOL_WATCH_SECONDS: Final = 0.25
+"""How often `_watched_pool_map` looks at the pool's workers while it waits."""
 
 
 def _collect(

@@ -296,7 +296,7 @@ def test_batches_may_come_back_in_any_order() -> None:
     )
 
 
-@pytest.mark.parametrize("name", ["futures", "process_pool"])
+@pytest.mark.parametrize("name", ["multiprocessing", "futures", "process_pool"])
 def test_a_killed_worker_raises(name: str) -> None:
     """Issue 14 item 7: a worker killed by SIGKILL (the OOM killer) is an error."""
     with EXECUTORS[name]() as executor, pytest.raises(ExecutorError) as caught:
