@@ -466,12 +466,7 @@ def instant_win_result(
     if not order or sorted(order) != list(range(len(order))):
         msg = f"the order must list each seat 0-{len(order) - 1} once, got {order!r}"
         raise InvalidArgumentError(msg)
-    try:
-        scorer = rules.scorer
-    except AttributeError:
-        msg = f"expected a rule set, got {rules!r}"
-        raise TypeError(msg) from None
-    return scorer.instant_win(rules, order, win)
+    return _scorer_of(rules).instant_win(rules, order, win)
 
 
 def settle(rules: RuleSet, finish: Finish) -> GameResult:
@@ -490,9 +485,13 @@ def settle(rules: RuleSet, finish: Finish) -> GameResult:
     if not isinstance(finish, Finish):
         msg = f"expected a Finish, got {finish!r}"  # type: ignore[unreachable]  # a defensive runtime check
         raise TypeError(msg)
+    return _scorer_of(rules).settle(rules, finish)
+
+
+def _scorer_of(rules: RuleSet) -> Scorer:
+    """*rules*' scorer; anything without one is no rule set (`TypeError`)."""
     try:
-        scorer = rules.scorer
+        return rules.scorer
     except AttributeError:
         msg = f"expected a rule set, got {rules!r}"
         raise TypeError(msg) from None
-    return scorer.settle(rules, finish)
