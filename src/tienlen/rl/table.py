@@ -7,13 +7,17 @@ loses nothing a player cares about, while the table stays small and fixed.
 
 The table is generated from the rule settings, never pickled: the classes the five
 presets allow with one deck come first, in a stable order (kind, length, top card);
-then the 164 classes only two decks make possible (a pair topped by a ♠: two 3♠);
-then, for a house rule set, its own extra classes. Indices of earlier parts never move.
+then the 213 classes the presets' key tables add with two decks (a pair topped by a ♠:
+two 3♠), 829 entries in all; then, for a house rule set, its own extra classes.
+Indices of earlier parts never move. Of the two-deck classes, 49 are keys no deal can
+make (a triple, a four of a kind or a quad run topped by a ♠ would need three ♠ of one
+rank): they keep their place, so the layout is the presets' whole key space, and their
+mask is always 0 (`ActionTable.playable` says which are).
 
 Example:
     >>> from tienlen.rl import ACTIONS
     >>> ACTIONS.PASS, ACTIONS.size, len(ACTIONS)
-    (0, 616, 780)
+    (0, 616, 829)
     >>> ACTIONS[1], ACTIONS[ACTIONS.size]
     (ActionClass(kind=<ComboKind.SINGLE: 1>, length=1, top=Card.parse('3s')), ActionClass(kind=<ComboKind.PAIR: 2>, length=1, top=Card.parse('3s')))
 """
@@ -50,7 +54,7 @@ class UnknownActionError(TienLenError, ValueError):
         >>> ACTIONS[5000]
         Traceback (most recent call last):
         ...
-        tienlen.rl.table.UnknownActionError: no action 5000 in a table of 780 actions
+        tienlen.rl.table.UnknownActionError: no action 5000 in a table of 829 actions
     """
 
 
@@ -115,13 +119,16 @@ def _lengths(kind: ComboKind) -> Iterator[int]:
         yield length
 
 
-def rule_classes(rules: BaseRules, decks: int) -> list[ActionClass]:
+def rule_classes(
+    rules: BaseRules, decks: int, *, any_suit: bool = False
+) -> list[ActionClass]:
     """Every class *rules* allows with *decks* decks, ordered by kind, length, top card.
 
     A class exists when its shape is a combination under the rules (`max_top_rank`),
     its top rank is at least its length less one (runs never wrap, RULES §1.4) and at
     most that maximum, and its top suit leaves room below for the other cards of its
-    rank: with one deck a pair's top is at least ♣, with two decks any suit.
+    rank: with one deck a pair's top is at least ♣, with two decks any suit. With
+    *any_suit* every top suit counts: the rule set's whole key space, playable or not.
 
     Example:
         >>> from tienlen import POKER
@@ -131,7 +138,7 @@ def rule_classes(rules: BaseRules, decks: int) -> list[ActionClass]:
     found: list[ActionClass] = []
     for kind in ComboKind:
         per_rank = kind.per_rank
-        lowest_suit = (per_rank + decks - 1) // decks - 1
+        lowest_suit = 0 if any_suit else (per_rank + decks - 1) // decks - 1
         for length in _lengths(kind):
             highest = rules.max_top_rank(Shape.of(kind, length))
             if highest is None:
@@ -153,9 +160,20 @@ def _base_classes() -> tuple[tuple[ActionClass, ...], tuple[ActionClass, ...]]:
     """The presets' one-deck classes, then the classes only two decks add."""
     presets = list(RULESETS.values())
     one = _ordered(c for rules in presets for c in rule_classes(rules, 1))
-    two = _ordered(c for rules in presets for c in rule_classes(rules, 2))
+    two = _ordered(
+        c for rules in presets for c in rule_classes(rules, 2, any_suit=True)
+    )
     seen = set(one)
     return tuple(one), tuple(c for c in two if c not in seen)
+
+
+@functools.cache
+def _playable_classes() -> frozenset[ActionClass]:
+    """The presets' classes some deal of one or two decks can make."""
+    presets = list(RULESETS.values())
+    return frozenset(
+        c for rules in presets for decks in (1, 2) for c in rule_classes(rules, decks)
+    )
 
 
 class ActionTable(Sequence[ActionClass | None]):
@@ -201,7 +219,24 @@ class ActionTable(Sequence[ActionClass | None]):
         self.size: Final = 1 + len(one)
         """Entries a one-deck game of the presets can use (PASS and 615 classes)."""
         self.base_size: Final = 1 + len(one) + len(two)
-        """Entries of every preset, one or two decks (780): extra classes come after."""
+        """Entries of every preset, one or two decks (829): extra classes come after."""
+        playable = _playable_classes()
+        self._unplayable: frozenset[ActionClass] = frozenset(
+            entry for entry in two if entry not in playable
+        )
+
+    def playable(self, index: int) -> bool:
+        """Whether some deal can make a play of entry *index* (PASS always can).
+
+        The 49 two-deck keys no deal makes (a triple topped by a ♠, say) keep their
+        place in the table; their mask is always 0.
+
+        Example:
+            >>> playable = [ACTIONS.playable(i) for i in range(len(ACTIONS))]
+            >>> playable.count(False), all(playable[: ACTIONS.size])
+            (49, True)
+        """
+        return self[index] not in self._unplayable
 
     @classmethod
     def for_rules(cls, rules: BaseRules) -> ActionTable:
@@ -223,7 +258,7 @@ class ActionTable(Sequence[ActionClass | None]):
 
         Example:
             >>> ACTIONS.actions_for(4), ACTIONS.actions_for(6)
-            (616, 780)
+            (616, 829)
         """
         if players <= 4 and len(self) == self.base_size:
             return self.size
@@ -517,4 +552,4 @@ def _table_for(rules: BaseRules) -> ActionTable:
 
 
 ACTIONS: Final = ActionTable()
-"""The action table of the five presets: 616 one-deck entries, 780 in all."""
+"""The action table of the five presets: 616 one-deck entries, 829 in all."""
