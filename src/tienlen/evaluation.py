@@ -29,6 +29,7 @@ from typing import Final
 
 import attrs
 
+from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
 from tienlen.players import Player, play_game
 from tienlen.rules import RuleSet
@@ -116,7 +117,7 @@ class EvaluationStats:
         """Both evaluations together.
 
         Raises:
-            ValueError: the stats are for different numbers of players or rotations.
+            InvalidArgumentError: the stats are for different numbers of players or rotations.
 
         Example:
             >>> from tienlen import POKER, GreedyPlayer
@@ -132,7 +133,7 @@ class EvaluationStats:
                 f"cannot merge stats of {self.players} players x {self.rotations} "
                 f"rotations with {other.players} x {other.rotations}"
             )
-            raise ValueError(msg)
+            raise InvalidArgumentError(msg)
         return EvaluationStats(
             players=self.players,
             rotations=self.rotations,
@@ -323,7 +324,7 @@ def evaluate(
         The merged `EvaluationStats` of every batch.
 
     Raises:
-        ValueError: a negative *deals* or *first_batch*, or *batch_size* below 1.
+        InvalidArgumentError: a negative *deals* or *first_batch*, or *batch_size* below 1.
         InvalidRulesError: the rules do not allow that many players.
         PlayerError: a player chose an action it was not offered.
 
@@ -340,10 +341,10 @@ def evaluate(
     for name, value in (("deals", deals), ("first_batch", first_batch)):
         if type(value) is not int or value < 0:
             msg = f"{name} must be a non-negative int, got {value!r}"
-            raise ValueError(msg)
+            raise InvalidArgumentError(msg)
     if type(batch_size) is not int or batch_size < 1:
         msg = f"batch_size must be a positive int, got {batch_size!r}"
-        raise ValueError(msg)
+        raise InvalidArgumentError(msg)
     seats = len(players)
     rules.deal_size(seats)  # raises InvalidRulesError for a wrong table size
     rotations = seats if rotate_seats else 1

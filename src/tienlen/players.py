@@ -133,7 +133,7 @@ class Observation:
         the only actions it may take then are Poker jump-ins (RULES §6.4).
 
         Raises:
-            ValueError: *player* is not at the table.
+            InvalidArgumentError: *player* is not at the table.
 
         Example:
             >>> from tienlen import POKER, GameState
@@ -144,7 +144,7 @@ class Observation:
         """
         if type(player) is not int or not 0 <= player < state.players:
             msg = f"no player {player!r} at a {state.players}-player table"
-            raise ValueError(msg)
+            raise InvalidArgumentError(msg)
         return _observe(state, player, state.history, _played(state), _counts(state))
 
     @property

@@ -17,6 +17,7 @@ from typing import Final
 
 import attrs
 
+from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass
 from tienlen.players import GreedyPlayer, Observation, Player, play_game
 
@@ -134,7 +135,7 @@ def check_budget(name: str, steps: int, seconds: float | None, limit: int) -> No
 
     Raises:
         TypeError: a count that is not an int, or seconds that are not a number.
-        ValueError: a count below 1 or non-positive seconds.
+        InvalidArgumentError: a count below 1 or non-positive seconds.
     """
     for field, value in ((name, steps), ("max_candidates", limit)):
         if type(value) is not int:
@@ -142,11 +143,11 @@ def check_budget(name: str, steps: int, seconds: float | None, limit: int) -> No
             raise TypeError(msg)
         if value < 1:
             msg = f"{field} must be at least 1, got {value!r}"
-            raise ValueError(msg)
+            raise InvalidArgumentError(msg)
     if seconds is not None:
         if type(seconds) not in (int, float):
             msg = f"seconds must be a number or None, got {seconds!r}"
             raise TypeError(msg)
         if not seconds > 0:
             msg = f"seconds must be positive, got {seconds!r}"
-            raise ValueError(msg)
+            raise InvalidArgumentError(msg)

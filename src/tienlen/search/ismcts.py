@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 import attrs
 
+from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState
 from tienlen.players import GreedyPlayer, Observation, Player
 from tienlen.search._rollouts import (
@@ -110,7 +111,7 @@ class ISMCTSPlayer:
         )
         if type(self.exploration) not in (int, float) or not self.exploration >= 0:
             msg = f"exploration must be a non-negative number, got {self.exploration!r}"
-            raise ValueError(msg)
+            raise InvalidArgumentError(msg)
 
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random

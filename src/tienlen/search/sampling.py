@@ -39,7 +39,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from tienlen.cards import DECK, Card, Hand
-from tienlen.errors import IllegalPlayError, InvalidStateError, TienLenError
+from tienlen.errors import (
+    IllegalPlayError,
+    InvalidArgumentError,
+    InvalidStateError,
+    TienLenError,
+)
 from tienlen.game import GameState, Play
 from tienlen.players import Observation
 
@@ -121,7 +126,7 @@ def sample_world(
         raise TypeError(msg)
     if type(max_tries) is not int or max_tries < 1:
         msg = f"max_tries must be a positive int, got {max_tries!r}"
-        raise ValueError(msg)
+        raise InvalidArgumentError(msg)
     deal = _Deal.of(
         observation, first_game=first_game, after_instant_win=after_instant_win
     )
