@@ -18,6 +18,10 @@ The rule, precisely:
   (``Sequence``'s ``index``, enum's ``name``…); enum members and attrs fields, which
   are values documented by an attribute docstring. An override without a docstring
   of its own shows its base's (`inspect.getdoc`), example included.
+- **Framework members.** A member that implements a member of a base class from
+  outside `tienlen` (``reset``, ``step``, ``render`` of a Gymnasium or PettingZoo
+  environment, ``get_payoffs`` of an RLCard one) follows that framework's documented
+  contract; the class needs an example, the member does not.
 - **Protocols.** A `typing.Protocol` (``RuleSet``, ``Player``, ``MapExecutor``) needs
   an example on the class; its members are an interface with no behaviour of their
   own, and each is exemplified by the implementation (``BaseRules.classify``,
@@ -34,6 +38,7 @@ import functools
 import importlib
 import importlib.util
 import inspect
+import json
 import pkgutil
 import types
 from collections.abc import Iterator
@@ -41,6 +46,7 @@ from collections.abc import Iterator
 import pytest
 
 import tienlen
+from tienlen.scoring import StakeScorer
 
 EXTRAS_DEPENDENCIES = frozenset(
     {"numpy", "pettingzoo", "gymnasium", "rlcard", "distributed", "dask"}
@@ -86,10 +92,19 @@ def public_names(module: types.ModuleType) -> Iterator[object]:
             yield value
 
 
+def framework_member(cls: type, name: str) -> bool:
+    """Whether *name* implements a member of a base class from outside `tienlen`."""
+    return any(
+        name in vars(base)
+        for base in cls.__mro__[1:]
+        if base is not object and not base.__module__.startswith("tienlen")
+    )
+
+
 def members(cls: type) -> Iterator[tuple[str, object]]:
     """``(name, function or property)`` for each public member *cls* defines itself."""
     for name, value in vars(cls).items():
-        if name.startswith("_"):
+        if name.startswith("_") or framework_member(cls, name):
             continue
         if isinstance(value, (classmethod, staticmethod)):
             yield name, value.__func__
@@ -168,6 +183,7 @@ def test_the_surface_is_discovered() -> None:
     assert "tienlen.rules.RuleSet.classify" not in every  # a protocol's member
     assert "tienlen.rules._base.Direction.CLOCKWISE" not in every  # an enum member
     assert "tienlen.scoring.ScoreItem.points" not in every  # an attrs field
+    assert "tienlen.rl.gymnasium.SoloEnv.step" not in every  # Gymnasium's contract
     assert not any(name.rpartition(".")[2].startswith("_") for name in every)
 
 
@@ -197,6 +213,11 @@ class _Override(_Base):
         return 4
 
 
+class _Encoder(json.JSONEncoder):
+    def default(self, o: object) -> object:  # the case under test
+        return str(o)
+
+
 def test_the_check_can_fail() -> None:
     """A docstring without ``>>>``, or no docstring, is reported; an override is not."""
     found = dict(checked(_Base))
@@ -206,4 +227,8 @@ def test_the_check_can_fail() -> None:
     assert not has_example(found[prefix + "undocumented"])
     assert not has_example(_Base)
     assert has_example(_Override.documented)
+    assert not framework_member(StakeScorer, "settle")  # overrides tienlen's Scorer
+    assert framework_member(_Encoder, "default")
+    assert "default" not in dict(members(_Encoder))
+    assert _Encoder().encode(_Base) == json.dumps(str(_Base))
     assert _Override().documented() == 4
