@@ -193,7 +193,7 @@ class Card:
 
     Cards compare, hash and sort by their ``index`` (3♠ = 0 … 2♥ = 51). Build them with
     `Card.parse` or ``Card(Rank.TEN, Suit.HEARTS)``; anything but a `Rank` and a `Suit`,
-    in that order, is a `TypeError`.
+    in that order, is a ``TypeError``.
 
     Example:
         >>> card = Card.parse("10h")
