@@ -7,12 +7,25 @@ fields, and renders for every reason and kind.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.strategies import combos
-from tienlen import CLASSIC, POKER, RULESETS, VIETCONG, BaseRules, ComboKind
+from tienlen import (
+    CLASSIC,
+    POKER,
+    RULESETS,
+    VIETCONG,
+    BaseRules,
+    ComboKind,
+    CustomInstantWin,
+    InstantWin,
+    ScoreItem,
+    ScoreKind,
+)
 from tienlen.combos import Shape
 from tienlen.errors import IllegalPlayError, IllegalReason, UnknownLanguageError
 from tienlen.explain import (
@@ -25,8 +38,10 @@ from tienlen.messages import (
     CATALOGUE,
     LANGUAGES,
     fields_of,
+    instant_win_name,
     kind_name,
     refusal,
+    score_line,
     shape_name,
     text,
 )
@@ -106,7 +121,7 @@ def test_the_table_words() -> None:
     assert names[ComboKind.FOUR_OF_A_KIND] == "tứ quý"
     assert names[ComboKind.STRAIGHT] == "sảnh"
     assert names[ComboKind.CONSECUTIVE_PAIRS] == "đôi thông"
-    assert CATALOGUE["kind.CONSECUTIVE_TRIPLES"]["vi"] == "sảnh ba"
+    assert CATALOGUE["kind.CONSECUTIVE_TRIPLES"]["vi"] == "sám cô liên tiếp"
     assert "chặt" in str(explain_beats("5s 5c 5d 5h", "2h").message("vi"))
     assert "heo" in explain_beats("5s 5c 5d 5h", "2h").message("vi")
 
@@ -194,3 +209,75 @@ def test_why_not_combination_str_is_the_01_text() -> None:
         "poker allows 3 to 4 consecutive pairs, not 5 (RULES §10)"
     )
     assert why_not_combination("3s 3h") is None
+
+
+COMMANDS = frozenset({"pass", "hint", "quit", "seed"})
+"""English words the Vietnamese texts keep on purpose: the CLI's commands, and *seed*."""
+
+
+def _ascii_words(template: str) -> set[str]:
+    bare = re.sub(r"\{\w+\}|'[^']*'", " ", template)
+    return {w.casefold() for w in re.findall(r"\w{3,}", bare) if w.isascii()}
+
+
+def test_no_english_left_in_vietnamese() -> None:
+    """No Vietnamese text reuses a word of the English ones (issue 13 §2).
+
+    The exceptions are the commands a player types, which the CLI reads in English too.
+    """
+    english = set().union(*(_ascii_words(entry["en"]) for entry in CATALOGUE.values()))
+    for key, entry in CATALOGUE.items():
+        leftovers = _ascii_words(entry["vi"]) & english - COMMANDS
+        assert not leftovers, (key, sorted(leftovers))
+    assert _ascii_words("người chơi {player} wins") & english == {"wins"}
+
+
+@pytest.mark.parametrize("kind", list(ScoreKind))
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_score_item_renders(kind: ScoreKind, lang: str) -> None:
+    """Each kind of score item reads in both languages, paid or scored, with its catches."""
+    chop = CLASSIC.classify("2h")
+    assert chop is not None
+    for item in (
+        ScoreItem(kind=kind, player=0, payer=1, points=3),
+        ScoreItem(kind=kind, player=0, payer=1, points=3, combos=[chop]),
+        ScoreItem(kind=kind, player=0, points=3),
+    ):
+        line = score_line(item, lang)
+        assert "{" not in line
+        assert "3" in line
+    plain = ScoreItem(kind=kind, player=0, payer=1, points=3)
+    assert score_line(plain) == str(plain)
+
+
+def test_score_lines_in_vietnamese() -> None:
+    """Score lines use the table words: cóng, thối, chặt, tới trắng (issue 13 §2)."""
+    frozen = ScoreItem(kind=ScoreKind.FROZEN, player=0, payer=2, points=6)
+    assert score_line(frozen, "vi") == "cóng: người chơi 2 trả 6 cho người chơi 0"
+    end = ScoreItem(kind=ScoreKind.END_PENALTY, player=1, payer=3, points=4)
+    assert score_line(end, "vi").startswith("thối: ")
+    win = ScoreItem(kind=ScoreKind.INSTANT_WIN, player=1, points=12)
+    assert score_line(win, "vi") == "tới trắng: người chơi 1 được 12 điểm"
+    with pytest.raises(TypeError):
+        score_line("stake", "vi")  # type: ignore[arg-type]
+    with pytest.raises(UnknownLanguageError):
+        score_line(win, "fr")
+
+
+@pytest.mark.parametrize("win", list(InstantWin))
+def test_every_instant_win_has_a_name(win: InstantWin) -> None:
+    """Each built-in instant win is named in both languages, not by its value."""
+    names = {lang: instant_win_name(win, lang) for lang in LANGUAGES}
+    assert all(names.values())
+    assert names["vi"] != win.value
+    assert names["en"] != names["vi"]
+
+
+def test_a_custom_instant_win_keeps_its_name() -> None:
+    """A table's own hand is shown by its name; bad input is refused."""
+    own = CustomInstantWin(name="all-low", test=lambda _: False)
+    assert instant_win_name(own, "vi") == "all-low"
+    with pytest.raises(TypeError):
+        instant_win_name("four-twos")  # type: ignore[arg-type]
+    with pytest.raises(UnknownLanguageError):
+        instant_win_name(own, "fr")

@@ -193,7 +193,7 @@ class Card:
 
     Cards compare, hash and sort by their ``index`` (3♠ = 0 … 2♥ = 51). Build them with
     `Card.parse` or ``Card(Rank.TEN, Suit.HEARTS)``; anything but a `Rank` and a `Suit`,
-    in that order, is a `TypeError`.
+    in that order, is a ``TypeError``.
 
     Example:
         >>> card = Card.parse("10h")
@@ -431,7 +431,16 @@ def parse_cards(text: str) -> tuple[Card, ...]:
 
 
 def as_cards(cards: str | Card | Iterable[Card]) -> tuple[Card, ...]:
-    """Normalise card text, one card or an iterable of cards to a tuple (private helper)."""
+    """Normalise card text, one card or an iterable of cards to a tuple (private helper).
+
+    Example:
+        >>> from tienlen import Card
+        >>> from tienlen.cards import as_cards
+        >>> as_cards("3s 10h") == as_cards([Card.parse("3s"), Card.parse("Th")])
+        True
+        >>> as_cards(Card.parse("2h"))
+        (Card.parse('2h'),)
+    """
     if isinstance(cards, str):
         return parse_cards(cards)
     if isinstance(cards, Card):
@@ -449,6 +458,12 @@ def mask_of(cards: Collection[Card], text: object = None) -> int:
 
     Raises:
         InvalidCardError: a card appears three or more times.
+
+    Example:
+        >>> from tienlen import parse_cards
+        >>> from tienlen.cards import mask_of
+        >>> mask_of(parse_cards("3s 4s"))  # bits 0 and 4
+        17
     """
     mask = 0
     add = _bits.add_card
@@ -488,7 +503,13 @@ def _hand_mask(mask: int) -> int:
 
 
 def cards_of(mask: int) -> tuple[Card, ...]:
-    """The cards of a multiset mask in ascending order (private helper)."""
+    """The cards of a multiset mask in ascending order (private helper).
+
+    Example:
+        >>> from tienlen.cards import cards_of
+        >>> cards_of(17)
+        (Card.parse('3s'), Card.parse('4s'))
+    """
     deck = DECK
     return tuple(deck[i] for i in _bits.indices(mask))
 
@@ -554,7 +575,15 @@ class Hand:
 
     @property
     def mask(self) -> int:
-        """The hand as an int, with bit ``i`` for card ``i`` and bit ``52 + i`` for its second copy."""
+        """The hand as an int, with bit ``i`` for card ``i`` and bit ``52 + i`` for its second copy.
+
+        Example:
+            >>> from tienlen import Hand
+            >>> Hand.parse("3s 4s").mask, Hand.parse("3c").mask
+            (17, 2)
+            >>> Hand(17) == Hand.parse("3s 4s")
+            True
+        """
         return self._mask
 
     def count(self, card: Card) -> int:

@@ -27,7 +27,15 @@ from tienlen.combos import Combo, ComboKind
 from tienlen.errors import IllegalPlayError, TienLenError
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.game import GameState, Pass, Play
-from tienlen.messages import CATALOGUE, LANGUAGES, kind_name, shape_name, text
+from tienlen.messages import (
+    CATALOGUE,
+    LANGUAGES,
+    instant_win_name,
+    kind_name,
+    score_line,
+    shape_name,
+    text,
+)
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, play_game
 from tienlen.rules import RULESETS, as_combo, get_rules, legal_plays
 from tienlen.rules._base import as_hand
@@ -226,7 +234,7 @@ def _finish(
     result = state.result
     assert result is not None
     if result.instant_win is not None:
-        hand = result.instant_win.value
+        hand = instant_win_name(result.instant_win, lang)
         print(text("cli.instant_win", lang, player=result.winner, hand=hand), file=out)
         if human is not None:
             dealt = state.dealt[human].unicode()
@@ -238,7 +246,7 @@ def _finish(
         file=out,
     )
     for item in result.items:
-        print(f"  {item}", file=out)
+        print(f"  {score_line(item, lang)}", file=out)
     if human is not None and human in result.finish_order:
         place = result.finish_order.index(human) + 1
         print(
@@ -401,7 +409,9 @@ def _ask(state: GameState, out: IO[str], lang: str, *, jumping_in: bool) -> Play
             continue
         if command == "hint":
             mine = [
-                action.cards.unicode() if isinstance(action, Play) else "pass"
+                action.cards.unicode()
+                if isinstance(action, Play)
+                else text("word.pass", lang)
                 for action in state.legal_actions()
                 if action.player == _HUMAN
             ]
@@ -414,8 +424,9 @@ def _ask(state: GameState, out: IO[str], lang: str, *, jumping_in: bool) -> Play
         except IllegalPlayError as error:
             print(text("cli.not_allowed", lang, why=error.message(lang)), file=out)
             continue
-        except TienLenError as error:
-            print(text("cli.not_allowed", lang, why=error), file=out)
+        except TienLenError:  # text that names no action (parse_action)
+            why = text("cli.unreadable", lang, text=repr(line.strip()))
+            print(text("cli.not_allowed", lang, why=why), file=out)
             continue
         return action
 

@@ -174,6 +174,11 @@ class IllegalReason(enum.StrEnum):
 
         Labels name the numbered sections of the documentation's rules reference:
         ``"rules-1-3"`` is §1.3, ``"d-4"`` is decision D-4.
+
+        Example:
+            >>> from tienlen.errors import IllegalReason
+            >>> IllegalReason.NOT_YOUR_TURN.rule, IllegalReason.CANNOT_LEAD.rule
+            ('rules-1-5-2', 'd-13')
         """
         return _REASON_RULES[self]
 
@@ -263,6 +268,17 @@ class IllegalPlayError(TienLenError, ValueError):
 
         Raises:
             ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState, IllegalPlayError
+            >>> state = GameState.from_hands(["3s 4h", "5d"], CLASSIC)
+            >>> try:
+            ...     state.pass_turn()
+            ... except IllegalPlayError as error:
+            ...     print(error.message())
+            ...     print(error.message("vi"))
+            You open this trick: you must play.
+            Bạn đang mở vòng nên phải đánh, không được bỏ lượt.
         """
         from tienlen.messages import refusal  # noqa: PLC0415 (messages imports cards)
 

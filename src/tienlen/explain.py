@@ -65,7 +65,15 @@ def _sentence(clause: str) -> str:
 
 
 class NoComboReason(enum.Enum):
-    """Why cards form no combination: `NotACombination.reason` (RULES §1.2, §1.4, §10)."""
+    """Why cards form no combination: `NotACombination.reason` (RULES §1.2, §1.4, §10).
+
+    Example:
+        >>> from tienlen.explain import NoComboReason, why_not_combination
+        >>> why_not_combination("7h 8s Td").reason
+        <NoComboReason.NOT_CONSECUTIVE: 'not consecutive'>
+        >>> NoComboReason("wraps") is why_not_combination("As 2c 3d").reason
+        True
+    """
 
     EMPTY = "empty"
     """No cards at all."""
@@ -98,7 +106,13 @@ class NoComboReason(enum.Enum):
 
     @property
     def rule(self) -> str:
-        """The label of the rules-reference section that applies (``"rules-1-2"``)."""
+        """The label of the rules-reference section that applies (``"rules-1-2"``).
+
+        Example:
+            >>> from tienlen.explain import NoComboReason
+            >>> NoComboReason.UNEVEN.rule, NoComboReason.WRAPS.rule, NoComboReason.PAIRS_COUNT.rule
+            ('rules-1-2', 'rules-1-4', 'rules-10')
+        """
         return _NO_COMBO_RULES.get(self, "rules-1-2")
 
 
@@ -123,7 +137,7 @@ class NotACombination:
         >>> why.reason, why.rule
         (<NoComboReason.UNEVEN: 'uneven'>, 'rules-1-2')
         >>> why.message("vi")
-        'Các hạng khác nhau phải có cùng số lá.'
+        'Mỗi hạng phải có cùng số lá.'
     """
 
     reason: NoComboReason
@@ -137,11 +151,28 @@ class NotACombination:
 
     @property
     def rule(self) -> str:
-        """The label of the rules-reference section that applies."""
+        """The label of the rules-reference section that applies.
+
+        Example:
+            >>> from tienlen import VIETCONG
+            >>> from tienlen.explain import why_not_combination
+            >>> why_not_combination("Jd Qh Kh Ac 2d", VIETCONG).rule
+            'rules-1-4'
+        """
         return self.reason.rule
 
     def message(self, lang: str = "en") -> str:
-        """The reason as a sentence for the player, without citation."""
+        """The reason as a sentence for the player, without citation.
+
+        Example:
+            >>> from tienlen import VIETCONG
+            >>> from tienlen.explain import why_not_combination
+            >>> why = why_not_combination("Jd Qh Kh Ac 2d", VIETCONG)
+            >>> why.message()
+            'Vietcong does not allow a 2 at the top of a straight.'
+            >>> why.message("vi")
+            'Luật vietcong không cho sảnh kết thúc bằng heo.'
+        """
         return _sentence(self._clause(lang))
 
     def _clause(self, lang: str) -> str:
@@ -253,7 +284,15 @@ def _not_in_rules(
 
 
 class BeatsReason(enum.Enum):
-    """What decides whether a play beats the top: `BeatsExplanation.because`."""
+    """What decides whether a play beats the top: `BeatsExplanation.because`.
+
+    Example:
+        >>> from tienlen.explain import BeatsReason, explain_beats
+        >>> explain_beats("5s 5c 5d 5h", "2h").because
+        <BeatsReason.BOMB: 'bomb'>
+        >>> explain_beats("9c Tc Jc", "3s 4s 5s 6s").because is BeatsReason.DIFFERENT_SHAPES
+        True
+    """
 
     HIGHER = "higher"
     """The same shape, and the play's highest card is higher (RULES §1.3)."""
@@ -291,13 +330,30 @@ class BeatsExplanation:
 
     @property
     def cards(self) -> tuple[Card, ...]:
-        """The cards that decide, the play's highest card and the top's (one shape only)."""
+        """The cards that decide, the play's highest card and the top's (one shape only).
+
+        Example:
+            >>> from tienlen.explain import explain_beats
+            >>> explain_beats("7h 7s", "7d 7c").cards
+            (Card.parse('7h'), Card.parse('7d'))
+            >>> explain_beats("5s 5c 5d 5h", "2h").cards  # a bomb: no card decides
+            ()
+        """
         if self.because in (BeatsReason.HIGHER, BeatsReason.NOT_HIGHER):
             return (self.play.top, self.top.top)
         return ()
 
     def message(self, lang: str = "en") -> str:
-        """The verdict as a sentence for the player, without citation."""
+        """The verdict as a sentence for the player, without citation.
+
+        Example:
+            >>> from tienlen.explain import explain_beats
+            >>> why = explain_beats("7h", "7d")
+            >>> why.message()
+            'Yes: the same shape, and 7♥ is higher than 7♦.'
+            >>> why.message("vi")
+            'Được: cùng loại và 7♥ lớn hơn 7♦.'
+        """
         return _sentence(self._clause(lang))
 
     def _clause(self, lang: str) -> str:

@@ -9,7 +9,9 @@ attributes instead.
 
 Vietnamese uses the words of the table: *đôi* (pair), *sám cô* (triple), *tứ quý*
 (four of a kind), *sảnh* (straight), *đôi thông* (consecutive pairs), *chặt* (chop),
-*heo* (a 2), *cóng* (frozen), *thối* (end penalty), *tới trắng* (instant win).
+*heo* (a 2), *hàng* (a bomb), *cóng* (frozen), *thối* (end penalty), *tới trắng*
+(instant win). The wording was reviewed by the project, not by a professional
+translator.
 
 Example:
     >>> from tienlen.messages import text, shape_name
@@ -34,14 +36,18 @@ from tienlen.errors import (
     UnknownLanguageError,
     UnknownMessageError,
 )
+from tienlen.rules._base import CustomInstantWin, InstantWin, InstantWinHand
+from tienlen.scoring import ScoreItem
 
 __all__ = [
     "CATALOGUE",
     "LANGUAGES",
     "card_text",
     "fields_of",
+    "instant_win_name",
     "kind_name",
     "refusal",
+    "score_line",
     "shape_name",
     "text",
 ]
@@ -62,7 +68,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "kind.STRAIGHT": {"en": "straight", "vi": "sảnh"},
     "kind.CONSECUTIVE_PAIRS": {"en": "consecutive pairs", "vi": "đôi thông"},
     "kind.CONSECUTIVE_QUADS": {"en": "consecutive quads", "vi": "tứ quý liên tiếp"},
-    "kind.CONSECUTIVE_TRIPLES": {"en": "consecutive triples", "vi": "sảnh ba"},
+    "kind.CONSECUTIVE_TRIPLES": {"en": "consecutive triples", "vi": "sám cô liên tiếp"},
     # -- shapes of the sequence kinds: {size} cards, {length} ranks ----------------
     "shape.STRAIGHT": {"en": "{size}-card straight", "vi": "sảnh {size} lá"},
     "shape.CONSECUTIVE_PAIRS": {
@@ -75,17 +81,17 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "shape.CONSECUTIVE_TRIPLES": {
         "en": "{length} consecutive triples",
-        "vi": "sảnh ba {length} bộ",
+        "vi": "{length} sám cô liên tiếp",
     },
     # -- refusals (keyed by IllegalReason.name; ".any" needs no cards) -------------
     "refusal.GAME_OVER": {"en": "The game is over.", "vi": "Ván bài đã kết thúc."},
     "refusal.UNKNOWN_PLAYER": {
         "en": "There is no such player at this table.",
-        "vi": "Không có người chơi này ở bàn.",
+        "vi": "Bàn này không có người chơi đó.",
     },
     "refusal.PLAYER_OUT": {
         "en": "You have no cards left: you are out of this game.",
-        "vi": "Bạn đã hết bài: bạn đã về trong ván này.",
+        "vi": "Bạn đã hết bài và đã về rồi.",
     },
     "refusal.NOT_YOUR_TURN": {
         "en": "It is not your turn.",
@@ -93,7 +99,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "refusal.LOCKED_OUT": {
         "en": "You passed in this trick: wait for the next one.",
-        "vi": "Bạn đã bỏ lượt trong vòng này: hãy chờ vòng sau.",
+        "vi": "Bạn đã bỏ lượt ở vòng này, hãy chờ vòng sau.",
     },
     "refusal.CARDS_NOT_IN_HAND": {
         "en": "You do not hold {cards}.",
@@ -101,11 +107,11 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "refusal.CARDS_NOT_IN_HAND.any": {
         "en": "You do not hold those cards.",
-        "vi": "Bạn không có những lá đó.",
+        "vi": "Trên tay bạn không có những lá đó.",
     },
     "refusal.NOT_A_COMBO": {
         "en": "{action} is not a combination.",
-        "vi": "{action} không phải là một bộ hợp lệ.",
+        "vi": "{action} không phải là bộ bài hợp lệ.",
     },
     "refusal.NOT_A_COMBO.any": {
         "en": "A play needs at least one card.",
@@ -117,7 +123,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "refusal.CANNOT_LEAD.any": {
         "en": "That combination cannot open a trick.",
-        "vi": "Không được mở vòng bằng bộ này.",
+        "vi": "Không được mở vòng bằng bộ bài này.",
     },
     "refusal.MUST_INCLUDE": {
         "en": "The first play of the game must include {cards}.",
@@ -125,15 +131,15 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "refusal.MUST_INCLUDE.any": {
         "en": "The first play of the game must include the lowest card dealt.",
-        "vi": "Lượt đánh đầu tiên của ván phải có lá nhỏ nhất được chia.",
+        "vi": "Lượt đánh đầu tiên của ván phải có lá nhỏ nhất đã được chia.",
     },
     "refusal.WRONG_SHAPE": {
         "en": "{action} cannot go on {top}: it is not the same kind of combination.",
-        "vi": "Không thể đánh {action} lên {top}: không cùng loại bộ.",
+        "vi": "Không thể đánh {action} lên {top} vì không cùng loại.",
     },
     "refusal.WRONG_SHAPE.any": {
         "en": "That play is not the same kind of combination as the top of the pile.",
-        "vi": "Bộ này không cùng loại với bộ trên bàn.",
+        "vi": "Bộ bài này không cùng loại với bộ trên bàn.",
     },
     "refusal.DOES_NOT_BEAT": {
         "en": "{cards} does not beat {top_cards}.",
@@ -141,20 +147,20 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "refusal.DOES_NOT_BEAT.any": {
         "en": "That play is not higher than the top of the pile.",
-        "vi": "Bộ này không lớn hơn bộ trên bàn.",
+        "vi": "Bộ bài này không lớn hơn bộ trên bàn.",
     },
     "refusal.CANNOT_PASS": {
         "en": "You open this trick: you must play.",
-        "vi": "Bạn mở vòng này: phải đánh, không được bỏ lượt.",
+        "vi": "Bạn đang mở vòng nên phải đánh, không được bỏ lượt.",
     },
     "refusal.CANNOT_GO_OUT": {
         "en": "At this table you may not go out with a 2 or a bomb.",
-        "vi": "Bàn này không cho về bằng heo hay bom (thối).",
+        "vi": "Bàn này không cho về bằng heo hay bằng hàng.",
     },
     # -- explanations: does a play beat the top? ------------------------------------
     "beats.HIGHER": {
         "en": "yes: the same shape, and {high} is higher than {low}",
-        "vi": "được: cùng loại, và {high} lớn hơn {low}",
+        "vi": "được: cùng loại và {high} lớn hơn {low}",
     },
     "beats.NOT_HIGHER": {
         "en": "no: the same shape, but {high} is not higher than {low}",
@@ -166,7 +172,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "beats.DIFFERENT_SHAPES": {
         "en": "no: {play} cannot beat {top}: different shapes, and no bomb applies",
-        "vi": "không: {play} không đánh được {top}: khác loại, và không được chặt",
+        "vi": "không: {play} không đánh lên {top} được vì khác loại và không chặt được",
     },
     # -- combinations in words, as objects of a sentence --------------------------
     "words.SINGLE": {"en": "a single {rank}", "vi": "lá {rank}"},
@@ -175,7 +181,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "words.FOUR_OF_A_KIND": {"en": "four {rank}s", "vi": "tứ quý {rank}"},
     "words.heo.SINGLE": {"en": "a single 2", "vi": "một con heo"},
     "words.heo.PAIR": {"en": "a pair of 2s", "vi": "đôi heo"},
-    "words.heo.TRIPLE": {"en": "three 2s", "vi": "ba con heo"},
+    "words.heo.TRIPLE": {"en": "three 2s", "vi": "sám cô heo"},
     "words.shape": {"en": "a {shape}", "vi": "{shape}"},
     "words.run": {"en": "{shape}", "vi": "{shape}"},
     # -- explanations: why no combination? -----------------------------------------
@@ -185,15 +191,15 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "nocombo.TOO_MANY_OF_A_RANK": {
         "en": "no combination has five or more cards of one rank",
-        "vi": "không có bộ nào gồm từ năm lá cùng hạng trở lên",
+        "vi": "không có bộ bài nào gồm từ năm lá cùng hạng trở lên",
     },
     "nocombo.UNEVEN": {
         "en": "cards of several ranks must have the same number of each rank",
-        "vi": "các hạng khác nhau phải có cùng số lá",
+        "vi": "mỗi hạng phải có cùng số lá",
     },
     "nocombo.WRAPS": {
         "en": "sequences never wrap around from 2 to 3",
-        "vi": "sảnh không được nối vòng từ 2 sang 3",
+        "vi": "bộ liên tiếp không được nối vòng từ 2 sang 3",
     },
     "nocombo.NOT_CONSECUTIVE": {
         "en": "the ranks are not consecutive",
@@ -201,7 +207,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "nocombo.TRIPLE_RUN": {
         "en": "runs of triples are not a combination",
-        "vi": "các sám cô liên tiếp không phải là một bộ",
+        "vi": "sám cô liên tiếp không phải là bộ bài hợp lệ",
     },
     "nocombo.SHORT_STRAIGHT": {
         "en": "a straight needs at least three cards",
@@ -217,11 +223,11 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "nocombo.PAIRS_COUNT": {
         "en": "{rules} allows {low} to {high} consecutive pairs, not {count}",
-        "vi": "luật {rules} chỉ cho từ {low} đến {high} đôi thông, không phải {count}",
+        "vi": "luật {rules} chỉ cho phép từ {low} đến {high} đôi thông, không phải {count}",
     },
     "nocombo.RUN_LENGTH": {
         "en": "{rules} allows {kind} of {low} to {high} ranks, not {count}",
-        "vi": "luật {rules} chỉ cho {kind} từ {low} đến {high} bộ, không phải {count}",
+        "vi": "luật {rules} chỉ cho phép {kind} dài từ {low} đến {high} hạng, không phải {count}",
     },
     "nocombo.SHAPE_EXCLUDED": {
         "en": "{rules} does not allow {shape}",
@@ -229,20 +235,62 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "nocombo.TWO_ON_TOP": {
         "en": "{rules} does not allow a 2 at the top of a {kind}",
-        "vi": "luật {rules} không cho heo đứng đầu {kind}",
+        "vi": "luật {rules} không cho {kind} kết thúc bằng heo",
     },
     "nocombo.NOT_ALLOWED": {
         "en": "{rules} does not allow this combination",
-        "vi": "luật {rules} không cho phép bộ này",
+        "vi": "luật {rules} không cho phép bộ bài này",
+    },
+    # -- score items (keyed by ScoreKind.name; see score_line) ----------------------
+    "score.STAKE": {"en": "stake", "vi": "cược"},
+    "score.PLACE": {"en": "place", "vi": "điểm về"},
+    "score.CHOP": {"en": "chop", "vi": "chặt"},
+    "score.FROZEN": {"en": "frozen", "vi": "cóng"},
+    "score.END_PENALTY": {"en": "end-penalty", "vi": "thối"},
+    "score.INSTANT_WIN": {"en": "instant-win", "vi": "tới trắng"},
+    "score.paid": {
+        "en": "{kind}: player {payer} pays player {player} {points}",
+        "vi": "{kind}: người chơi {payer} trả {points} cho người chơi {player}",
+    },
+    "score.paid.caught": {
+        "en": "{kind}: player {payer} pays player {player} {points} for {caught}",
+        "vi": "{kind}: người chơi {payer} trả {points} cho người chơi {player} vì bị chặt {caught}",
+    },
+    "score.scored": {
+        "en": "{kind}: player {player} scores {points}",
+        "vi": "{kind}: người chơi {player} được {points} điểm",
+    },
+    # -- instant-win hands (keyed by InstantWin.name; see instant_win_name) ---------
+    "instant.FOUR_TWOS": {"en": "four 2s", "vi": "tứ quý heo"},
+    "instant.SIX_PAIRS": {"en": "six pairs", "vi": "sáu đôi"},
+    "instant.FIVE_CONSECUTIVE_PAIRS": {
+        "en": "five consecutive pairs",
+        "vi": "năm đôi thông",
+    },
+    "instant.THIRTEEN_RANKS": {
+        "en": "a dragon: one card of every rank",
+        "vi": "sảnh rồng (đủ 13 hạng)",
+    },
+    "instant.THREE_CONSECUTIVE_TRIPLES": {
+        "en": "three consecutive triples",
+        "vi": "ba sám cô liên tiếp",
+    },
+    "instant.TWO_BOMBS": {"en": "two bombs", "vi": "hai bộ hàng"},
+    "instant.ONE_COLOUR": {"en": "one colour", "vi": "đồng màu"},
+    "instant.FOUR_THREES": {"en": "four 3s", "vi": "tứ quý 3"},
+    "instant.THREE_TRIPLES": {"en": "three triples", "vi": "ba sám cô"},
+    "instant.DRAGON_WITHOUT_TWO": {
+        "en": "a dragon from 3 to ace",
+        "vi": "sảnh rồng từ 3 đến A",
     },
     # -- the command line's play and demo -------------------------------------------
     "cli.describe": {
         "en": "{shape}, {top} high: {cards}",
-        "vi": "{shape}, cao nhất {top}: {cards}",
+        "vi": "{shape}, lá cao nhất {top}: {cards}",
     },
     "cli.not_combo": {
         "en": "not a combination under {rules}: {reason}",
-        "vi": "không phải là một bộ theo luật {rules}: {reason}",
+        "vi": "không phải là bộ bài hợp lệ theo luật {rules}: {reason}",
     },
     "cli.plays_lead": {
         "en": "{count} plays to lead ({rules}):",
@@ -254,11 +302,11 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "cli.plays_on.one": {
         "en": "1 play that beats {top} ({rules}):",
-        "vi": "1 cách đánh lớn hơn {top} ({rules}):",
+        "vi": "1 cách chặn {top} ({rules}):",
     },
     "cli.plays_on": {
         "en": "{count} plays that beat {top} ({rules}):",
-        "vi": "{count} cách đánh lớn hơn {top} ({rules}):",
+        "vi": "{count} cách chặn {top} ({rules}):",
     },
     "cli.welcome": {
         "en": "{rules}: you are player 0, against {count} bots ({names}).",
@@ -270,12 +318,12 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "cli.commands": {
         "en": "Type cards to play (e.g. '7h 7s' or '10♥'), 'pass', 'hint' or 'quit'.",
-        "vi": "Gõ các lá để đánh (ví dụ '7h 7s' hoặc '10♥'), 'pass' (bỏ lượt), 'hint' (gợi ý) hoặc 'quit' (thoát).",
+        "vi": "Gõ các lá muốn đánh (ví dụ '7h 7s' hoặc '10♥'), 'bỏ' hoặc 'pass' để bỏ lượt, 'hint' để xem gợi ý, 'quit' để thoát.",
     },
     "cli.top": {"en": "top: {cards}", "vi": "trên bàn: {cards}"},
     "cli.top.none": {
         "en": "top: (none: you lead)",
-        "vi": "trên bàn: (trống: bạn mở vòng)",
+        "vi": "trên bàn: (trống, bạn mở vòng)",
     },
     "cli.cards.one": {"en": "1 card", "vi": "1 lá"},
     "cli.cards.many": {"en": "{count} cards", "vi": "{count} lá"},
@@ -290,9 +338,13 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "cli.your_hand": {"en": "your hand: {cards}", "vi": "bài của bạn: {cards}"},
     "cli.jump_in": {
         "en": "you may jump in with four consecutive pairs, or 'pass'",
-        "vi": "bạn có thể chặt ngang bằng bốn đôi thông, hoặc 'pass' (bỏ lượt)",
+        "vi": "bạn có thể chặt ngang bằng bốn đôi thông, hoặc gõ 'bỏ' để bỏ qua",
     },
-    "cli.legal": {"en": "legal: {plays}", "vi": "được đánh: {plays}"},
+    "cli.unreadable": {
+        "en": "cannot read {text}: type cards such as '7h 7s', or 'pass'",
+        "vi": "không đọc được {text}: hãy gõ các lá như '7h 7s', hoặc 'bỏ'",
+    },
+    "cli.legal": {"en": "legal: {plays}", "vi": "có thể đánh: {plays}"},
     "cli.not_allowed": {"en": "not allowed: {why}", "vi": "không được: {why}"},
     "cli.plays": {
         "en": "player {player} plays {cards}",
@@ -315,7 +367,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "cli.trick": {"en": "trick {number}:", "vi": "vòng {number}:"},
     "cli.demo_header": {
         "en": "{rules}, {players} players, seed {seed}; even seats greedy, odd seats random",
-        "vi": "{rules}, {players} người chơi, hạt giống {seed}; ghế chẵn máy tham, ghế lẻ máy ngẫu nhiên",
+        "vi": "{rules}, {players} người chơi, seed {seed}; máy ghế chẵn đánh tham, máy ghế lẻ đánh ngẫu nhiên",
     },
     "cli.instant_win": {
         "en": "player {player} wins at the deal ({hand})",
@@ -323,14 +375,14 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "cli.dealt": {
         "en": "your hand at the deal: {cards}",
-        "vi": "bài được chia của bạn: {cards}",
+        "vi": "bài bạn được chia: {cards}",
     },
     "cli.finish_order": {"en": "finish order: {order}", "vi": "thứ tự về: {order}"},
     "cli.player": {"en": "player {player}", "vi": "người chơi {player}"},
     "cli.scores": {"en": "scores: {scores}", "vi": "điểm: {scores}"},
     "cli.your_place": {
         "en": "your place: {place} of {players}",
-        "vi": "bạn về thứ {place} trên {players}",
+        "vi": "bạn về thứ {place} trong {players} người",
     },
 }
 """Every player-facing template, by key, then by language, with its ``{fields}``."""
@@ -433,6 +485,71 @@ def card_text(cards: str) -> str:
         return " ".join(card.unicode() for card in parse_cards(cards))
     except InvalidCardError:
         return cards
+
+
+def score_line(item: ScoreItem, lang: str = "en") -> str:
+    """A score item as a line for the table: who pays whom, and what for.
+
+    In English it reads as ``str(item)``, except that caught cards are shown as
+    players write them.
+
+    Raises:
+        UnknownLanguageError: *lang* is not one of `LANGUAGES`.
+        TypeError: *item* is not a `tienlen.ScoreItem`.
+
+    Example:
+        >>> from tienlen import ScoreItem, ScoreKind, classify
+        >>> from tienlen.messages import score_line
+        >>> stake = ScoreItem(kind=ScoreKind.STAKE, player=0, payer=3, points=1)
+        >>> score_line(stake), score_line(stake, "vi")
+        ('stake: player 3 pays player 0 1', 'cược: người chơi 3 trả 1 cho người chơi 0')
+        >>> chop = ScoreItem(kind=ScoreKind.CHOP, player=1, payer=2, points=4, combos=[classify("2h")])
+        >>> score_line(chop, "vi")
+        'chặt: người chơi 2 trả 4 cho người chơi 1 vì bị chặt 2♥'
+    """
+    if not isinstance(item, ScoreItem):
+        msg = f"expected a ScoreItem, got {item!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    kind = text(f"score.{item.kind.name}", lang)
+    if item.payer is None:
+        return text(
+            "score.scored", lang, kind=kind, player=item.player, points=item.points
+        )
+    fields = {
+        "kind": kind,
+        "player": item.player,
+        "payer": item.payer,
+        "points": item.points,
+    }
+    if not item.combos:
+        return text("score.paid", lang, **fields)
+    caught = ", ".join(combo.unicode() for combo in item.combos)
+    return text("score.paid.caught", lang, caught=caught, **fields)
+
+
+def instant_win_name(win: InstantWinHand, lang: str = "en") -> str:
+    """The name of an instant-win hand (*tới trắng*); a table's own hand keeps its name.
+
+    Raises:
+        UnknownLanguageError: *lang* is not one of `LANGUAGES`.
+        TypeError: *win* is neither an `tienlen.InstantWin` nor a
+            `tienlen.CustomInstantWin`.
+
+    Example:
+        >>> from tienlen import CustomInstantWin, InstantWin
+        >>> from tienlen.messages import instant_win_name
+        >>> instant_win_name(InstantWin.FOUR_TWOS), instant_win_name(InstantWin.FOUR_TWOS, "vi")
+        ('four 2s', 'tứ quý heo')
+        >>> instant_win_name(CustomInstantWin(name="all-low", test=lambda hand: False), "vi")
+        'all-low'
+    """
+    if isinstance(win, CustomInstantWin):
+        _check_language(lang)
+        return win.name
+    if not isinstance(win, InstantWin):
+        msg = f"expected an instant-win hand, got {win!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    return text(f"instant.{win.name}", lang)
 
 
 def refusal(error: IllegalPlayError, lang: str = "en") -> str:

@@ -140,6 +140,14 @@ class GameRecord:
     """A whole game: how it started and every action, replayable.
 
     Build one from a state with `record`, read one with `load`/`loads`.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.records import record
+        >>> state = GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s").play("8d")
+        >>> game = record(state)
+        >>> [str(hand) for hand in game.hands], len(game.actions), game.actions[1].player
+        (['3s 9h', '8d'], 2, 1)
     """
 
     rules: BaseRules
@@ -164,7 +172,16 @@ class GameRecord:
     """The game's index within its `simulate` batch (informative, not written)."""
 
     def start(self) -> GameState:
-        """The state at the deal."""
+        """The state at the deal.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> from tienlen.records import record
+            >>> state = GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s").play("8d")
+            >>> start = record(state).start()
+            >>> start.to_act, start.history
+            (0, ())
+        """
         return GameState.from_hands(
             self.hands,
             self.rules,
@@ -179,6 +196,13 @@ class GameRecord:
 
         Raises:
             IllegalPlayError: an action is illegal (records from `load` never are).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> from tienlen.records import record
+            >>> state = GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s").play("8d")
+            >>> [step.to_act for step in record(state).states()]
+            [0, 1, None]
         """
         state = self.start()
         yield state
@@ -188,7 +212,16 @@ class GameRecord:
 
     @property
     def final(self) -> GameState:
-        """The state after the last action."""
+        """The state after the last action.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> from tienlen.records import record
+            >>> state = GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s").play("8d")
+            >>> final = record(state).final
+            >>> final == state, final.result.winner
+            (True, 1)
+        """
         *_, last = self.states()
         return last
 
@@ -736,6 +769,14 @@ def to_json(game: GameRecord) -> dict[str, JsonValue]:
     Raises:
         RecordError: a setting of the rule set has no JSON form (see `rules_to_json`).
         TypeError: *game* is not a `GameRecord`.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.records import record, to_json
+        >>> state = GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s").play("8d")
+        >>> data = to_json(record(state))
+        >>> data["version"], data["hands"], data["actions"][1], data["result"]
+        (2, ['3s 9h', '8d'], {'player': 1, 'play': '8d'}, {'finish_order': [1, 0], 'scores': [-1, 1]})
     """
     if not isinstance(game, GameRecord):
         msg = f"expected a GameRecord, got {type(game).__name__}"  # type: ignore[unreachable]  # a defensive runtime check
@@ -771,12 +812,32 @@ def dumps(game: GameRecord, *, indent: int | None = None) -> str:
 
     Raises:
         RecordError: a setting of the rule set has no JSON form (see `rules_to_json`).
+
+    Example:
+        >>> import json
+        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.records import dumps, record
+        >>> state = GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s")
+        >>> text = dumps(record(state))
+        >>> json.loads(text)["actions"], json.loads(text)["result"]
+        ([{'player': 0, 'play': '3s'}], None)
     """
     return json.dumps(to_json(game), indent=indent, ensure_ascii=False)
 
 
 def dump(game: GameRecord, file: IO[str], *, indent: int | None = None) -> None:
-    """Write the record as JSON text to *file* (see `dumps`)."""
+    """Write the record as JSON text to *file* (see `dumps`).
+
+    Example:
+        >>> import io
+        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.records import dump, dumps, record
+        >>> game = record(GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s"))
+        >>> file = io.StringIO()
+        >>> dump(game, file)
+        >>> file.getvalue() == dumps(game)
+        True
+    """
     text = dumps(game, indent=indent)
     if not callable(getattr(file, "write", None)):
         msg = f"expected a text file, got {type(file).__name__}"
@@ -906,6 +967,20 @@ def from_json(data: object) -> GameRecord:
 
     Raises:
         RecordError: anything wrong, named with its place in the record.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.records import RecordError, from_json, record, to_json
+        >>> game = record(GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s"))
+        >>> from_json(to_json(game)) == game
+        True
+        >>> data = to_json(game)
+        >>> data["actions"] = [{"player": 1, "play": "8d"}]
+        >>> try:
+        ...     from_json(data)
+        ... except RecordError as error:
+        ...     print(error.where)
+        actions[0]
     """
     if type(data) is not dict:
         raise RecordError("record", f"expected an object, got {type(data).__name__}")
@@ -1030,6 +1105,16 @@ def loads(text: str | bytes) -> GameRecord:
         RecordError: the text is not JSON (or too long, or repeats a key in an object),
             or the record is corrupt, truncated, tampered with or of the wrong types.
         TypeError: *text* is neither ``str`` nor ``bytes``.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.records import RecordError, dumps, loads, record
+        >>> game = record(GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s"))
+        >>> loads(dumps(game)) == game
+        True
+        >>> loads('{"format": "tienlen-game"')
+        Traceback (most recent call last):
+        tienlen.records.RecordError: invalid game record at record: not JSON: ...
     """
     if not isinstance(text, str | bytes | bytearray):
         msg = f"expected JSON text or bytes, got {type(text).__name__}"  # type: ignore[unreachable]
@@ -1049,7 +1134,16 @@ def loads(text: str | bytes) -> GameRecord:
 
 
 def load(file: IO[str]) -> GameRecord:
-    """Read a record from a text file (see `loads`); at most `MAX_SIZE` are read."""
+    """Read a record from a text file (see `loads`); at most `MAX_SIZE` are read.
+
+    Example:
+        >>> import io
+        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.records import dumps, load, record
+        >>> game = record(GameState.from_hands(["3s 9h", "8d"], CLASSIC).play("3s"))
+        >>> load(io.StringIO(dumps(game))) == game
+        True
+    """
     if not callable(getattr(file, "read", None)):
         msg = f"expected a text file, got {type(file).__name__}"
         raise TypeError(msg)

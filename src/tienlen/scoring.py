@@ -38,7 +38,13 @@ __all__ = [
 
 
 class ScoreKind(enum.Enum):
-    """What a `ScoreItem` pays for."""
+    """What a `ScoreItem` pays for.
+
+    Example:
+        >>> from tienlen import ScoreKind
+        >>> ScoreKind("chop"), ScoreKind.END_PENALTY.value
+        (<ScoreKind.CHOP: 'chop'>, 'end-penalty')
+    """
 
     STAKE = "stake"
     """One stake from the loser, or to the winner (RULES §2.5, §4.4, §5.4)."""
@@ -135,7 +141,14 @@ class GameResult:
         instant_win: InstantWinHand | None = None,
         frozen: Iterable[int] = (),
     ) -> GameResult:
-        """Build a result whose scores are the sum of *items*."""
+        """Build a result whose scores are the sum of *items*.
+
+        Example:
+            >>> from tienlen import GameResult, ScoreItem, ScoreKind
+            >>> items = [ScoreItem(kind=ScoreKind.STAKE, player=p, payer=2, points=1) for p in (1, 0)]
+            >>> GameResult.from_items(players=3, finish_order=(1, 0, 2), items=items).scores
+            (1, 1, -2)
+        """
         items = tuple(items)
         scores = [0] * players
         for item in items:
@@ -152,18 +165,37 @@ class GameResult:
 
     @property
     def winner(self) -> int:
-        """The first player out (or the instant winner)."""
+        """The first player out (or the instant winner).
+
+        Example:
+            >>> from tienlen import GameResult
+            >>> GameResult(finish_order=(2, 0, 1), scores=(-1, -1, 2)).winner
+            2
+        """
         return self.finish_order[0]
 
     @property
     def loser(self) -> int:
-        """The last player in the finishing order."""
+        """The last player in the finishing order.
+
+        Example:
+            >>> from tienlen import GameResult
+            >>> GameResult(finish_order=(2, 0, 1), scores=(1, -2, 1)).loser
+            1
+        """
         return self.finish_order[-1]
 
 
 @attrs.frozen(kw_only=True)
 class ChopChain:
-    """The open Poker chop chain of a trick (RULES §6.6.2, D-18)."""
+    """The open Poker chop chain of a trick (RULES §6.6.2, D-18).
+
+    Example:
+        >>> from tienlen import POKER, ChopChain, classify
+        >>> chain = ChopChain(points=4, victim=1, catcher=0, caught=(classify("2h", POKER),))
+        >>> chain.points, chain.victim, chain.catcher
+        (4, 1, 0)
+    """
 
     points: int
     """The accumulated value of the catches so far."""
@@ -175,7 +207,14 @@ class ChopChain:
     """The caught combinations, in order."""
 
     def item(self) -> ScoreItem:
-        """The chain as a score item: the last victim pays the last catcher."""
+        """The chain as a score item: the last victim pays the last catcher.
+
+        Example:
+            >>> from tienlen import POKER, ChopChain, classify
+            >>> chain = ChopChain(points=4, victim=1, catcher=0, caught=(classify("2h", POKER),))
+            >>> str(chain.item())
+            "chop: player 1 pays player 0 4 for '2h'"
+        """
         return ScoreItem(
             kind=ScoreKind.CHOP,
             player=self.catcher,
@@ -187,7 +226,20 @@ class ChopChain:
 
 @attrs.frozen(kw_only=True)
 class Catch:
-    """A catch being made (*chặt*, RULES §6.6.2): a bomb played onto a chop target."""
+    """A catch being made (*chặt*, RULES §6.6.2): a bomb played onto a chop target.
+
+    The engine builds one for the scorer's `Scorer.on_catch` hook.
+
+    Example:
+        >>> from tienlen import POKER, classify
+        >>> from tienlen.scoring import Catch
+        >>> catch = Catch(
+        ...     catcher=0, victim=1, caught=classify("2h", POKER),
+        ...     victim_went_out=False, catcher_goes_out=False,
+        ... )
+        >>> POKER.chop_value(catch.caught)
+        4
+    """
 
     catcher: int
     """Who catches."""
@@ -255,11 +307,34 @@ class Scorer:
         catch: Catch,  # noqa: ARG002
         chain: ChopChain | None,
     ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
-        """A catch was made: the trick's chain after it and the items paid at once."""
+        """A catch was made: the trick's chain after it and the items paid at once.
+
+        The base scores no catch: the chain stays as it was and nothing is paid.
+
+        Example:
+            >>> from tienlen import CLASSIC, classify
+            >>> from tienlen.scoring import Catch, Scorer
+            >>> catch = Catch(
+            ...     catcher=0, victim=1, caught=classify("2h"),
+            ...     victim_went_out=False, catcher_goes_out=False,
+            ... )
+            >>> Scorer().on_catch(CLASSIC, catch, None)
+            (None, ())
+        """
         return chain, ()
 
     def on_trick_end(self, chain: ChopChain | None) -> tuple[ScoreItem, ...]:
-        """The trick ended: the items its chain pays (RULES §6.6.2)."""
+        """The trick ended: the items its chain pays (RULES §6.6.2).
+
+        Example:
+            >>> from tienlen import POKER, ChopChain, classify
+            >>> from tienlen.scoring import Scorer
+            >>> chain = ChopChain(points=4, victim=1, catcher=0, caught=(classify("2h", POKER),))
+            >>> [str(item) for item in Scorer().on_trick_end(chain)]
+            ["chop: player 1 pays player 0 4 for '2h'"]
+            >>> Scorer().on_trick_end(None)
+            ()
+        """
         if chain is not None and chain.points:
             return (chain.item(),)
         return ()
@@ -271,17 +346,48 @@ class Scorer:
         hands: Sequence[Hand],  # noqa: ARG002
         dealt: Sequence[Hand],  # noqa: ARG002
     ) -> tuple[tuple[int, ...], tuple[ScoreItem, ...]]:
-        """``order[0]`` took first place: the players frozen out, and what they pay."""
+        """``order[0]`` took first place: the players frozen out, and what they pay.
+
+        The base freezes nobody.
+
+        Example:
+            >>> from tienlen import CLASSIC, Hand
+            >>> from tienlen.scoring import Scorer
+            >>> hands = (Hand(0), Hand.parse("4s 5s"))
+            >>> Scorer().on_first_out(CLASSIC, (0, 1), hands, hands)
+            ((), ())
+        """
         return (), ()
 
     def settle(self, rules: RuleSet, finish: Finish) -> GameResult:
-        """The result of a finished game."""
+        """The result of a finished game.
+
+        Every scorer gives it; the base has no payment to make.
+
+        Example:
+            >>> from tienlen import CLASSIC, Hand
+            >>> from tienlen.scoring import Finish, Scorer, StakeScorer
+            >>> finish = Finish(order=(1, 0), hands=(Hand.parse("3s"), Hand(0)))
+            >>> StakeScorer().settle(CLASSIC, finish).scores
+            (-1, 1)
+            >>> Scorer().settle(CLASSIC, finish)
+            Traceback (most recent call last):
+            NotImplementedError
+        """
         raise NotImplementedError  # pragma: no cover - every scorer gives it
 
     def instant_win(
         self, rules: RuleSet, order: Sequence[int], win: object
     ) -> GameResult:
-        """A game won at the deal by ``order[0]``: each other player pays the stake (D-14)."""
+        """A game won at the deal by ``order[0]``: each other player pays the stake (D-14).
+
+        Example:
+            >>> from tienlen import VIETCONG, InstantWin
+            >>> from tienlen.scoring import Scorer
+            >>> result = Scorer().instant_win(VIETCONG, (2, 0, 1), InstantWin.FOUR_TWOS)
+            >>> result.scores, result.instant_win
+            ((-1, -1, 2), <InstantWin.FOUR_TWOS: 'four-twos'>)
+        """
         stake = rules.instant_win_stake
         items = [
             ScoreItem(kind=ScoreKind.STAKE, player=order[0], payer=p, points=stake)
@@ -297,13 +403,30 @@ class Scorer:
 
 @attrs.frozen(kw_only=True)
 class StakeScorer(Scorer):
-    """One stake per player: the loser pays each, or each pays the winner (RULES §2.5, §4.4)."""
+    """One stake per player: the loser pays each, or each pays the winner (RULES §2.5, §4.4).
+
+    Example:
+        >>> from tienlen import CLASSIC, KENNETH_LO
+        >>> from tienlen.scoring import StakeScorer
+        >>> CLASSIC.scorer, KENNETH_LO.scorer.each_pays_winner
+        (StakeScorer(scores_catches=False, each_pays_winner=False), True)
+    """
 
     each_pays_winner: bool = False
     """Every other player pays the winner (Kenneth Lo) instead of the loser paying each."""
 
     def settle(self, rules: RuleSet, finish: Finish) -> GameResult:  # noqa: ARG002
-        """One stake from the loser to each player, or from each player to the winner."""
+        """One stake from the loser to each player, or from each player to the winner.
+
+        Example:
+            >>> from tienlen import CLASSIC, Hand
+            >>> from tienlen.scoring import Finish, StakeScorer
+            >>> finish = Finish(order=(1, 0, 2), hands=(Hand(0), Hand(0), Hand.parse("3s")))
+            >>> StakeScorer().settle(CLASSIC, finish).scores
+            (1, 1, -2)
+            >>> StakeScorer(each_pays_winner=True).settle(CLASSIC, finish).scores
+            (-1, 2, -1)
+        """
         order = finish.order
         items = [*finish.items, *self.on_trick_end(finish.chop)]
         if self.each_pays_winner:
@@ -326,7 +449,18 @@ class StakeScorer(Scorer):
 
 @attrs.frozen(kw_only=True)
 class PokerScorer(Scorer):
-    """Poker points: places, chops, frozen and end penalties (RULES §6.6, §12.7, §12.11)."""
+    """Poker points: places, chops, frozen and end penalties (RULES §6.6, §12.7, §12.11).
+
+    The `POKER` preset's scorer; the rule set builds it from its settings.
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import POKER
+        >>> POKER.scorer.frozen_multiplier
+        1
+        >>> attrs.evolve(POKER, name="doubled", frozen_multiplier=2).scorer.frozen_multiplier
+        2
+    """
 
     scores_catches: bool = attrs.field(default=True, init=False)
     chop_chain: bool = True
@@ -343,7 +477,19 @@ class PokerScorer(Scorer):
     def on_catch(
         self, rules: RuleSet, catch: Catch, chain: ChopChain | None
     ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
-        """Add the catch to the chain, or pay it at once (RULES §6.6.2, D-18, D-23)."""
+        """Add the catch to the chain, or pay it at once (RULES §6.6.2, D-18, D-23).
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> from tienlen.scoring import Catch
+            >>> catch = Catch(
+            ...     catcher=0, victim=1, caught=classify("2h", POKER),
+            ...     victim_went_out=False, catcher_goes_out=False,
+            ... )
+            >>> chain, paid = POKER.scorer.on_catch(POKER, catch, None)
+            >>> chain.points, paid
+            (4, ())
+        """
         worthless = catch.victim_went_out or (
             catch.catcher_goes_out and not self.catch_with_last_cards_scores
         )
@@ -376,6 +522,13 @@ class PokerScorer(Scorer):
 
         That is all the cards of a full deal for the table: players of a shorter hand
         (a scenario from `GameState.from_hands`) are never frozen.
+
+        Example:
+            >>> from tienlen import POKER, Hand
+            >>> dealt = tuple(Hand.parse(text) for text in ("3s 4s 5s", "6h 7h 8h"))
+            >>> hands = (Hand(0), dealt[1])
+            >>> POKER.scorer.on_first_out(POKER, (0, 1), hands, dealt)
+            ((), ())
         """
         winner = order[0]
         full = rules.deal_size(len(hands))[1]
@@ -396,7 +549,15 @@ class PokerScorer(Scorer):
         return tuple(frozen), tuple(items)
 
     def settle(self, rules: RuleSet, finish: Finish) -> GameResult:
-        """Place points and the end penalty (RULES §6.6.1, §6.6.4, D-17, D-19, D-22)."""
+        """Place points and the end penalty (RULES §6.6.1, §6.6.4, D-17, D-19, D-22).
+
+        Example:
+            >>> from tienlen import POKER, Hand
+            >>> from tienlen.scoring import Finish
+            >>> finish = Finish(order=(0, 1), hands=(Hand(0), Hand.parse("2h 5c")))
+            >>> [str(item) for item in POKER.scorer.settle(POKER, finish).items]
+            ['place: player 0 scores 4', 'end-penalty: player 1 pays player 0 4']
+        """
         order = finish.order
         items = [*finish.items, *self.on_trick_end(finish.chop)]
         points = rules.place_points_for(len(finish.hands))
@@ -428,7 +589,14 @@ class PokerScorer(Scorer):
     def instant_win(
         self, rules: RuleSet, order: Sequence[int], win: object
     ) -> GameResult:
-        """The instant winner scores `tienlen.BaseRules.instant_win_points`, nobody else (RULES §6.7)."""
+        """The instant winner scores `tienlen.BaseRules.instant_win_points`, nobody else (RULES §6.7).
+
+        Example:
+            >>> from tienlen import POKER, InstantWin
+            >>> result = POKER.scorer.instant_win(POKER, (2, 0, 1), InstantWin.FOUR_TWOS)
+            >>> [str(item) for item in result.items]
+            ['instant-win: player 2 scores 12']
+        """
         items = [
             ScoreItem(
                 kind=ScoreKind.INSTANT_WIN,
@@ -455,6 +623,14 @@ def instant_win_result(
     Raises:
         TypeError: *order* is not a sequence of seats, or *rules* no rule set.
         InvalidArgumentError: *order* does not list each seat of a table once.
+
+    Example:
+        >>> from tienlen import POKER, VIETCONG, InstantWin
+        >>> from tienlen.scoring import instant_win_result
+        >>> instant_win_result(VIETCONG, (2, 0, 1), InstantWin.FOUR_TWOS).scores
+        (-1, -1, 2)
+        >>> instant_win_result(POKER, (2, 0, 1), InstantWin.FOUR_TWOS).scores
+        (0, 0, 12)
     """
     given: object = order  # checked at run time: callers may pass anything
     if isinstance(given, str) or not isinstance(given, Sequence):

@@ -616,7 +616,7 @@ def test_play_explains_an_illegal_input_and_asks_again(
     assert code == 0
     refusals = [line for line in text.splitlines() if "not allowed: " in line]
     assert len(refusals) == 5
-    assert "invalid card 'zz'" in refusals[0]
+    assert "cannot read 'zz'" in refusals[0]
     shown = parse_cards(other)[0].unicode()
     assert refusals[1].endswith("not allowed: You open this trick: you must play.")
     assert refusals[2].endswith(f"not allowed: You do not hold {shown}.")

@@ -172,15 +172,15 @@ def test_play_in_vietnamese(monkeypatch: pytest.MonkeyPatch) -> None:
     assert code == 0
     assert "bạn là người chơi 0" in text
     assert "bài của bạn: " in text
-    assert "không được: Bạn mở vòng này: phải đánh, không được bỏ lượt." in text
-    assert "được đánh: 3♠" in text
+    assert "không được: Bạn đang mở vòng nên phải đánh, không được bỏ lượt." in text
+    assert "có thể đánh: 3♠" in text
 
 
 def test_other_commands_in_vietnamese() -> None:
     """``classify``, ``beats`` and ``plays`` speak Vietnamese with ``--lang vi``."""
     assert run("classify", "9s 9c 9d 9h", "--lang", "vi") == (
         0,
-        "tứ quý, cao nhất 9♥: 9♠ 9♣ 9♦ 9♥\n",
+        "tứ quý, lá cao nhất 9♥: 9♠ 9♣ 9♦ 9♥\n",
     )
     assert run("beats", "5s 5c 5d 5h", "2h", "--lang", "vi") == (
         0,

@@ -65,6 +65,20 @@ class RuleSet(Protocol):
     """What the library asks a variant. Implementations must be immutable and hashable.
 
     `BaseRules` implements it from settings; any object with these members works.
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC, GameState, RuleSet
+        >>> @attrs.frozen
+        ... class Renamed:  # answers as *base* does, under another name
+        ...     base: RuleSet
+        ...     name: str
+        ...     def __getattr__(self, member):
+        ...         return getattr(self.base, member)
+        >>> table = Renamed(CLASSIC, "our-table")
+        >>> state = GameState.from_hands(["3s 9h", "8d"], table).play("3s").play("8d")
+        >>> state.rules.name, state.result.winner
+        ('our-table', 1)
     """
 
     @property

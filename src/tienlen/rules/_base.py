@@ -48,7 +48,13 @@ __all__ = [
 
 
 class Direction(enum.Enum):
-    """Play direction (RULES §2.1, §6.1). Players are numbered clockwise."""
+    """Play direction (RULES §2.1, §6.1). Players are numbered clockwise.
+
+    Example:
+        >>> from tienlen import CLASSIC, POKER, Direction
+        >>> CLASSIC.direction, POKER.direction
+        (<Direction.CLOCKWISE: 1>, <Direction.COUNTERCLOCKWISE: -1>)
+    """
 
     CLOCKWISE = 1
     """From player ``i`` to ``i + 1``."""
@@ -57,7 +63,13 @@ class Direction(enum.Enum):
 
 
 class FirstLead(enum.Enum):
-    """When the lead must include 3♠, or the lowest dealt card (RULES §2.4, §5.3, §6.5)."""
+    """When the lead must include 3♠, or the lowest dealt card (RULES §2.4, §5.3, §6.5).
+
+    Example:
+        >>> from tienlen import CLASSIC, VIETCONG, FirstLead
+        >>> CLASSIC.first_lead, VIETCONG.first_lead
+        (<FirstLead.FIRST_GAME: 'first-game'>, <FirstLead.EVERY_GAME: 'every-game'>)
+    """
 
     FIRST_GAME = "first-game"
     """Only in the first game of a match; later the previous winner leads anything."""
@@ -68,7 +80,13 @@ class FirstLead(enum.Enum):
 
 
 class GameEnd(enum.Enum):
-    """When a game ends (RULES §2.5, §4.4)."""
+    """When a game ends (RULES §2.5, §4.4).
+
+    Example:
+        >>> from tienlen import CLASSIC, KENNETH_LO, GameEnd
+        >>> CLASSIC.game_end, KENNETH_LO.game_end
+        (<GameEnd.LAST_HOLDER: 'last-holder'>, <GameEnd.FIRST_OUT: 'first-out'>)
+    """
 
     LAST_HOLDER = "last-holder"
     """When only one player holds cards, the loser."""
@@ -77,7 +95,15 @@ class GameEnd(enum.Enum):
 
 
 class Scoring(enum.Enum):
-    """How a game is paid (RULES §2.5, §4.4, §6.6)."""
+    """How a game is paid (RULES §2.5, §4.4, §6.6).
+
+    Example:
+        >>> from tienlen import CLASSIC, KENNETH_LO, POKER, Scoring
+        >>> [rules.scoring.value for rules in (CLASSIC, KENNETH_LO, POKER)]
+        ['loser-pays-each', 'each-pays-winner', 'poker-points']
+        >>> Scoring("poker-points") is POKER.scoring
+        True
+    """
 
     LOSER_PAYS_EACH = "loser-pays-each"
     """The loser pays one stake to every other player."""
@@ -92,6 +118,13 @@ class InstantWin(enum.Enum):
 
     When a hand qualifies for several, the first member in this order is the one
     reported.
+
+    Example:
+        >>> from tienlen import VIETCONG, Hand, InstantWin
+        >>> InstantWin("six-pairs")
+        <InstantWin.SIX_PAIRS: 'six-pairs'>
+        >>> VIETCONG.instant_win(Hand.parse("2s 2c 2d 2h 3s 5c 7d 9h Jc Ks 4h 6d 8s"))
+        <InstantWin.FOUR_TWOS: 'four-twos'>
     """
 
     FOUR_TWOS = "four-twos"
@@ -127,7 +160,7 @@ class CustomInstantWin:
 
     Example:
         >>> import attrs
-        >>> from tienlen import CLASSIC, GameState, Hand
+        >>> from tienlen import CLASSIC, CustomInstantWin, GameState, Hand, Rank
         >>> low = CustomInstantWin(
         ...     name="no-card-above-8", test=lambda hand: all(c.rank <= Rank.EIGHT for c in hand)
         ... )
@@ -149,7 +182,15 @@ class CustomInstantWin:
 
     @property
     def value(self) -> str:
-        """The name, as ``InstantWin.value`` names a built-in hand (in records and output)."""
+        """The name, as ``InstantWin.value`` names a built-in hand (in records and output).
+
+        Example:
+            >>> from tienlen import CustomInstantWin, InstantWin
+            >>> CustomInstantWin(name="all-low", test=lambda hand: False).value
+            'all-low'
+            >>> InstantWin.FOUR_TWOS.value
+            'four-twos'
+        """
         return self.name
 
     def __str__(self) -> str:
@@ -390,6 +431,11 @@ class BaseRules:
 
         Built from `continuation`, `pass_locks_out`, `leader_after_going_out`,
         `game_end` and `jump_in`, unless `custom_turn_policy` is given.
+
+        Example:
+            >>> from tienlen import JUSTUS_PANG, KENNETH_LO
+            >>> JUSTUS_PANG.turn_policy.continuation, KENNETH_LO.turn_policy.ends_at_first_out
+            (True, True)
         """
         if self.custom_turn_policy is not None:
             return self.custom_turn_policy
@@ -405,14 +451,29 @@ class BaseRules:
 
     @property
     def deal_policy(self) -> DealPolicy:
-        """The spare card and instant wins (built from `spare_card_to_starter`)."""
+        """The spare card and instant wins (built from `spare_card_to_starter`).
+
+        Example:
+            >>> from tienlen import CLASSIC, KENNETH_LO
+            >>> CLASSIC.deal_policy, KENNETH_LO.deal_policy
+            (DealPolicy(spare_card_to_starter=False), DealPolicy(spare_card_to_starter=True))
+        """
         if self.custom_deal_policy is not None:
             return self.custom_deal_policy
         return DealPolicy(spare_card_to_starter=self.spare_card_to_starter)
 
     @property
     def scorer(self) -> Scorer:
-        """How a game is paid (built from `scoring` and the Poker money settings)."""
+        """How a game is paid (built from `scoring` and the Poker money settings).
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC, POKER
+            >>> CLASSIC.scorer
+            StakeScorer(scores_catches=False, each_pays_winner=False)
+            >>> attrs.evolve(POKER, name="no-chain", chop_chain=False).scorer.chop_chain
+            False
+        """
         if self.custom_scorer is not None:
             return self.custom_scorer
         if self.scoring is Scoring.POKER_POINTS:
@@ -817,19 +878,37 @@ class BaseRules:
         )
 
     def is_bomb(self, shape: Shape) -> bool:
-        """Whether *shape* appears in the bomb table or chain (a *bomb*, RULES §6.2)."""
+        """Whether *shape* appears in the bomb table or chain (a *bomb*, RULES §6.2).
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> POKER.is_bomb(classify("9s 9c 9d 9h").shape), POKER.is_bomb(classify("2h").shape)
+            (True, False)
+        """
         return shape in self._bomb_shapes
 
     def is_catch(self, play: Combo, top: Combo) -> bool:
         """Whether playing *play* on *top* is a catch (*chặt*, RULES §6.6.2).
 
         A catch is a bomb played onto a single 2, a pair of 2s or a bomb.
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> four = classify("9s 9c 9d 9h")
+            >>> POKER.is_catch(four, classify("2h")), POKER.is_catch(four, classify("Ah"))
+            (True, False)
         """
         _require(play, Combo)
         return self.is_bomb(play.shape) and self.is_chop_target(top)
 
     def is_chop_target(self, top: Combo) -> bool:
-        """Whether *top* is a single 2, a pair of 2s or a bomb (RULES §6.4, §6.6.2)."""
+        """Whether *top* is a single 2, a pair of 2s or a bomb (RULES §6.4, §6.6.2).
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> POKER.is_chop_target(classify("2s 2h")), POKER.is_chop_target(classify("As Ah"))
+            (True, False)
+        """
         _require(top, Combo)
         kind = top.kind
         if kind in (ComboKind.SINGLE, ComboKind.PAIR):
@@ -1026,7 +1105,14 @@ def _suits_allow(play: int, top: int, top_key: int) -> bool:
 
 
 def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
-    """Normalise hand-like input to a `Hand` (private helper)."""
+    """Normalise hand-like input to a `Hand` (private helper).
+
+    Example:
+        >>> from tienlen import Card, Hand
+        >>> from tienlen.rules._base import as_hand
+        >>> as_hand("3s 4h") == as_hand([Card.parse("3s"), Card.parse("4h")]) == Hand.parse("3s 4h")
+        True
+    """
     if isinstance(hand, Hand):
         return hand
     text = hand if isinstance(hand, str) else None
