@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -185,6 +186,11 @@ def _write_rules(rules: RuleSet) -> str:
     if type(rules) is not BaseRules:
         problem = f"a rule set of class {type(rules).__name__} is code, not settings"
         raise NotationError("rules", None, problem)
+    return _write_settings(rules)
+
+
+@functools.lru_cache(maxsize=64)
+def _write_settings(rules: BaseRules) -> str:
     for name in _CUSTOM_POLICIES:
         if getattr(rules, name) is not None:
             raise NotationError(
@@ -472,6 +478,7 @@ class _Reader:
             "setup": setup,
             "_context": _Context(rules, players),
         }
+        self.check_end(out, len(finish_order))
         result = self.result(cast(_Fields, fields), chop)
         if result is not None:
             fields["result"] = result
@@ -596,6 +603,18 @@ class _Reader:
             problem = f"seat {min(both)} both finished and took a bottom place"
             raise (self.field("bottom") or self.fields["frozen"]).error(problem)
         return sum(1 << seat for seat in (*finish_order, *bottom))
+
+    def check_end(self, out: int, finished: int) -> None:
+        """A game is over exactly when its rules end it (RULES §2.5, §4.4)."""
+        ends = self.rules.turn_policy.is_over(self.players, out, finished)
+        over, won = self.field("over"), self.field("won")
+        if over is not None and won is not None:
+            raise won.error("a game ends once: by 'over' or by 'won', not both")
+        if over is not None and not ends:
+            raise over.error("the players out do not end the game under these rules")
+        if over is None and ends:
+            field = self.field("out") or self.field("bottom") or self.fields["frozen"]
+            raise field.error("the players out end the game: add its 'over' order")
 
     def to_act(self, out: int) -> int | None:
         field = self.fields["to"]
@@ -726,16 +745,13 @@ class _Reader:
 
     def result(self, fields: _Fields, chop: ChopChain | None) -> GameResult | None:
         """The result of a game over, as the rule set's scorer gives it (RULES §2.5, §6.6)."""
-        over, won = self.field("over"), self.field("won")
-        if over is not None and won is not None:
-            raise won.error("a game ends once: by 'over' or by 'won', not both")
-        ended = over or won
+        ended = self.field("over") or self.field("won")
         if ended is None:
             return None
         if fields["to_act"] is not None:
             raise ended.error("the game is over, so 'to' must be '-'")
-        if won is not None:
-            return self.instant_win(won, fields)
+        if ended.keyword == "won":
+            return self.instant_win(ended, fields)
         order = self.seats("over", distinct=True)
         if sorted(order) != list(range(self.players)):
             raise ended.error(
@@ -872,8 +888,14 @@ def _read_rules(field: _Field) -> BaseRules:
             raise field.error(f"{key}: {error.problem}", match.end()) from None
     if not changes:
         return base
-    evolve: Callable[..., BaseRules] = attrs.evolve  # settings named at run time
     try:
-        return evolve(base, aliases=(), **changes)
+        return _evolved(base, tuple(sorted(changes.items())))
     except (TienLenError, TypeError, ValueError) as error:
         raise field.error(str(error)) from None
+
+
+@functools.lru_cache(maxsize=64)
+def _evolved(base: BaseRules, changes: tuple[tuple[str, object], ...]) -> BaseRules:
+    """*base* with *changes*; rule sets are immutable, so one serves every read."""
+    evolve: Callable[..., BaseRules] = attrs.evolve  # settings named at run time
+    return evolve(base, aliases=(), **dict(changes))
