@@ -1071,7 +1071,7 @@ class GameState:
 
     @classmethod
     def from_notation(cls, text: str) -> GameState:
-        """The state a `notation` line describes (a puzzle, a bug report).
+        """The state a `GameState.notation` line describes (a puzzle, a bug report).
 
         Its history starts empty; its `setup` keeps the line (`tienlen.notation.PositionSetup`).
 
