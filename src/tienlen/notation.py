@@ -641,6 +641,11 @@ class _Reader:
         )
         if not _bits.is_submultiset(mask, played[last]):
             raise field.error(f"seat {last} has not played {hand_of(mask)}")
+        if beaten is not None and self.rules.turn_policy.beaten(0) is None:
+            problem = (
+                "'beat' is kept only where it decides the next leader (RULES §12.10)"
+            )
+            raise field.error(problem, match.start(3))
         return mask, last, beaten
 
     def first(self, held: list[int], to_act: int | None, top: int) -> tuple[int, bool]:

@@ -285,6 +285,11 @@ BAD: list[tuple[str, str]] = [
     (BASE + "to 0; top 3s by 0", "top"),
     (BASE + "to 0; top 3s 9c by 0", "top"),
     (BASE + "played 5s / -; to 0; top 5s by 1", "top"),
+    (
+        "tienlen 1; rules classic; hands 3s 7h / 9c; played - / 4d; to 0; "
+        "top 4d by 1 beat 0",
+        "top",
+    ),
     (BASE + "to 0; passed 0 0", "passed"),
     (BASE + "to 0; passed 5", "passed"),
     (BASE + "to 0; first 4d", "first"),
