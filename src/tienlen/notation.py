@@ -129,56 +129,104 @@ def write(state: GameState) -> str:
     if not isinstance(state, GameState):
         msg = f"expected a GameState, got {type(state).__name__}"  # type: ignore[unreachable]
         raise TypeError(msg)
-    fields = state.__dict__
-    rules = state.rules
-    hands = state.hands
-    players = len(hands)
-    line = [f"tienlen {VERSION}", f"rules {_write_rules(rules)}"]
-    line.append("hands " + _seats_cards(hands))
+    fields = (writer(state) for writer in _WRITERS)
+    return "; ".join([f"tienlen {VERSION}", *filter(None, fields)])
+
+
+def _rules_field(state: GameState) -> str:
+    return f"rules {_write_rules(state.rules)}"
+
+
+def _hands_field(state: GameState) -> str:
+    return f"hands {_seats_cards(state.hands)}"
+
+
+def _played_field(state: GameState) -> str | None:
     played = [
-        Hand(_bits.difference(d.mask, h.mask))
-        for d, h in zip(state.dealt, hands, strict=True)
+        hand_of(_bits.difference(dealt.mask, held.mask))
+        for dealt, held in zip(state.dealt, state.hands, strict=True)
     ]
-    if any(played):
-        line.append("played " + _seats_cards(played))
-    line.append(f"to {'-' if state.to_act is None else state.to_act}")
-    if state.top is not None:
-        top = f"top {state.top} by {state.last_player}"
-        if fields["_beaten"] is not None:
-            top += f" beat {fields['_beaten']}"
-        line.append(top)
-    if state.locked:
-        line.append(
-            "passed " + _seats(p for p in range(players) if state.locked >> p & 1)
-        )
-    if state.must_include is not None:
-        line.append(
-            f"first {state.must_include}{' declinable' if state.may_decline else ''}"
-        )
-    if state.finish_order:
-        line.append("out " + _seats(state.finish_order))
-    bottom: tuple[int, ...] = fields["_bottom"]
-    if bottom != state.frozen[::-1]:
-        line.append("bottom " + _seats(bottom))
-    if state.frozen:
-        line.append("frozen " + _seats(state.frozen))
+    return f"played {_seats_cards(played)}" if any(played) else None
+
+
+def _to_field(state: GameState) -> str:
+    return f"to {'-' if state.to_act is None else state.to_act}"
+
+
+def _top_field(state: GameState) -> str | None:
+    if state.top is None:
+        return None
+    beaten = state.__dict__["_beaten"]
+    beat = "" if beaten is None else f" beat {beaten}"
+    return f"top {state.top} by {state.last_player}{beat}"
+
+
+def _passed_field(state: GameState) -> str | None:
+    return f"passed {_seats(sorted(state.passed))}" if state.locked else None
+
+
+def _first_field(state: GameState) -> str | None:
+    if state.must_include is None:
+        return None
+    return f"first {state.must_include}{' declinable' if state.may_decline else ''}"
+
+
+def _out_field(state: GameState) -> str | None:
+    return f"out {_seats(state.finish_order)}" if state.finish_order else None
+
+
+def _bottom_field(state: GameState) -> str | None:
+    bottom: tuple[int, ...] = state.__dict__["_bottom"]
+    return f"bottom {_seats(bottom)}" if bottom != state.frozen[::-1] else None
+
+
+def _frozen_field(state: GameState) -> str | None:
+    return f"frozen {_seats(state.frozen)}" if state.frozen else None
+
+
+def _chop_field(state: GameState) -> str | None:
     result = state.result
     chop = state.chop if result is None else _closing_chop(state, result)
-    if chop is not None:
-        line.append(
-            f"chop {chop.victim} pays {chop.catcher} {chop.points} for {_combos(chop.caught)}"
-        )
-    if state.items:
-        line.append("items " + ", ".join(map(_item, state.items)))
-    if result is not None:
-        if result.instant_win is not None:
-            line.append(f"won {result.winner} {result.instant_win.value}")
-        else:
-            line.append("over " + _seats(result.finish_order))
-    setup = _write_setup(state.setup, rules, players)
-    if setup:
-        line.append("setup " + setup)
-    return "; ".join(line)
+    if chop is None:
+        return None
+    return f"chop {chop.victim} pays {chop.catcher} {chop.points} for {_combos(chop.caught)}"
+
+
+def _items_field(state: GameState) -> str | None:
+    return f"items {', '.join(map(_item, state.items))}" if state.items else None
+
+
+def _end_field(state: GameState) -> str | None:
+    result = state.result
+    if result is None:
+        return None
+    if result.instant_win is not None:
+        return f"won {result.winner} {result.instant_win.value}"
+    return f"over {_seats(result.finish_order)}"
+
+
+def _setup_field(state: GameState) -> str | None:
+    setup = _write_setup(state.setup, state.rules, state.players)
+    return f"setup {setup}" if setup else None
+
+
+_WRITERS: Final = (
+    _rules_field,
+    _hands_field,
+    _played_field,
+    _to_field,
+    _top_field,
+    _passed_field,
+    _first_field,
+    _out_field,
+    _bottom_field,
+    _frozen_field,
+    _chop_field,
+    _items_field,
+    _end_field,
+    _setup_field,
+)
+"""Each field's writer, in the order of the line; ``None`` leaves a field out."""
 
 
 def _write_rules(rules: RuleSet) -> str:
@@ -191,6 +239,7 @@ def _write_rules(rules: RuleSet) -> str:
 
 @functools.lru_cache(maxsize=64)
 def _write_settings(rules: BaseRules) -> str:
+    """`_write_rules` for a `BaseRules`, cached: rule sets are immutable."""
     for name in _CUSTOM_POLICIES:
         if getattr(rules, name) is not None:
             raise NotationError(
