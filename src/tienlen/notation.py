@@ -471,25 +471,17 @@ class _Reader:
     def __init__(self, fields: dict[str, _Field]) -> None:
         self.fields = fields
         self.rules = _read_rules(fields["rules"])
+        self.players = 0
+        """The number of seats, once `deal` has read the hands."""
 
     def field(self, keyword: str) -> _Field | None:
         return self.fields.get(keyword)
 
     def state(self) -> GameState:
+        """The state: the cards, who is out, the trick, the score, then the end."""
         rules = self.rules
-        hands_field = self.fields["hands"]
-        held = self.cards_by_seat(hands_field)
-        players = len(held)
-        self.players = players
-        try:
-            decks, _ = rules.deal_size(players)
-        except TienLenError as error:
-            raise hands_field.error(str(error)) from None
-        played_field = self.field("played")
-        played = self.cards_by_seat(played_field) if played_field else [0] * players
-        if len(played) != players:
-            raise played_field.error(f"{len(played)} seats, but hands has {players}")  # type: ignore[union-attr]
-        dealt = self.dealt(held, played, decks)
+        held, played, dealt = self.deal()
+        players = self.players
         finish_order = self.seats("out", distinct=True)
         frozen = self.seats("frozen", distinct=True)
         bottom_field = self.field("bottom")
@@ -540,6 +532,22 @@ class _Reader:
         return _state(cast(_Fields, fields))
 
     # -- cards --------------------------------------------------------------------
+
+    def deal(self) -> tuple[list[int], list[int], list[int]]:
+        """Each seat's cards held, played and dealt, checked against the decks."""
+        hands = self.fields["hands"]
+        held = self.cards_by_seat(hands)
+        self.players = players = len(held)
+        try:
+            decks, _ = self.rules.deal_size(players)
+        except TienLenError as error:
+            raise hands.error(str(error)) from None
+        field = self.field("played")
+        played = [0] * players if field is None else self.cards_by_seat(field)
+        if len(played) != players:
+            assert field is not None  # the default has a seat per hand
+            raise field.error(f"{len(played)} seats, but hands has {players}")
+        return held, played, self.dealt(held, played, decks)
 
     def cards_by_seat(self, field: _Field) -> list[int]:
         """The masks of a ``/``-separated list of hands (``-`` for none)."""
