@@ -56,6 +56,7 @@ ERROR_ARGUMENTS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
         {"top": "2d", "cards": ("3d", "2d"), "rules": "classic"},
     ),
     "tienlen.records.RecordError": (("actions[3]", "not an action"), {}),
+    "tienlen.notation.NotationError": (("hands", 32, "a card in two hands"), {}),
     "tienlen.players.PlayerError": (
         (2, RandomPlayer(), Pass(player=2), [Play(player=2, cards="3s")]),
         {},

@@ -1052,6 +1052,43 @@ class GameState:
 
         return svg.state(self)
 
+    def notation(self) -> str:
+        """This position as one line of text (`tienlen.notation`, docs/notation.md).
+
+        `from_notation` reads it back to an equal state, which plays on the same.
+
+        Raises:
+            NotationError: the rule set holds code (a custom policy), not settings.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> GameState.from_hands(["3s 7h", "4d"], CLASSIC).notation()
+            'tienlen 1; rules classic; hands 3s 7h / 4d; to 0; first 3s'
+        """
+        from tienlen import notation  # noqa: PLC0415  # notation imports this module
+
+        return notation.write(self)
+
+    @classmethod
+    def from_notation(cls, text: str) -> GameState:
+        """The state a `GameState.notation` line describes (a puzzle, a bug report).
+
+        Its history starts empty; its `setup` keeps the line (`tienlen.notation.PositionSetup`).
+
+        Raises:
+            NotationError: malformed text, or a position no game reaches; the error
+                names the field and the character.
+            TypeError: *text* is not a ``str``.
+
+        Example:
+            >>> state = GameState.from_notation("tienlen 1; rules classic; hands 7h / 4d; played 3s / -; to 1; top 3s by 0")
+            >>> [str(action) for action in state.legal_actions()]
+            ['4d', 'pass']
+        """
+        from tienlen import notation  # noqa: PLC0415  # notation imports this module
+
+        return notation.read(text)
+
     def __getstate__(self) -> dict[str, object]:
         """Pickle the fields, the history as a flat tuple (no deep nesting to recurse)."""
         fields = self.__dict__.copy()

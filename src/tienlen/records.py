@@ -153,7 +153,7 @@ class GameRecord:
     rules: BaseRules
     """The rule set."""
     hands: tuple[Hand, ...] = attrs.field(converter=_hands)
-    """The dealt hands, by player."""
+    """The dealt hands, by player (the hands at `position`, for a game from one)."""
     actions: tuple[Action, ...] = attrs.field(converter=_actions)
     """Every action, in order."""
     first_game: bool = True
@@ -170,9 +170,13 @@ class GameRecord:
     """The `simulate` batch that played the game, if any (informative, not written)."""
     game: int | None = None
     """The game's index within its `simulate` batch (informative, not written)."""
+    position: str | None = None
+    """The notation of the position the game started from (a puzzle, a bug report:
+    `GameState.from_notation`), or ``None`` for a game played from its deal. `hands`
+    then holds the cards held at that position."""
 
     def start(self) -> GameState:
-        """The state at the deal.
+        """The state at the deal, or at the position the game started from.
 
         Example:
             >>> from tienlen import CLASSIC, GameState
@@ -182,6 +186,8 @@ class GameRecord:
             >>> start.to_act, start.history
             (0, ())
         """
+        if self.position is not None:
+            return GameState.from_notation(self.position)
         return GameState.from_hands(
             self.hands,
             self.rules,
@@ -229,6 +235,9 @@ class GameRecord:
 def record(state: GameState, *, seed: int | None = None) -> GameRecord:
     """The record of the game that led to *state* (from its deal and history).
 
+    A game started from a position (`GameState.from_notation`) is recorded from that
+    position: the record's `GameRecord.position` holds its notation.
+
     Raises:
         RecordError: the rule set is not a `BaseRules`, so it cannot be written.
 
@@ -247,15 +256,19 @@ def record(state: GameState, *, seed: int | None = None) -> GameRecord:
             "rules", f"cannot record a custom rule set {_shown(state.rules)}"
         )
     start = state.setup
+    position: str | None = getattr(start, "position", None)  # a `PositionSetup`
     return GameRecord(
         rules=state.rules,
-        hands=state.dealt,
+        hands=state.dealt
+        if position is None
+        else GameState.from_notation(position).hands,
         actions=state.history,
         first_game=start.first_game,
         leader=start.leader,
         after_instant_win=start.after_instant_win,
         dealer=start.dealer,
         seed=seed,
+        position=position,
     )
 
 
@@ -783,6 +796,9 @@ def to_json(game: GameRecord) -> dict[str, JsonValue]:
         raise TypeError(msg)
     rules = rules_to_json(game.rules)
     result = game.final.result
+    position: dict[str, JsonValue] = (
+        {} if game.position is None else {"position": game.position}
+    )
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -798,6 +814,7 @@ def to_json(game: GameRecord) -> dict[str, JsonValue]:
         "result": None
         if result is None
         else {"finish_order": list(result.finish_order), "scores": list(result.scores)},
+        **position,
     }
 
 
@@ -808,7 +825,8 @@ def dumps(game: GameRecord, *, indent: int | None = None) -> str:
     and every setting), ``players``, ``seed`` (or null), ``dealer``, ``first_game``,
     ``leader``, ``after_instant_win``, ``hands`` (card text by player), ``actions``
     (``{"player": 1, "play": "7s 7h"}`` or ``{"player": 2, "pass": true}``) and
-    ``result`` (``finish_order`` and ``scores``, or null while the game goes on).
+    ``result`` (``finish_order`` and ``scores``, or null while the game goes on); a
+    game started from a position adds ``position``, its notation (docs/notation.md).
 
     Raises:
         RecordError: a setting of the rule set has no JSON form (see `rules_to_json`).
@@ -859,6 +877,8 @@ _FIELDS: Final = (
     "actions",
     "result",
 )
+_OPTIONAL_FIELDS: Final = ("position",)
+"""Fields a record may leave out: ``position``, for a game started from a position."""
 
 
 def _int_or_none(data: Mapping[str, object], key: str) -> int | None:
@@ -989,7 +1009,7 @@ def from_json(data: object) -> GameRecord:
         raise RecordError(
             "record", f"missing field(s) {', '.join(missing)} (truncated?)"
         )
-    extra = [key for key in data if key not in _FIELDS]
+    extra = [key for key in data if key not in (*_FIELDS, *_OPTIONAL_FIELDS)]
     if extra:
         raise RecordError("record", f"unknown field(s) {_shown(extra)}")
     if type(data["format"]) is not str or data["format"] != FORMAT:
@@ -1023,7 +1043,10 @@ def from_json(data: object) -> GameRecord:
     dealer = _seat_or_none(data, "dealer", players)
     first_game = _bool(data, "first_game")
     after_instant_win = _bool(data, "after_instant_win")
-    if leader is None and not rules.lead_must_include(
+    position = data.get("position")
+    if position is not None:
+        _check_position(position, data, rules, hands)
+    elif leader is None and not rules.lead_must_include(
         first_game=first_game, after_instant_win=after_instant_win
     ):
         raise RecordError("leader", "a later game needs its leader (RULES §2.4)")
@@ -1036,9 +1059,37 @@ def from_json(data: object) -> GameRecord:
         after_instant_win=after_instant_win,
         dealer=dealer,
         seed=_int_or_none(data, "seed"),
+        position=position,
     )
     _check_result(data["result"], _replay_checked(game))
     return game
+
+
+def _check_position(
+    position: object,
+    data: Mapping[str, object],
+    rules: BaseRules,
+    hands: Sequence[Hand],
+) -> None:
+    """A record's starting position: its notation, agreeing with the other fields."""
+    if type(position) is not str:
+        raise RecordError("position", f"expected notation text, got {_shown(position)}")
+    try:
+        start = GameState.from_notation(position)
+    except TienLenError as error:
+        raise RecordError("position", str(error)) from None
+    setup = start.setup
+    written = {
+        "rules": (start.rules, rules),
+        "hands": (start.hands, tuple(hands)),
+        "first_game": (setup.first_game, data["first_game"]),
+        "leader": (setup.leader, data["leader"]),
+        "after_instant_win": (setup.after_instant_win, data["after_instant_win"]),
+        "dealer": (setup.dealer, data["dealer"]),
+    }
+    for where, (expected, found) in written.items():
+        if expected != found:
+            raise RecordError(where, f"the position says {_shown(expected)}")
 
 
 def _hand_from(text: object, where: str) -> Hand:
