@@ -61,6 +61,21 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         illegal: ``"lose"`` (end with −1) or ``"raise"`` (`IllegalActionError`).
         history: Past actions in each observation.
         render_mode: ``"ansi"`` or ``None``.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> from tienlen.rl.gymnasium import SoloEnv
+        >>> solo = SoloEnv(CLASSIC, players=4, seat=1, reward="win")
+        >>> observation, info = solo.reset(seed=1)
+        >>> solo.observation_space.contains(observation), solo.state.to_act
+        (True, 1)
+
+        An action outside the mask ends the episode with reward −1:
+
+        >>> illegal = int(info["action_mask"].argmin())
+        >>> observation, reward, done, truncated, info = solo.step(illegal)
+        >>> reward, done, info["illegal_action"]
+        (-1.0, True, True)
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  # Gymnasium's attribute
@@ -148,7 +163,25 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         return self._observation(), reward, over, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.int8]:
-        """The learner's legal indices (int8; all zero once the game is over)."""
+        """The learner's legal indices (int8; all zero once the game is over).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> from tienlen.rl.gymnasium import SoloEnv
+            >>> from tienlen.rl.table import ActionTable
+            >>> solo = SoloEnv(CLASSIC, players=4)
+            >>> observation, info = solo.reset(seed=1)
+            >>> mask = solo.action_masks()
+            >>> mask.dtype.name, bool((mask == info["action_mask"]).all())
+            ('int8', True)
+
+            Each legal engine action sets the entry of its class in the table:
+
+            >>> table = ActionTable.for_rules(CLASSIC)
+            >>> legal = {table.index(action) for action in solo.state.legal_actions()}
+            >>> sorted(mask.nonzero()[0].tolist()) == sorted(legal)
+            True
+        """
         return self._turns.mask()
 
     def render(self) -> str | None:
@@ -157,7 +190,16 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
 
     @property
     def state(self) -> GameState:
-        """The current `tienlen.GameState`."""
+        """The current `tienlen.GameState`.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> from tienlen.rl.gymnasium import SoloEnv
+            >>> solo = SoloEnv(CLASSIC, players=4, seat=2)
+            >>> observation, info = solo.reset(seed=3)
+            >>> solo.state.to_act, len(solo.state.hand(2))
+            (2, 13)
+        """
         return self._turns.state
 
     def _bots_play(self) -> None:

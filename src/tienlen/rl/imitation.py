@@ -45,6 +45,27 @@ def arrays(
 
     Raises:
         ValueError: no records, records of different tables, or no decision of *seats*.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, RandomPlayer, play_game
+        >>> from tienlen.records import record
+        >>> from tienlen.rl.imitation import arrays
+        >>> games = [
+        ...     record(play_game(GameState.deal(CLASSIC, 4, seed=seed), [RandomPlayer()] * 4, random.Random(seed)))
+        ...     for seed in range(3)
+        ... ]
+        >>> observations, masks, actions = arrays(games, seats=[0])
+        >>> len(actions) == sum(action.player == 0 for game in games for action in game.actions)
+        True
+        >>> observations.dtype.name, masks.dtype.name, actions.dtype.name
+        ('float32', 'int8', 'int64')
+        >>> bool(masks[range(len(actions)), actions].all())  # every choice was legal
+        True
+        >>> arrays([])
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidArgumentError: no records
     """
     wanted = None if seats is None else set(seats)
     observations: list[npt.NDArray[np.float32]] = []

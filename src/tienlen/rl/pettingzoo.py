@@ -50,6 +50,20 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         reward: ``"score"``, ``"win"`` or ``"place"`` (see `tienlen.rl.turns.rewards`).
         history: Past actions in each observation.
         render_mode: ``"ansi"`` (the table as text) or ``None``.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> from tienlen.rl.pettingzoo import TienLenEnv
+        >>> game = TienLenEnv(CLASSIC, players=3, reward="win")
+        >>> game.reset(seed=5)
+        >>> game.agent_selection, game.final_state.to_act
+        ('player_2', 2)
+
+        Only the deciding agent's mask has legal entries:
+
+        >>> masks = {agent: game.observe(agent)["action_mask"] for agent in game.agents}
+        >>> [agent for agent, mask in masks.items() if mask.any()]
+        ['player_2']
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -167,7 +181,22 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
     @property
     def final_state(self) -> GameState:
-        """The `tienlen.GameState` of the current game (``state.result`` at the end)."""
+        """The `tienlen.GameState` of the current game (``state.result`` at the end).
+
+        Example:
+            >>> from tienlen import POKER
+            >>> from tienlen.rl.pettingzoo import TienLenEnv
+            >>> game = TienLenEnv(POKER, players=4)
+            >>> game.reset(seed=1)
+            >>> game.final_state.is_over
+            False
+            >>> while game.agents:
+            ...     observation, reward, terminated, truncated, info = game.last()
+            ...     mask = observation["action_mask"]
+            ...     game.step(None if terminated else int(mask.nonzero()[0][-1]))
+            >>> game.final_state.is_over, len(game.final_state.result.scores)
+            (True, 4)
+        """
         return self._turns.state
 
     def state(self) -> np.ndarray[Any, Any]:
@@ -186,10 +215,29 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
 
 def raw_env(**kwargs: Any) -> TienLenEnv:
-    """A `TienLenEnv` without PettingZoo's checking wrappers."""
+    """A `TienLenEnv` without PettingZoo's checking wrappers.
+
+    Example:
+        >>> from tienlen import POKER
+        >>> from tienlen.rl.pettingzoo import TienLenEnv, raw_env
+        >>> game = raw_env(rules=POKER, players=3)
+        >>> isinstance(game, TienLenEnv), game.possible_agents
+        (True, ['player_0', 'player_1', 'player_2'])
+    """
     return TienLenEnv(**kwargs)
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """``tienlen_v0``: a `TienLenEnv` in PettingZoo's order-enforcing wrapper."""
+    """``tienlen_v0``: a `TienLenEnv` in PettingZoo's order-enforcing wrapper.
+
+    Example:
+        >>> from tienlen.rl.pettingzoo import TienLenEnv, env
+        >>> game = env(players=4)
+        >>> game.metadata["name"], isinstance(game.unwrapped, TienLenEnv)
+        ('tienlen_v0', True)
+        >>> game.step(0)  # the wrapper checks the order of calls
+        Traceback (most recent call last):
+        ...
+        AssertionError: reset() needs to be called before step.
+    """
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

@@ -52,7 +52,17 @@ ENV_ID: Final = "tienlen"
 
 
 def register() -> None:
-    """Register ``"tienlen"`` with RLCard (a second call does nothing)."""
+    """Register ``"tienlen"`` with RLCard (a second call does nothing).
+
+    Example:
+        >>> import rlcard
+        >>> from tienlen.rl.rlcard import register
+        >>> register()
+        >>> register()  # already registered: nothing happens
+        >>> env = rlcard.make("tienlen", {"game_num_players": 3, "seed": 0})
+        >>> type(env).__name__, env.num_players
+        ('TienLenRLCardEnv', 3)
+    """
     from rlcard.envs.registration import registry  # noqa: PLC0415
 
     if ENV_ID not in registry.env_specs:
@@ -106,7 +116,30 @@ class _Game:
 
 
 class TienLenRLCardEnv(Env):  # type: ignore[misc]
-    """Tiến Lên as an RLCard environment (see the module docstring for the config)."""
+    """Tiến Lên as an RLCard environment (see the module docstring for the config).
+
+    Example:
+        >>> import rlcard
+        >>> from tienlen.rl.rlcard import register
+        >>> register()
+        >>> env = rlcard.make("tienlen", {"game_rules": "poker", "seed": 1})
+        >>> state, seat = env.reset()
+        >>> seat == state["raw_obs"].to_act, state["obs"].shape == tuple(env.state_shape[seat])
+        (True, True)
+
+        Each legal index comes with the feature of the play it stands for:
+
+        >>> features = state["legal_actions"]
+        >>> all(feature.shape == tuple(env.action_shape[seat]) for feature in features.values())
+        True
+        >>> state, seat = env.step(min(features))  # the next decider's state
+        >>> len(state["raw_obs"].history)
+        1
+        >>> rlcard.make("tienlen", {"allow_step_back": True})
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidArgumentError: the tienlen RLCard env does not support step_back
+    """
 
     def __init__(self, config: dict[str, Any]) -> None:
         rules = config.get("game_rules", CLASSIC)
