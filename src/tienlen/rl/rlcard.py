@@ -38,6 +38,7 @@ from typing import Any, Final
 import numpy as np
 import rlcard
 from rlcard.envs import Env
+from rlcard.envs.registration import DEFAULT_CONFIG as _RLCARD_DEFAULTS
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.rl.observation import ACTION_FEATURES, action_feature
@@ -142,6 +143,10 @@ class TienLenRLCardEnv(Env):  # type: ignore[misc]
     """
 
     def __init__(self, config: dict[str, Any]) -> None:
+        if not isinstance(config, dict):
+            msg = f"config must be a dict, not {type(config).__name__}"  # type: ignore[unreachable]
+            raise TypeError(msg)
+        config = {**_RLCARD_DEFAULTS, **config}  # what rlcard.make fills in
         rules = config.get("game_rules", CLASSIC)
         if isinstance(rules, str):
             rules = get_rules(rules)
