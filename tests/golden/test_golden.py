@@ -53,7 +53,9 @@ def test_recorded_games_replay_identically(path: Path) -> None:
         )
 
 
-@pytest.mark.parametrize(("rules", "players"), TABLES, ids=lambda value: str(value))
+@pytest.mark.parametrize(
+    ("rules", "players"), TABLES, ids=[path.stem for path in CORPUS]
+)
 def test_generator_deals_the_stored_games(rules: RuleSet, players: int) -> None:
     """The generator reproduces the stored games (hands, actions, counts, digest, items).
 

@@ -186,9 +186,6 @@ RULESETS: Final[Mapping[str, BaseRules]] = MappingProxyType(
 )
 """The presets by canonical name, in the order of RULES.md (one deck each)."""
 
-_NAMED: Final = (*RULESETS.values(), CLASSIC_TWO_DECKS)
-"""Every rule set `get_rules` finds: the presets and `CLASSIC_TWO_DECKS`."""
-
 
 def _normalise(name: str) -> str:
     return name.strip().casefold().replace("_", "-").replace(" ", "-")
@@ -214,10 +211,11 @@ def get_rules(name: str) -> BaseRules:
         msg = f"expected a variant name, got {name!r}"  # type: ignore[unreachable]
         raise TypeError(msg)
     wanted = _normalise(name)
-    for rules in _NAMED:
+    named = (*RULESETS.values(), CLASSIC_TWO_DECKS)
+    for rules in named:
         if wanted == rules.name or wanted in map(_normalise, rules.aliases):
             return rules
-    known = ", ".join(rules.name for rules in _NAMED)
+    known = ", ".join(rules.name for rules in named)
     msg = f"unknown variant: {name!r} (known: {known})"
     raise UnknownVariantError(msg)
 
