@@ -465,11 +465,8 @@ def rulesets() -> st.SearchStrategy[BaseRules]:
     return st.sampled_from((*PRESETS, CLASSIC_TWO_DECKS))
 
 
-_TABLES: tuple[dict[str, int], ...] = (
-    {"decks": 1},
-    {"decks": 2, "min_players": 5, "max_players": 8},
-)
-"""One deck for 2–4 players, or two for 5–8 (RULES §2.1)."""
+_TABLES: tuple[tuple[int, int, int], ...] = ((1, 2, 4), (2, 5, 8))
+"""``(decks, min_players, max_players)``: one deck for 2–4, two for 5–8 (RULES §2.1)."""
 _OPTIONAL_KINDS = tuple(kind for kind in ComboKind if kind is not ComboKind.SINGLE)
 _TARGET_RANKS: tuple[Rank | None, ...] = (Rank.TWO, None, Rank.ACE, Rank.SEVEN)
 
@@ -525,9 +522,12 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
         draw(st.sets(st.integers(0, len(power) - 1), max_size=4)) if power else set()
     )
     chain = tuple(power[i] for i in sorted(chain_at))
+    decks, fewest_players, most_players = draw(st.sampled_from(_TABLES))
     return BaseRules(
         name="generated",
-        **draw(st.sampled_from(_TABLES)),
+        decks=decks,
+        min_players=fewest_players,
+        max_players=most_players,
         bombs=bombs,
         bomb_chain=chain,
         kinds=plain.kinds,

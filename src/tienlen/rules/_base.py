@@ -31,7 +31,12 @@ from tienlen.combos import (
     _set_mask,
 )
 from tienlen.combos import _new as _new_combo
-from tienlen.errors import InvalidCardError, InvalidComboError, InvalidRulesError
+from tienlen.errors import (
+    InvalidCardError,
+    InvalidComboError,
+    InvalidRulesError,
+    SettingTypeError,
+)
 from tienlen.policies import DealPolicy, LeaderAfterGoingOut, TurnPolicy
 from tienlen.scoring import PokerScorer, Scorer, StakeScorer
 
@@ -456,7 +461,7 @@ class BaseRules:
     def __attrs_post_init__(self) -> None:
         for problem in _type_problems(self):
             msg = f"invalid rule set {self.name!r}: {problem}"
-            raise InvalidRulesError(msg)
+            raise SettingTypeError(msg)
         for problem in self._problems():
             msg = f"invalid rule set {self.name!r}: {problem}"
             raise InvalidRulesError(msg)
@@ -891,6 +896,7 @@ class BaseRules:
             False
         """
         _require(play, Combo)
+        self._check_copies(play._mask)
         return (
             play.shape in self.jump_in
             and self.is_chop_target(top)
