@@ -109,7 +109,7 @@ class InvalidRulesError(TienLenError, ValueError):
 
 
 class SettingTypeError(InvalidRulesError, TypeError):
-    """A rule-set setting of the wrong type: an `InvalidRulesError` and a `TypeError`.
+    """A rule-set setting of the wrong type: an `InvalidRulesError` and a ``TypeError``.
 
     Example:
         >>> import attrs

@@ -307,7 +307,7 @@ class BaseRules:
     min_players: int = 2
     """The fewest players a game may have (five or more with two decks)."""
     max_players: int = _ONE_DECK_PLAYERS
-    """The most players: four with one deck, up to eight with two (RULES §2.1)."""
+    """The most players, four with one deck and up to eight with two (RULES §2.1)."""
     hand_size: int = 13
     """Cards dealt to each player with one deck (RULES §2.1)."""
     three_player_hand_size: int = 13
