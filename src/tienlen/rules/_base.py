@@ -868,13 +868,26 @@ class BaseRules:
         """Whether playing *play* on *top* is a catch (*chặt*, RULES §6.6.2).
 
         A catch is a bomb played onto a single 2, a pair of 2s or a bomb.
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> POKER.is_catch(classify("3s 3c 4s 4c 5s 5c"), classify("2h"))
+            True
+            >>> POKER.is_catch(classify("3s 3c 4s 4c 5s 5c"), classify("Ah"))
+            False
         """
         _require(play, Combo)
         self._check_copies(play._mask)
         return self.is_bomb(play.shape) and self.is_chop_target(top)
 
     def is_chop_target(self, top: Combo) -> bool:
-        """Whether *top* is a single 2, a pair of 2s or a bomb (RULES §6.4, §6.6.2)."""
+        """Whether *top* is a single 2, a pair of 2s or a bomb (RULES §6.4, §6.6.2).
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> POKER.is_chop_target(classify("2s 2h")), POKER.is_chop_target(classify("As Ah"))
+            (True, False)
+        """
         _require(top, Combo)
         self._check_copies(top._mask)
         kind = top.kind
