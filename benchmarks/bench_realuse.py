@@ -11,7 +11,7 @@ twice as much per action):
 
 - **iterate every play as Combos**: ``for combo in legal_plays(hand, top, rules)``
   over a pool of hands: leads of random 13-, 17- and 18-card hands and of a 26-card
-  two-deck hand (rule sets with two decks only), and 13-card hands against a single,
+  two-deck hand (under ``two_decks(rules)``, where the settings allow it), and 13-card hands against a single,
   a pair, a triple, a 5-card straight, 3 consecutive pairs and a single 2 (bombs
   included). P iterates its ``legal_plays(mask, key)`` list of the same cards; it holds
   no second copy of a card, so for the two-deck hand it lists the hand's distinct cards.
@@ -56,6 +56,7 @@ from tienlen import (
     GameState,
     GreedyPlayer,
     Hand,
+    InvalidRulesError,
     MapExecutor,
     Player,
     RandomPlayer,
@@ -65,6 +66,7 @@ from tienlen import (
     play_game,
     simulate,
 )
+from tienlen.rules import two_decks
 
 PERF_DIR = Path(
     os.environ.get(
@@ -288,9 +290,16 @@ def build_pools(rng: random.Random, count: int) -> list[Inputs]:
 
 
 def iterate_ours(pool: Inputs, rules: BaseRules) -> Case | None:
-    """Every play of every hand of *pool* taken as a `Combo`; ``None`` if *rules* cannot."""
+    """Every play of every hand of *pool* taken as a `Combo`; ``None`` if *rules* cannot.
+
+    The two-deck pool is played under `two_decks` of a one-deck *rules* (classic's row
+    is `CLASSIC_TWO_DECKS`), when its settings allow two decks.
+    """
     if pool.two_decks and rules.decks == 1:
-        return None
+        try:
+            rules = two_decks(rules)
+        except InvalidRulesError:  # Poker: place points for four places only
+            return None
     hands = [Hand.from_cards(DECK[c] for c in cards) for cards in pool.hands]
     tops: list[Combo | None] = [None] * len(hands)
     if pool.tops is not None:

@@ -15,6 +15,7 @@ import attrs
 from hypothesis import strategies as st
 
 from tienlen import (
+    CLASSIC_TWO_DECKS,
     DECK,
     RULESETS,
     BaseRules,
@@ -460,10 +461,12 @@ def bomb_scenarios(
 
 
 def rulesets() -> st.SearchStrategy[BaseRules]:
-    """One of the five presets (RULES §2–§6)."""
-    return st.sampled_from(PRESETS)
+    """One of the five presets (RULES §2–§6) or `CLASSIC_TWO_DECKS` (§2.1)."""
+    return st.sampled_from((*PRESETS, CLASSIC_TWO_DECKS))
 
 
+_TABLES: tuple[tuple[int, int, int], ...] = ((1, 2, 4), (2, 5, 8))
+"""``(decks, min_players, max_players)``: one deck for 2–4, two for 5–8 (RULES §2.1)."""
 _OPTIONAL_KINDS = tuple(kind for kind in ComboKind if kind is not ComboKind.SINGLE)
 _TARGET_RANKS: tuple[Rank | None, ...] = (Rank.TWO, None, Rank.ACE, Rank.SEVEN)
 
@@ -474,7 +477,7 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
 
     Settings drawn (RULES §11): which kinds exist (incl. consecutive quads), 2s in
     straights / consecutive pairs / quads, min and max consecutive pairs, one or two decks
-    (4 or 8 players), bomb rows drawn from the valid shapes (any or one target rank) and a
+    (2–4 or 5–8 players), bomb rows drawn from the valid shapes (any or one target rank) and a
     bomb chain. Shapes are put in a random "power" order and every bomb row and chain
     step goes up that order, so no shape can both beat and be beaten by another.
     """
@@ -519,9 +522,12 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
         draw(st.sets(st.integers(0, len(power) - 1), max_size=4)) if power else set()
     )
     chain = tuple(power[i] for i in sorted(chain_at))
+    decks, fewest_players, most_players = draw(st.sampled_from(_TABLES))
     return BaseRules(
         name="generated",
-        max_players=draw(st.sampled_from((4, 8))),
+        decks=decks,
+        min_players=fewest_players,
+        max_players=most_players,
         bombs=bombs,
         bomb_chain=chain,
         kinds=plain.kinds,

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from tests.strategies import PRESETS, combos, valid_shapes
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     VIETCONG,
     BaseRules,
     Card,
@@ -265,7 +266,7 @@ def test_combo_has_no_order() -> None:
 
 def test_two_deck_combo() -> None:
     """RULES §1.1, §2.1: with two decks a combo may hold both copies of a card."""
-    combo = classify("7h 7h")
+    combo = classify("7h 7h", CLASSIC_TWO_DECKS)
     assert combo is not None
     assert combo.kind == ComboKind.PAIR
     assert str(combo) == "7h 7h"

@@ -45,6 +45,7 @@ from tienlen.players import (
 )
 from tienlen.rules import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     JUSTUS_PANG,
     KENNETH_LO,
     POKER,
@@ -85,6 +86,7 @@ Example:
 
 __all__ = [
     "CLASSIC",
+    "CLASSIC_TWO_DECKS",
     "COMPILED",
     "DECK",
     "JUSTUS_PANG",

@@ -37,7 +37,15 @@ from tienlen.messages import (
     text,
 )
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, play_game
-from tienlen.rules import RULESETS, as_combo, get_rules, legal_plays
+from tienlen.rules import (
+    CLASSIC_TWO_DECKS,
+    RULESETS,
+    BaseRules,
+    as_combo,
+    get_rules,
+    legal_plays,
+    two_decks,
+)
 from tienlen.rules._base import as_hand
 from tienlen.simulation import MapExecutor, SimulationStats, process_pool, simulate
 
@@ -254,8 +262,27 @@ def _finish(
         )
 
 
-def _demo(args: argparse.Namespace, out: IO[str]) -> int:
+def _table_rules(args: argparse.Namespace) -> BaseRules:
+    """The variant ``--rules`` names on ``--decks`` decks, for ``--players`` (RULES §2.1).
+
+    Raises:
+        _BadInputError: five or more players on one deck, or ``--decks 1`` for a
+            two-deck variant.
+    """
     rules = get_rules(args.rules)
+    if args.decks == 2:
+        return two_decks(rules)
+    if args.decks == 1 and rules.decks == 2:
+        msg = f"{rules.name} is played with two decks: drop --decks 1, or choose a one-deck variant"
+        raise _BadInputError(msg)
+    if rules.decks == 1 and 4 < args.players <= 8:  # one deck seats four
+        msg = f"{rules.name} on one deck seats 2-4 players, not {args.players}: add --decks 2 for five to eight"
+        raise _BadInputError(msg)
+    return rules
+
+
+def _demo(args: argparse.Namespace, out: IO[str]) -> int:
+    rules = _table_rules(args)
     lang = args.lang
     rng = random.Random(args.seed)
     start = GameState.deal(rules, args.players, rng)
@@ -294,7 +321,7 @@ _HUMAN: Final = 0
 
 
 def _play(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = get_rules(args.rules)
+    rules = _table_rules(args)
     lang = args.lang
     rng = random.Random(args.seed)
     state = GameState.deal(rules, args.players, rng)  # checks the table size
@@ -467,7 +494,7 @@ _BATCH: Final = 250
 
 
 def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = get_rules(args.rules)
+    rules = _table_rules(args)
     if args.games < 1 or args.workers < 1:
         msg = "--games and --workers must be at least 1"
         raise _BadInputError(msg)
@@ -621,7 +648,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tienlen {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    variants = ", ".join(RULESETS)
+    variants = ", ".join((*RULESETS, CLASSIC_TWO_DECKS.name))
     bots = ", ".join(_PLAYERS)
 
     def command(
@@ -653,6 +680,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "--players", type=int, default=4, help="players at the table, you included"
     )
+    _decks_option(sub)
     sub.add_argument(
         "--bots",
         default="greedy",
@@ -666,11 +694,13 @@ def _parser() -> argparse.ArgumentParser:
         "demo", "a whole game among bots, printed trick by trick", json_option=False
     )
     sub.add_argument("--players", type=int, default=4, help="players at the table")
+    _decks_option(sub)
     sub.add_argument("--seed", type=int, default=7, help="the game's seed")
     sub.set_defaults(run=_demo)
     sub = command("simulate", "simulate many games among bots and print the results")
     sub.add_argument("--games", type=int, default=1000, help="games to play")
     sub.add_argument("--players", type=int, default=4, help="players at the table")
+    _decks_option(sub)
     sub.add_argument(
         "--bots",
         default="greedy,random",
@@ -682,6 +712,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub.set_defaults(run=_simulate)
     return parser
+
+
+def _decks_option(sub: argparse.ArgumentParser) -> None:
+    """``--decks``: one deck seats 2–4 players, two decks 5–8 (RULES §2.1)."""
+    sub.add_argument(
+        "--decks",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="decks shuffled together: 1 for 2-4 players, 2 for 5-8 "
+        "(default: the variant's own, 1 for every preset)",
+    )
 
 
 def _write_error(line: str, end: str = "\n") -> None:

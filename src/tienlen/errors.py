@@ -18,6 +18,7 @@ __all__ = [
     "InvalidComboError",
     "InvalidRulesError",
     "InvalidStateError",
+    "SettingTypeError",
     "TienLenError",
     "UnknownLanguageError",
     "UnknownMessageError",
@@ -104,6 +105,21 @@ class InvalidRulesError(TienLenError, ValueError):
         Traceback (most recent call last):
         ...
         tienlen.errors.InvalidRulesError: invalid rule set 'classic': ...
+    """
+
+
+class SettingTypeError(InvalidRulesError, TypeError):
+    """A rule-set setting of the wrong type: an `InvalidRulesError` and a ``TypeError``.
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC
+        >>> attrs.evolve(CLASSIC, decks="2")
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.SettingTypeError: invalid rule set 'classic': decks must be an int, got '2'
+
+    .. versionadded:: 0.2
     """
 
 

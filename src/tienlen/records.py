@@ -651,13 +651,24 @@ def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
 
 
 def rules_from_json(
-    data: object, where: str = "rules", *, version: int = VERSION
+    data: object,
+    where: str = "rules",
+    *,
+    version: int = VERSION,
+    players: int | None = None,
 ) -> BaseRules:
     """The rule set written by `rules_to_json`, or by the version-1 writer with *version* 1.
 
     A version-1 rule set names a preset (``base``) and the settings changed from it;
     the preset is read as it was in version 1, never as today's preset is.
     A setting missing from a version-2 rule set takes its `BaseRules` default.
+
+    Rule sets written before the ``decks`` setting existed (every version-1 rule set,
+    and a version-2 one without ``decks``) read with the decks their game was dealt
+    from: then, ``max_players`` above four meant one deck for two to four players and
+    two decks for five or more (RULES §2.1). *players* is the game's table size; such a
+    rule set read for five or more gets ``decks=2`` and ``min_players=5``, otherwise
+    ``decks=1`` and ``max_players=4``. `from_json` passes the record's table size.
 
     Raises:
         RecordError: an unknown setting or preset, a wrong type, or contradictory
@@ -673,9 +684,12 @@ def rules_from_json(
         (10, True)
         >>> rules_from_json(rules_to_json(rules)) == rules
         True
+        >>> classic = {"name": "classic", "base": "classic", "changes": {}}
+        >>> [rules_from_json(classic, version=1, players=n).decks for n in (4, 6)]
+        [1, 2]
     """
     if version == 1:
-        return _rules_v1(data, where)
+        return _rules_v1(data, where, players)
     if version != VERSION:
         raise RecordError(where, f"no rule set format of version {_shown(version)}")
     if type(data) is not dict or data.keys() != {"name", "settings"}:
@@ -687,7 +701,10 @@ def rules_from_json(
             f"{where}.settings", f"expected an object, got {_shown(settings)}"
         )
     where = f"{where}.settings"
-    return _build_rules(name, _read_settings(settings, _settings(), where), where)
+    decoded = _read_settings(settings, _settings(), where)
+    if "decks" not in decoded:
+        decoded = _legacy_decks(decoded, players)
+    return _build_rules(name, decoded, where)
 
 
 def _rules_name(name: object, where: str) -> str:
@@ -743,7 +760,38 @@ def _presets_v1() -> dict[str, dict[str, object]]:
     }
 
 
-def _rules_v1(data: object, where: str) -> BaseRules:
+def _legacy_decks(
+    settings: dict[str, object], players: int | None
+) -> dict[str, object]:
+    """*settings* of a rule set written before ``decks``, with the decks its game used.
+
+    Such a rule set seating more than four dealt two decks to five or more players and
+    one to fewer (RULES §2.1); today that is two rule sets, told apart by *players*
+    (unknown: the table its ``min_players`` allows, one deck when it can).
+    """
+    fewest, most = settings.get("min_players", 2), settings.get("max_players", 4)
+    assert isinstance(fewest, int)  # decoded by the int codec
+    assert isinstance(most, int)
+    if most <= _ONE_DECK_PLAYERS:
+        return settings
+    two = (
+        players > _ONE_DECK_PLAYERS
+        if players is not None
+        else fewest > _ONE_DECK_PLAYERS
+    )
+    if two:
+        return settings | {
+            "decks": 2,
+            "min_players": max(fewest, _ONE_DECK_PLAYERS + 1),
+        }
+    return settings | {"decks": 1, "max_players": _ONE_DECK_PLAYERS}
+
+
+_ONE_DECK_PLAYERS: Final = 4
+"""The most players one deck seats (RULES §2.1)."""
+
+
+def _rules_v1(data: object, where: str, players: int | None) -> BaseRules:
     if type(data) is not dict or data.keys() != {"name", "base", "changes"}:
         raise RecordError(where, f"expected name, base and changes, got {_shown(data)}")
     presets = _presets_v1()
@@ -762,9 +810,8 @@ def _rules_v1(data: object, where: str) -> BaseRules:
     known = {key: _settings()[key] for key in presets[base]}
     known["aliases"] = _codec_for(tuple[str, ...])  # a version-1 reader accepted it
     where = f"{where}.changes"
-    return _build_rules(
-        name, presets[base] | _read_settings(changes, known, where), where
-    )
+    settings = presets[base] | _read_settings(changes, known, where)
+    return _build_rules(name, _legacy_decks(settings, players), where)
 
 
 # -- records as JSON ----------------------------------------------------------------
@@ -1025,7 +1072,7 @@ def from_json(data: object) -> GameRecord:
         )
     _check_depth(data)
     players = _check_shape(data)
-    rules = rules_from_json(data["rules"], version=version)
+    rules = rules_from_json(data["rules"], version=version, players=players)
     if not rules.min_players <= players <= rules.max_players:
         raise RecordError(
             "players",

@@ -148,8 +148,9 @@ def test_classify_rules_option() -> None:
     code, text = run("classify", straight, "--rules", "VC")
     assert code == 1
     assert text.startswith("not a combination under vietcong: ")
-    assert run("classify", "7h 7h")[0] == 0  # two decks under classic
+    assert run("classify", "7h 7h")[0] == 2  # classic is one deck (issue 13 §5)
     assert run("classify", "7h 7h", "--rules", "poker")[0] == 2  # one deck
+    assert run("classify", "7h 7h", "--rules", "two-decks")[0] == 0
 
 
 def test_classify_json_shape() -> None:
@@ -522,10 +523,18 @@ def test_demo_default_seed_and_players() -> None:
     assert text.startswith("classic, 4 players, seed 7;")
 
 
-@pytest.mark.parametrize(("rules", "players"), [("classic", 6), ("kenneth-lo", 3)])
-def test_demo_other_table_sizes(rules: str, players: int) -> None:
+@pytest.mark.parametrize(
+    ("options", "players"),
+    [
+        (["--decks", "2"], 6),
+        (["--rules", "classic-two-decks"], 8),
+        (["--rules", "justus-pang", "--decks", "2"], 5),
+        (["--rules", "kenneth-lo"], 3),
+    ],
+)
+def test_demo_other_table_sizes(options: list[str], players: int) -> None:
     """Two decks and Kenneth Lo's three players on 17 cards work too (RULES §2.1, §4.1)."""
-    code, text = run("demo", "--rules", rules, "--players", str(players))
+    code, text = run("demo", *options, "--players", str(players))
     assert code == 0
     hands = [m[2] for line in text.splitlines() if (m := _HAND.fullmatch(line))]
     assert len(hands) == players
@@ -534,10 +543,40 @@ def test_demo_other_table_sizes(rules: str, players: int) -> None:
 
 def test_demo_bad_players_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
     """A table size the variant does not allow: exit 2 with the error on stderr."""
-    assert run("demo", "--rules", "vietcong", "--players", "5") == (2, "")
+    assert run("demo", "--rules", "vietcong", "--players", "9") == (2, "")
     assert capsys.readouterr().err == (
-        "tienlen: error: vietcong is played by 2-4 players, not 5\n"
+        "tienlen: error: vietcong is played by 2-4 players, not 9\n"
     )
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "simulate"])
+def test_five_or_more_need_decks_2(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RULES §2.1, issue 13 §5: five to eight on one deck exit 2 and name ``--decks 2``."""
+    assert run(command, "--players", "6", "--seed", "1") == (2, "")
+    assert capsys.readouterr().err == (
+        "tienlen: error: classic on one deck seats 2-4 players, not 6: "
+        "add --decks 2 for five to eight\n"
+    )
+    assert run(command, "--rules", "two-decks", "--decks", "1", "--players", "6") == (
+        2,
+        "",
+    )
+    assert "classic-two-decks is played with two decks" in capsys.readouterr().err
+    assert run(command, "--decks", "2", "--players", "4", "--seed", "1") == (2, "")
+    assert (
+        "classic-two-decks is played by 5-8 players, not 4" in capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize("command", ["demo", "play", "simulate"])
+def test_decks_option_help_shows_the_default(command: str) -> None:
+    """Issue 13 §5, §6: ``--decks {1,2}`` is listed with its default."""
+    code, text = run(command, "--help")
+    assert code == 0
+    assert "--decks {1,2}" in text
+    assert "(default: the variant's own, 1 for every" in " ".join(text.split())
 
 
 # -- play ---------------------------------------------------------------------------
@@ -648,7 +687,7 @@ def test_play_bad_options_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("play", "--rules", "bridge") == (2, "")
     assert "unknown variant: 'bridge'" in capsys.readouterr().err
     assert run("play", "--players", "1", "--seed", "1") == (2, "")
-    assert "classic is played by 2-8 players, not 1" in capsys.readouterr().err
+    assert "classic is played by 2-4 players, not 1" in capsys.readouterr().err
 
 
 def pass_or_lowest_card() -> str:
@@ -801,7 +840,7 @@ BAD_SIMULATE = [
         f"--workers must be at most {4 * (os.cpu_count() or 1)} (four per CPU)",
     ),
     (["--rules", "nope"], "unknown variant: 'nope'"),
-    (["--players", "1"], "classic is played by 2-8 players, not 1"),
+    (["--players", "1"], "classic is played by 2-4 players, not 1"),
 ]
 
 

@@ -38,11 +38,14 @@ from tienlen import (
     ScoreKind,
 )
 from tienlen.policies import LeaderAfterGoingOut
+from tienlen.rules import two_decks
 from tienlen.scoring import StakeScorer
 
 __all__ = [
     "PRESETS",
     "STAKE_PRESETS",
+    "TABLES",
+    "TWO_DECK_TABLES",
     "actions_of",
     "all_candidate_actions",
     "assert_cards_conserved",
@@ -64,6 +67,14 @@ __all__ = [
 
 PRESETS: tuple[BaseRules, ...] = (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER)
 """The five named variants, in the order of RULES.md."""
+
+TWO_DECK_TABLES: tuple[BaseRules, ...] = tuple(
+    two_decks(rules) for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO)
+)
+"""The variants RULES §10 seats five to eight on two decks: `CLASSIC_TWO_DECKS` and kin."""
+
+TABLES: tuple[BaseRules, ...] = (*PRESETS, *TWO_DECK_TABLES)
+"""Every preset and its two-deck table, where RULES §10 has one."""
 
 STAKE_PRESETS: tuple[BaseRules, ...] = (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG)
 """The variants paid in stakes, a zero-sum scheme (RULES §2.5, §4.4, §5.4)."""
@@ -92,15 +103,15 @@ def house_rules(draw: st.DrawFn) -> BaseRules:
 
 
 def player_counts(rules: BaseRules) -> range:
-    """The table sizes RULES §2.1, §6.1 and §10 allow for *rules*."""
-    if rules in (VIETCONG, POKER):
-        return range(2, 5)
-    return range(2, 9)
+    """The table sizes RULES §2.1, §6.1 and §10 allow for *rules*: 2–4, or 5–8 on two decks."""
+    if rules.decks == 2:
+        return range(5, 9)
+    return range(2, 5)
 
 
 def deal_configs() -> list[tuple[BaseRules, int]]:
     """Every (preset, players) pair a deal must support (RULES §10 "players")."""
-    return [(rules, n) for rules in PRESETS for n in player_counts(rules)]
+    return [(rules, n) for rules in TABLES for n in player_counts(rules)]
 
 
 def spec_play_order(rules: BaseRules, start: int, players: int) -> list[int]:

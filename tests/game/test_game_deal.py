@@ -26,6 +26,7 @@ from tests.game.helpers import (
 from tests.strategies import hands
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     DECK,
     JUSTUS_PANG,
     KENNETH_LO,
@@ -157,7 +158,7 @@ def test_classic_three_players_get_thirteen_each() -> None:
 def test_classic_two_decks_deal_thirteen_each_from_104() -> None:
     """RULES §2.1: five or more players share two decks, 13 cards each."""
     for players in range(5, 9):
-        state = GameState.deal(CLASSIC, players, seed=players)
+        state = GameState.deal(CLASSIC_TWO_DECKS, players, seed=players)
         everything = hand_sum(state.hands)
         assert [13] * players == [len(h) for h in state.hands]
         assert everything <= hand_sum([Hand.from_cards(DECK), Hand.from_cards(DECK)])
@@ -239,7 +240,7 @@ def test_three_of_spades_holder_leads_and_must_include_it(
 
 @pytest.mark.parametrize(
     ("rules", "players", "decks"),
-    [(CLASSIC, 2, 1), (JUSTUS_PANG, 2, 1), (VIETCONG, 2, 1), (CLASSIC, 5, 2)],
+    [(CLASSIC, 2, 1), (JUSTUS_PANG, 2, 1), (VIETCONG, 2, 1), (CLASSIC_TWO_DECKS, 5, 2)],
     ids=["classic", "justus-pang", "vietcong", "classic-two-decks"],
 )
 @given(data=st.data())
@@ -315,7 +316,7 @@ def test_two_decks_two_three_of_spades_first_from_dealer(
 ) -> None:
     """RULES §2.4: two 3♠ holders with two decks: the first in play direction from the dealer leads."""
     hands = ["4s 9d", "3s 5h", "4c 4d", "3s Kd", "6c 7c"]
-    state = GameState.from_hands(hands, CLASSIC, dealer=dealer)
+    state = GameState.from_hands(hands, CLASSIC_TWO_DECKS, dealer=dealer)
     assert leader == state.to_act
     assert state.must_include == THREE_SPADES
 
@@ -324,7 +325,7 @@ def test_two_decks_two_three_of_spades_first_from_dealer(
 def test_two_decks_counterclockwise_first_from_dealer(dealer: int, leader: int) -> None:
     """RULES §2.1, §2.4: anticlockwise by agreement, the first holder counterclockwise from the dealer leads."""
     rules = attrs.evolve(
-        CLASSIC, name="anticlockwise", direction=Direction.COUNTERCLOCKWISE
+        CLASSIC_TWO_DECKS, name="anticlockwise", direction=Direction.COUNTERCLOCKWISE
     )
     hands = ["4s 9d", "3s 5h", "4c 4d", "3s Kd", "6c 7c"]
     state = GameState.from_hands(hands, rules, dealer=dealer)
@@ -338,7 +339,7 @@ def test_two_decks_both_three_of_spades_in_one_hand() -> None:
     """RULES §2.4: a player holding both 3♠ leads whoever deals."""
     for dealer in range(5):
         state = GameState.from_hands(
-            ["4s", "5s", "3s 3s 9h", "6s", "7s"], CLASSIC, dealer=dealer
+            ["4s", "5s", "3s 3s 9h", "6s", "7s"], CLASSIC_TWO_DECKS, dealer=dealer
         )
         assert state.to_act == 2
 
@@ -442,7 +443,10 @@ def test_poker_after_instant_win_three_of_spades_leads() -> None:
         pytest.param(["3s 3s", "4s"], CLASSIC, "3s", id="card-twice-in-one-hand"),
         pytest.param(["3s 4s", "4s 5s"], POKER, "4s", id="poker-card-in-two-hands"),
         pytest.param(
-            ["3s 3s", "3s", "4s", "5s", "6s"], CLASSIC, "3s", id="third-copy-two-decks"
+            ["3s 3s", "3s", "4s", "5s", "6s"],
+            CLASSIC_TWO_DECKS,
+            "3s",
+            id="third-copy-two-decks",
         ),
     ],
 )
@@ -456,7 +460,9 @@ def test_from_hands_refuses_impossible_deals(
 
 def test_from_hands_two_copies_allowed_with_two_decks() -> None:
     """RULES §1.1: with two decks a card may be dealt twice."""
-    state = GameState.from_hands(["3s 7h", "7h 9c", "4s", "5s", "6s"], CLASSIC)
+    state = GameState.from_hands(
+        ["3s 7h", "7h 9c", "4s", "5s", "6s"], CLASSIC_TWO_DECKS
+    )
     assert state.to_act == 0
 
 
@@ -625,17 +631,17 @@ def test_two_decks_deal_two_holders_first_from_dealer() -> None:
     """RULES §2.4: dealt two 3♠ in two hands, the holder first in play direction from the dealer leads."""
     found = 0
     for seed in range(60):
-        plain = GameState.deal(CLASSIC, 8, seed=seed, dealer=0)
+        plain = GameState.deal(CLASSIC_TWO_DECKS, 8, seed=seed, dealer=0)
         holders = [p for p, h in enumerate(plain.hands) if THREE_SPADES in h]
         if len(holders) != 2:
             continue
         found += 1
         for dealer in range(8):
-            state = GameState.deal(CLASSIC, 8, seed=seed, dealer=dealer)
+            state = GameState.deal(CLASSIC_TWO_DECKS, 8, seed=seed, dealer=dealer)
             assert plain.hands == state.hands
             first = next(
                 p
-                for p in [*spec_play_order(CLASSIC, dealer, 8)[1:], dealer]
+                for p in [*spec_play_order(CLASSIC_TWO_DECKS, dealer, 8)[1:], dealer]
                 if p in holders
             )
             assert first == state.to_act

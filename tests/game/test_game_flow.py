@@ -23,6 +23,7 @@ from tests.game.helpers import (
 )
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     DECK,
     JUSTUS_PANG,
     KENNETH_LO,
@@ -301,7 +302,7 @@ def test_lead_straight_ending_in_a_two(rules: BaseRules, legal: bool) -> None:
 
 def test_two_decks_equal_card_does_not_beat() -> None:
     """RULES §1.1, §9 row 20: with two decks the other 7♥ does not beat 7♥."""
-    state = run(later(["7h 9s", "7h 8h", "4c", "5c", "6c"], CLASSIC), "0:7h")
+    state = run(later(["7h 9s", "7h 8h", "4c", "5c", "6c"], CLASSIC_TWO_DECKS), "0:7h")
     refuse(state, Play(player=1, cards="7h"), R.DOES_NOT_BEAT)
     state.check(Play(player=1, cards="8h"))
     assert_legal_actions_exact(state)
@@ -309,13 +310,13 @@ def test_two_decks_equal_card_does_not_beat() -> None:
 
 def test_two_decks_cannot_play_a_copy_not_held() -> None:
     """RULES §1.1: holding one 7♥ of two decks, a pair of 7♥ is not in hand."""
-    state = later(["7h 9s", "7h 8h", "4c", "5c", "6c"], CLASSIC)
+    state = later(["7h 9s", "7h 8h", "4c", "5c", "6c"], CLASSIC_TWO_DECKS)
     refuse(state, Play(player=0, cards="7h 7h"), R.CARDS_NOT_IN_HAND)
 
 
 def test_two_decks_pair_of_the_same_card() -> None:
     """RULES §1.1, §1.2: with two decks, both copies of a card form a pair."""
-    state = later(["7h 7h 9s", "8s 8c", "4c", "5c", "6c"], CLASSIC)
+    state = later(["7h 7h 9s", "8s 8c", "4c", "5c", "6c"], CLASSIC_TWO_DECKS)
     state = run(state, "0:7h 7h")
     assert top_text(state) == "7h 7h"
     state.check(Play(player=1, cards="8s 8c"))
@@ -974,7 +975,7 @@ SCENARIOS: dict[str, Callable[[], GameState]] = {
     "classic-mid-trick": _mid_trick,
     "classic-lockout": _lockout,
     "classic-pairs": lambda: run(later(["7d 7c 9h", "7h 7s 8s 8c 2s", "Ts Tc Jd"], CLASSIC), "0:7d 7c"),
-    "classic-two-decks": lambda: run(later(["7h 7h 9s", "8s 8s 8c 2h", "4c", "5c 5c", "6c"], CLASSIC), "0:7h 7h"),
+    "classic-two-decks": lambda: run(later(["7h 7h 9s", "8s 8s 8c 2h", "4c", "5c 5c", "6c"], CLASSIC_TWO_DECKS), "0:7h 7h"),
     "classic-bomb-on-two": lambda: run(later(["2h 9s", "5s 5c 5d 5h 6s 6c 7s 7c", "Qd Kd"], CLASSIC), "0:2h"),
     "justus-pang-first-lead": lambda: GameState.from_hands(["3s 4s 5s 9h", "4d Td", "5d Jd"], JUSTUS_PANG),
     "kenneth-lo-pair-of-2s": lambda: run(later(["2s 2h Ts", "9s 9c 9d 9h 4h", "Qd"], KENNETH_LO), "0:2s 2h"),

@@ -23,6 +23,7 @@ from tests.game.helpers import (
 from tests.scoring.scoring_helpers import items_of, result_of, run
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     POKER,
     BaseRules,
     GameState,
@@ -109,7 +110,7 @@ def test_without_lock_out_the_trick_ends_when_all_others_passed_since_the_play()
 
 def test_review_case_the_player_after_one_who_went_out_faces_the_play() -> None:
     """RULES §12.8 with §1.5.5: after p4 goes out with 7d, p2 (who passed) faces 7d."""
-    rules = attrs.evolve(CLASSIC, name="rejoin", pass_locks_out=False, max_players=5)
+    rules = attrs.evolve(CLASSIC_TWO_DECKS, name="rejoin", pass_locks_out=False)
     state = GameState.from_hands(
         ["3s", "4s", "5d Ks", "6d Qs", "7d"], rules, first_game=False, leader=0
     )

@@ -15,6 +15,7 @@ import pytest
 
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     POKER,
     Action,
     GameState,
@@ -104,7 +105,7 @@ def test_an_int_subclass_player_is_read_as_its_plain_value() -> None:
 
 def test_deepcopy_and_pickle_of_a_long_game() -> None:
     """A game of more than 329 actions deep-copies and pickles (no recursion limit)."""
-    state = GameState.deal(CLASSIC, 8, seed=1)
+    state = GameState.deal(CLASSIC_TWO_DECKS, 8, seed=1)
     while not state.is_over:  # lead the lowest card, everyone else passes
         actions = state.legal_actions()
         state = state.apply(

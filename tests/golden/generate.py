@@ -23,6 +23,7 @@ from typing import Final
 
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     JUSTUS_PANG,
     KENNETH_LO,
     POKER,
@@ -44,10 +45,18 @@ TABLES: Final[tuple[tuple[RuleSet, int], ...]] = (
         for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER)
         for n in (2, 3, 4)
     ),
-    *((CLASSIC, n) for n in (5, 6, 7, 8)),
+    *((CLASSIC_TWO_DECKS, n) for n in (5, 6, 7, 8)),
 )
 """Every preset at 2, 3 and 4 players (Kenneth Lo's three on 17 cards and the spare),
-classic also at 5–8 players on two decks."""
+and `CLASSIC_TWO_DECKS` at 5–8 players."""
+CORPUS_NAMES: Final = {CLASSIC_TWO_DECKS.name: CLASSIC.name}
+"""The two-deck games were recorded when `CLASSIC` still seated five to eight: their
+files and seeds keep the name ``classic``, so the generator deals the same games."""
+
+
+def corpus_name(rules: RuleSet) -> str:
+    """The name the corpus files and seeds of *rules* carry."""
+    return CORPUS_NAMES.get(rules.name, rules.name)
 
 
 def games_for(rules: RuleSet) -> int:
@@ -57,7 +66,7 @@ def games_for(rules: RuleSet) -> int:
 
 def path_for(rules: RuleSet, players: int) -> Path:
     """The corpus file of *rules* at a table of *players*."""
-    return HERE / f"{rules.name}-{players}p.jsonl"
+    return HERE / f"{corpus_name(rules)}-{players}p.jsonl"
 
 
 def step_digest(state: GameState) -> tuple[int, str]:
@@ -68,7 +77,7 @@ def step_digest(state: GameState) -> tuple[int, str]:
 
 def deal(rules: RuleSet, players: int, game: int) -> GameState:
     """Game *game* of the corpus of *rules* at *players*: a first game, or a later one."""
-    seed = f"tienlen-golden:{rules.name}:{players}:{game}"
+    seed = f"tienlen-golden:{corpus_name(rules)}:{players}:{game}"
     rng = random.Random(seed)
     first_game = game % 4 != 3
     after_instant_win = game % 8 == 7
@@ -129,7 +138,7 @@ def play_out(
 def game_line(rules: RuleSet, players: int, game: int) -> str:
     """One line of the corpus: the record, the counts and the digest of game *game*."""
     start = deal(rules, players, game)
-    rng = random.Random(f"tienlen-golden-play:{rules.name}:{players}:{game}")
+    rng = random.Random(f"tienlen-golden-play:{corpus_name(rules)}:{players}:{game}")
     final, counts, digest = play_out(start, rng, eager=game % 2 == 1)
     assert final.result is not None
     entry = {

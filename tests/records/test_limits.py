@@ -276,9 +276,9 @@ def test_a_long_rule_set_name_is_kept_and_messages_stay_short(text: str) -> None
     data["rules"]["name"] = "n" * 100_000
     game = loads(json.dumps(data))
     assert len(game.rules.name) == 100_000
-    data["rules"]["settings"]["min_players"] = 5
+    data["rules"]["settings"]["min_players"] = 3
     refused(json.dumps(data), "players")
-    data["rules"]["settings"]["max_players"] = 4
+    data["rules"]["settings"]["max_players"] = 2
     refused(json.dumps(data), "rules.settings")
 
 

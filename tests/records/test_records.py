@@ -59,6 +59,7 @@ from tienlen.records import (
     rules_from_json,
     rules_to_json,
 )
+from tienlen.rules import two_decks
 
 PRESETS: tuple[BaseRules, ...] = tuple(RULESETS.values())
 PRESET_IDS = [rules.name for rules in PRESETS]
@@ -1102,10 +1103,13 @@ def test_duplicated_card_is_refused_at_hands(game: Game, data: st.DataObject) ->
 
 
 @pytest.mark.parametrize(
-    "rules", [CLASSIC, JUSTUS_PANG, KENNETH_LO], ids=["classic", "justus-pang", "kl"]
+    "rules",
+    [two_decks(rules) for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO)],
+    ids=["classic", "justus-pang", "kl"],
 )
 def test_two_deck_games_round_trip(rules: BaseRules) -> None:
     """Two-deck games (five or more players) keep duplicate cards and the dealer (RULES §2.1)."""
+    assert rules_from_json(rules_to_json(rules)).decks == 2
     for players in (5, 8):
         state = finished_game(rules, players, seed=players)
         dealt = [card for hand in state.dealt for card in hand]

@@ -12,6 +12,7 @@ import numpy as np
 from tests.rl.walk import TABLES, decider, table_id, walk
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     POKER,
     Action,
     BaseRules,
@@ -99,8 +100,8 @@ def test_fields_are_relative_to_the_seat_in_play_direction() -> None:
 
 def test_flat_observation_fits_its_layout_and_bounds() -> None:
     """Contract: the flat vector has the layout's size and stays within [0, high]."""
-    encoder = ObservationEncoder(CLASSIC, 6)
-    for turns in walk(CLASSIC, 6, seed=3, games=1):
+    encoder = ObservationEncoder(CLASSIC_TWO_DECKS, 6)
+    for turns in walk(CLASSIC_TWO_DECKS, 6, seed=3, games=1):
         encoder.reset(turns.state)
         flat = encoder.encode(turns.state, decider(turns))
         assert flat.shape == (encoder.layout.size,)

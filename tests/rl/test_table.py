@@ -12,6 +12,7 @@ pytest.importorskip("numpy")
 from tests.rl.walk import TABLES, table_id
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     JUSTUS_PANG,
     POKER,
     RULESETS,
@@ -27,6 +28,7 @@ from tienlen import (
 )
 from tienlen.rl import ACTIONS, ActionClass, ActionTable, UnknownActionError
 from tienlen.rl.table import class_key, rule_classes
+from tienlen.rules import two_decks
 
 PRESETS = list(RULESETS.values())
 
@@ -71,7 +73,7 @@ def test_per_preset_counts_match_the_measured_figures(
 
 def _two_deck(rules: BaseRules) -> BaseRules | None:
     try:
-        return attrs.evolve(rules, name=f"{rules.name}-8", max_players=8)
+        return two_decks(rules)
     except ValueError:
         return None
 
@@ -117,7 +119,7 @@ def test_house_rules_append_their_classes_after_the_base() -> None:
     so a rule set with every kind extends the table only by the kinds added later
     (consecutive triples, say).
     """
-    every_kind = attrs.evolve(CLASSIC, kinds=frozenset(ComboKind))
+    every_kind = attrs.evolve(CLASSIC_TWO_DECKS, kinds=frozenset(ComboKind))
     table = ActionTable.for_rules(every_kind)
     assert list(table[: ACTIONS.base_size]) == list(ACTIONS)
     extra = set(rule_classes(every_kind, 2)) - set(ACTIONS[1:])
@@ -171,7 +173,7 @@ def test_errors_share_the_root_and_pickle() -> None:
 
 def test_class_key_agrees_with_classify_on_two_decks() -> None:
     """Two decks (RULES §2.1): a pair of identical cards is a pair topped by that card."""
-    rules = attrs.evolve(CLASSIC, name="big")
+    rules = attrs.evolve(CLASSIC_TWO_DECKS, name="big")
     state = GameState.from_hands(["3s 3s 4c", "5d 6d", "7c", "8c", "9c"], rules)
     pair = next(
         a for a in state.legal_actions() if type(a) is Play and len(a.cards) == 2

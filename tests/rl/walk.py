@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tienlen import CLASSIC, RULESETS, BaseRules
+from tienlen import CLASSIC_TWO_DECKS, RULESETS, BaseRules
 
 pytest.importorskip("numpy")  # doctest collection imports this module too
 
@@ -15,9 +15,9 @@ from tienlen.rl.turns import Turns
 
 TABLES: list[tuple[BaseRules, int]] = [
     *((rules, players) for rules in RULESETS.values() for players in (2, 3, 4)),
-    *((CLASSIC, players) for players in (5, 6, 7, 8)),
+    *((CLASSIC_TWO_DECKS, players) for players in (5, 6, 7, 8)),
 ]
-"""Every preset with 2-4 players, and classic with 5-8 on two decks (RULES §2.1)."""
+"""Every preset with 2-4 players, and `CLASSIC_TWO_DECKS` with 5-8 (RULES §2.1)."""
 
 ONE_DECK: list[tuple[BaseRules, int]] = [t for t in TABLES if t[1] <= 4]
 

@@ -44,6 +44,7 @@ from tienlen import (
     classify,
     legal_plays,
 )
+from tienlen.rules import two_decks
 
 IDS = [rules.name for rules in PRESETS]
 
@@ -132,7 +133,7 @@ def test_legal_plays_match_brute_force(rules: BaseRules, data: st.DataObject) ->
 
 @pytest.mark.parametrize(
     "rules",
-    [CLASSIC, JUSTUS_PANG, KENNETH_LO],
+    [two_decks(rules) for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO)],
     ids=["classic", "justus-pang", "kenneth-lo"],
 )
 @given(data=st.data())

@@ -10,6 +10,7 @@ import pytest
 from tests.strategies import PRESETS
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     JUSTUS_PANG,
     KENNETH_LO,
     POKER,
@@ -35,6 +36,7 @@ from tienlen import (
     get_rules,
     legal_plays,
 )
+from tienlen.rules import two_decks
 
 SINGLE = Shape.of(ComboKind.SINGLE)
 PAIR = Shape.of(ComboKind.PAIR)
@@ -126,7 +128,7 @@ def test_unknown_variant(name: str) -> None:
     """STYLE R36: an unknown name raises UnknownVariantError listing the known ones."""
     with pytest.raises(UnknownVariantError) as info:
         get_rules(name)
-    expected = f"unknown variant: {name!r} (known: classic, justus-pang, kenneth-lo, vietcong, poker)"
+    expected = f"unknown variant: {name!r} (known: classic, justus-pang, kenneth-lo, vietcong, poker, classic-two-decks)"
     assert str(info.value) == expected
 
 
@@ -148,17 +150,17 @@ def test_errors_subclass_tienlen_error_and_value_error(error: type[Exception]) -
 #        instant wins)
 SUMMARY = {
     "classic": (
-        Direction.CLOCKWISE, (2, 8), 2, True, True, (3, 13), STANDARD_KINDS,
+        Direction.CLOCKWISE, (2, 4), 1, True, True, (3, 13), STANDARD_KINDS,
         FirstLead.FIRST_GAME, False, False, GameEnd.LAST_HOLDER,
         Scoring.LOSER_PAYS_EACH, frozenset(),
     ),
     "justus-pang": (
-        Direction.CLOCKWISE, (2, 8), 2, False, True, (3, 13), STANDARD_KINDS,
+        Direction.CLOCKWISE, (2, 4), 1, False, True, (3, 13), STANDARD_KINDS,
         FirstLead.FIRST_GAME, True, True, GameEnd.LAST_HOLDER,
         Scoring.LOSER_PAYS_EACH, frozenset(),
     ),
     "kenneth-lo": (
-        Direction.CLOCKWISE, (2, 8), 2, True, True, (3, 13), STANDARD_KINDS,
+        Direction.CLOCKWISE, (2, 4), 1, True, True, (3, 13), STANDARD_KINDS,
         FirstLead.FIRST_GAME, False, False, GameEnd.FIRST_OUT,
         Scoring.EACH_PAYS_WINNER, frozenset(),
     ),
@@ -177,7 +179,7 @@ SUMMARY = {
 
 @pytest.mark.parametrize("rules", PRESETS, ids=IDS)
 def test_preset_matches_summary_table(rules: BaseRules) -> None:
-    """RULES §10: each preset's settings are the row of the summary table."""
+    """RULES §10: each preset's settings are the row of the summary table (one deck; 5+: `two_decks`)."""
     (
         direction, players, decks, twos_straight, twos_pairs, pair_limits, kinds,
         first_lead, may_decline, continuation, game_end, scoring, instant_wins,
@@ -217,9 +219,10 @@ def test_bomb_chain_only_in_poker(rules: BaseRules) -> None:
         (CLASSIC, 2, (1, 13)),
         (CLASSIC, 3, (1, 13)),
         (CLASSIC, 4, (1, 13)),
-        (CLASSIC, 5, (2, 13)),
-        (CLASSIC, 8, (2, 13)),
-        (JUSTUS_PANG, 6, (2, 13)),
+        (CLASSIC_TWO_DECKS, 5, (2, 13)),
+        (CLASSIC_TWO_DECKS, 8, (2, 13)),
+        (two_decks(JUSTUS_PANG), 6, (2, 13)),
+        (attrs.evolve(CLASSIC_TWO_DECKS, two_deck_hand_size=None), 6, (2, 17)),
         (KENNETH_LO, 3, (1, 17)),
         (KENNETH_LO, 4, (1, 13)),
         (VIETCONG, 4, (1, 13)),
@@ -234,15 +237,37 @@ def test_deal_sizes(rules: BaseRules, players: int, deal: tuple[int, int]) -> No
 
 @pytest.mark.parametrize(
     ("rules", "players"),
-    [(CLASSIC, 1), (CLASSIC, 9), (VIETCONG, 5), (POKER, 5), (POKER, 1)],
+    [(CLASSIC, 1), (CLASSIC, 9), (VIETCONG, 0), (POKER, 1)],
 )
 def test_deal_size_rejects_table_sizes(rules: BaseRules, players: int) -> None:
-    """RULES §10: classic-like variants seat 2–8 (two decks above 4); Vietcong and Poker 2–4."""
+    """RULES §10: every preset seats 2–4 on one deck; nine or one player never."""
     with pytest.raises(
         InvalidRulesError,
-        match=rf"^{rules.name} is played by 2-\d players, not {players}$",
+        match=rf"^{rules.name} is played by 2-4 players, not {players}$",
     ):
         rules.deal_size(players)
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=IDS)
+@pytest.mark.parametrize("players", [5, 8])
+def test_deal_size_of_five_to_eight_says_how_to_get_two_decks(
+    rules: BaseRules, players: int
+) -> None:
+    """RULES §2.1, issue 13 §5: five to eight on a one-deck preset: the error names two decks."""
+    with pytest.raises(InvalidRulesError) as info:
+        rules.deal_size(players)
+    assert str(info.value) == (
+        f"{rules.name} is played by 2-4 players, not {players}: five to eight play with "
+        "two decks (CLASSIC_TWO_DECKS, or attrs.evolve(rules, decks=2, min_players=5, max_players=8))"
+    )
+
+
+def test_two_deck_table_refuses_two_to_four() -> None:
+    """RULES §1.1, §2.1: two decks seat five to eight; fewer play one deck."""
+    with pytest.raises(
+        InvalidRulesError, match=r"^classic-two-decks is played by 5-8 players, not 4$"
+    ):
+        CLASSIC_TWO_DECKS.deal_size(4)
 
 
 def test_kenneth_lo_spare_card() -> None:
@@ -310,9 +335,10 @@ def test_house_rule_bombs_and_direction() -> None:
 
 
 def test_house_rule_vietcong_with_two_decks() -> None:
-    """RULES §11: Vietcong seated up to 8 plays with two decks, so duplicates become legal."""
-    house = attrs.evolve(VIETCONG, name="big-vc", max_players=8)
-    assert house.decks == 2
+    """RULES §11: Vietcong seated five to eight plays with two decks, so duplicates become legal."""
+    house = attrs.evolve(VIETCONG, name="big-vc", decks=2, min_players=5, max_players=8)
+    assert house == attrs.evolve(two_decks(VIETCONG), name="big-vc")
+    assert house.deal_size(8) == (2, 13)
     assert classify("7h 7h", rules=house) is not None
     with pytest.raises(InvalidCardError):
         classify("7h 7h", rules=VIETCONG)
@@ -398,7 +424,7 @@ REJECTED: list[tuple[str, Callable[[], object], str]] = [
     ),
     (
         "poker-points-for-8",
-        lambda: attrs.evolve(POKER, max_players=8),
+        lambda: two_decks(POKER),
         "place_points needs a value for each of 8 places",
     ),
     (
@@ -435,9 +461,9 @@ def test_bomb_row_cannot_target_its_own_shape() -> None:
         Bomb(bomb=FOUR, target=FOUR)
 
 
-@pytest.mark.parametrize("rules", [VIETCONG, POKER], ids=["vietcong", "poker"])
+@pytest.mark.parametrize("rules", PRESETS, ids=IDS)
 def test_one_deck_variants_reject_duplicates(rules: BaseRules) -> None:
-    """RULES §1.1, §10: Vietcong and Poker use one deck, so a repeated card is an error."""
+    """RULES §1.1, §10, issue 13: every preset uses one deck, so a repeated card is an error."""
     message = f"duplicate card '7h' in '7h 7h': {rules.name} is played with one deck"
     with pytest.raises(InvalidCardError) as info:
         classify("7h 7h", rules=rules)
@@ -447,7 +473,7 @@ def test_one_deck_variants_reject_duplicates(rules: BaseRules) -> None:
     assert str(info.value) == message
     with pytest.raises(InvalidCardError):
         beats("8h", "7h 7h", rules=rules)
-    two_deck_pair = classify("7h 7h", rules=CLASSIC)
+    two_deck_pair = classify("7h 7h", rules=CLASSIC_TWO_DECKS)
     assert two_deck_pair is not None
     with pytest.raises(InvalidCardError):
         rules.beats(two_deck_pair, two_deck_pair)
@@ -455,11 +481,11 @@ def test_one_deck_variants_reject_duplicates(rules: BaseRules) -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [CLASSIC, JUSTUS_PANG, KENNETH_LO],
+    [two_decks(rules) for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO)],
     ids=["classic", "justus-pang", "kenneth-lo"],
 )
 def test_two_deck_variants_accept_two_copies_not_three(rules: BaseRules) -> None:
-    """RULES §2.1: classic-like variants seat up to 8 on two decks: two copies of a card, never three."""
+    """RULES §2.1, §10: classic-like variants seat 5–8 on two decks: two copies of a card, never three."""
     assert classify("7h 7h", rules=rules) is not None
     with pytest.raises(InvalidCardError, match="more than two copies of '7h'"):
         classify("7h 7h 7h", rules=rules)

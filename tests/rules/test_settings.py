@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from tests.strategies import hands
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     POKER,
     VIETCONG,
     BaseRules,
@@ -250,8 +251,8 @@ def test_hand_value_is_fast_on_big_hands() -> None:
     """Issue 14 item 3: many bomb values and 20-card two-deck hands stay fast."""
     runs = [pairs(n) for n in range(3, 11)]
     house = attrs.evolve(
-        CLASSIC,
-        bombs=CLASSIC.bombs
+        CLASSIC_TWO_DECKS,
+        bombs=CLASSIC_TWO_DECKS.bombs
         | {Bomb(bomb=run, target=SINGLE, target_rank=Rank.TWO) for run in runs},
         bomb_values=[(FOUR, 6), *((run, run.length) for run in runs)],
     )

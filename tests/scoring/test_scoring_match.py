@@ -20,6 +20,7 @@ from examples import poker_match
 from tests.scoring.scoring_helpers import ChooseFn, result_of, seeded_chooser
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     JUSTUS_PANG,
     KENNETH_LO,
     POKER,
@@ -151,7 +152,7 @@ def test_first_dealer_decides_between_two_3s_holders() -> None:
     """RULES §2.4: with two decks, the 3♠ holder first in play direction from the dealer leads."""
     checked = 0
     for seed in range(30):
-        match = Match.start(CLASSIC, 6, seed=seed)
+        match = Match.start(CLASSIC_TWO_DECKS, 6, seed=seed)
         state = match.deal()
         holders = [p for p, hand in enumerate(state.hands) if THREE_SPADES in hand]
         if len(holders) < 2:

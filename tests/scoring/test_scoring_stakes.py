@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tests.scoring.scoring_helpers import mixed_game, net, random_game, result_of, run
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     JUSTUS_PANG,
     KENNETH_LO,
     VIETCONG,
@@ -199,4 +200,6 @@ def test_stake_scores_over_many_games() -> None:
             play = mixed_game if seed % 2 else random_game
             check_stake_result(rules, result_of(play(rules, players, seed)), players)
     for seed in range(10):
-        check_stake_result(CLASSIC, result_of(random_game(CLASSIC, 6, seed)), 6)
+        check_stake_result(
+            CLASSIC_TWO_DECKS, result_of(random_game(CLASSIC_TWO_DECKS, 6, seed)), 6
+        )

@@ -17,6 +17,7 @@ import pytest
 
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     POKER,
     RULESETS,
     GameState,
@@ -41,9 +42,12 @@ TINY: list[Player] = [
 ]
 TINY_IDS = ["pimc", "ismcts"]
 TABLES = [
-    (rules, players)
-    for rules in RULESETS.values()
-    for players in range(rules.min_players, min(rules.max_players, 5) + 1)
+    *(
+        (rules, players)
+        for rules in RULESETS.values()
+        for players in range(rules.min_players, rules.max_players + 1)
+    ),
+    (CLASSIC_TWO_DECKS, 5),
 ]
 TABLE_IDS = [f"{rules.name}-{players}p" for rules, players in TABLES]
 

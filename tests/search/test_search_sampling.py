@@ -18,6 +18,7 @@ import pytest
 
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     DECK,
     JUSTUS_PANG,
     KENNETH_LO,
@@ -43,7 +44,7 @@ from tienlen import (
 
 TABLES = [
     (rules, players)
-    for rules in RULESETS.values()
+    for rules in (*RULESETS.values(), CLASSIC_TWO_DECKS)
     for players in range(rules.min_players, rules.max_players + 1)
 ]
 TABLE_IDS = [f"{rules.name}-{players}p" for rules, players in TABLES]

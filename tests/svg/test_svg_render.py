@@ -10,6 +10,7 @@ from hypothesis import given
 from tests.strategies import hands
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     DECK,
     POKER,
     Card,
@@ -174,7 +175,8 @@ def test_two_deck_duplicates_are_drawn_twice() -> None:
         "4 of hearts",
     ]
     assert titles(parse(svg.cards(hand))).count("3 of spades") == 2
-    pair = combo_of("3s 3s")
+    pair = classify("3s 3s", rules=CLASSIC_TWO_DECKS)
+    assert pair is not None
     assert titles(parse(svg.combo(pair))) == ["3 of spades", "3 of spades"]
 
 
@@ -214,7 +216,7 @@ def test_finished_state_has_a_result_line() -> None:
 
 def test_state_with_two_decks_parses() -> None:
     """A six-player, two-deck deal renders every hand, duplicates included."""
-    game = GameState.deal(CLASSIC, players=6, seed=3)
+    game = GameState.deal(CLASSIC_TWO_DECKS, players=6, seed=3)
     root = parse(svg.state(game))
     assert len(card_groups(root)) == sum(len(hand) for hand in game.hands)
     assert {f"{len(hand)} cards" for hand in game.hands} <= set(texts(root))

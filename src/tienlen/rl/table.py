@@ -546,8 +546,7 @@ _SHAPE_CODES: Final = _shape_codes()
 def _table_for(rules: BaseRules) -> ActionTable:
     one, two = _base_classes()
     known = {*one, *two}
-    decks = rules.deal_size(rules.max_players)[0]
-    extra = [c for c in _ordered(rule_classes(rules, decks)) if c not in known]
+    extra = [c for c in _ordered(rule_classes(rules, rules.decks)) if c not in known]
     return ACTIONS if not extra else ActionTable(extra)
 
 

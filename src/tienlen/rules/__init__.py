@@ -25,8 +25,9 @@ from tienlen.rules._base import (
     InstantWinHand,
     Scoring,
     as_hand,
+    two_decks,
 )
-from tienlen.rules.classic import CLASSIC
+from tienlen.rules.classic import CLASSIC, CLASSIC_TWO_DECKS
 from tienlen.rules.justus_pang import JUSTUS_PANG
 from tienlen.rules.kenneth_lo import KENNETH_LO
 from tienlen.rules.poker import POKER
@@ -35,6 +36,7 @@ from tienlen.scoring import Scorer
 
 __all__ = [
     "CLASSIC",
+    "CLASSIC_TWO_DECKS",
     "JUSTUS_PANG",
     "KENNETH_LO",
     "POKER",
@@ -54,6 +56,7 @@ __all__ = [
     "classify",
     "get_rules",
     "legal_plays",
+    "two_decks",
 ]
 
 CardsLike = str | Iterable[Card]
@@ -195,7 +198,7 @@ class RuleSet(Protocol):
 RULESETS: Final[Mapping[str, BaseRules]] = MappingProxyType(
     {rules.name: rules for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER)}
 )
-"""The presets by canonical name, in the order of RULES.md."""
+"""The presets by canonical name, in the order of RULES.md (one deck each)."""
 
 
 def _normalise(name: str) -> str:
@@ -205,6 +208,8 @@ def _normalise(name: str) -> str:
 def get_rules(name: str) -> BaseRules:
     """The preset called *name* or one of its aliases, case-insensitively.
 
+    The five presets of `RULESETS` and `CLASSIC_TWO_DECKS` answer.
+
     Raises:
         UnknownVariantError: no preset answers to *name*.
 
@@ -213,15 +218,18 @@ def get_rules(name: str) -> BaseRules:
         True
         >>> get_rules("vc").name
         'vietcong'
+        >>> get_rules("two decks") is CLASSIC_TWO_DECKS
+        True
     """
     if not isinstance(name, str):
         msg = f"expected a variant name, got {name!r}"  # type: ignore[unreachable]
         raise TypeError(msg)
     wanted = _normalise(name)
-    for rules in RULESETS.values():
+    named = (*RULESETS.values(), CLASSIC_TWO_DECKS)
+    for rules in named:
         if wanted == rules.name or wanted in map(_normalise, rules.aliases):
             return rules
-    known = ", ".join(RULESETS)
+    known = ", ".join(rules.name for rules in named)
     msg = f"unknown variant: {name!r} (known: {known})"
     raise UnknownVariantError(msg)
 

@@ -31,7 +31,12 @@ from tienlen.combos import (
     _set_mask,
 )
 from tienlen.combos import _new as _new_combo
-from tienlen.errors import InvalidCardError, InvalidComboError, InvalidRulesError
+from tienlen.errors import (
+    InvalidCardError,
+    InvalidComboError,
+    InvalidRulesError,
+    SettingTypeError,
+)
 from tienlen.policies import DealPolicy, LeaderAfterGoingOut, TurnPolicy
 from tienlen.scoring import PokerScorer, Scorer, StakeScorer
 
@@ -44,6 +49,7 @@ __all__ = [
     "GameEnd",
     "InstantWin",
     "Scoring",
+    "two_decks",
 ]
 
 
@@ -288,6 +294,10 @@ _STANDARD_KINDS: Final = frozenset(
 """The kinds of RULES §1.2 every preset but Vietcong plays (a whitelist)."""
 _MAX_PLAYERS: Final = 8
 _ONE_DECK_PLAYERS: Final = 4
+_TWO_DECKS_HINT: Final = (
+    "CLASSIC_TWO_DECKS, or attrs.evolve(rules, decks=2, min_players=5, max_players=8)"
+)
+"""How to get a two-deck table, for the messages that refuse five or more on one deck."""
 _LONGEST_RUN: Final = _bits.RANKS
 _TWO: Final = Rank.TWO.value
 _LOW_HALF: Final = _bits.LOW_HALF
@@ -298,7 +308,12 @@ class BaseRules:
     """A variant as data: every setting of RULES §11, with the rule questions it answers.
 
     The five presets (`CLASSIC`, `JUSTUS_PANG`, `KENNETH_LO`, `VIETCONG`, `POKER`) are
-    instances. Make a house rule by changing settings, never by editing the library.
+    instances, all on one deck; `CLASSIC_TWO_DECKS` seats five to eight. Make a house
+    rule by changing settings, never by editing the library.
+
+    Under one deck (`decks` 1) every method refuses cards holding a card twice
+    (``"10h 10h"``) with `InvalidCardError`, whether given as text, a `Hand` or a
+    `Combo` built under two decks.
 
     Example:
         >>> import attrs
@@ -318,10 +333,22 @@ class BaseRules:
     """Other names `tienlen.get_rules` accepts."""
     direction: Direction = Direction.CLOCKWISE
     """Play direction (RULES §2.1, §6.1)."""
+    decks: int = 1
+    """Decks shuffled together: 1 for 2–4 players, 2 for 5–8 (RULES §1.1, §2.1).
+
+    With one deck a card held twice is refused everywhere; with two, both copies
+    are equal and neither beats the other. See `CLASSIC_TWO_DECKS`.
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC, classify
+        >>> CLASSIC.decks, classify("Th Th", attrs.evolve(CLASSIC, decks=2, min_players=5, max_players=8))
+        (1, <Combo PAIR 'Th Th'>)
+    """
     min_players: int = 2
-    """The fewest players a game may have."""
+    """The fewest players a game may have (five or more with two decks)."""
     max_players: int = _ONE_DECK_PLAYERS
-    """The most players; above four, two decks are shuffled together (RULES §2.1)."""
+    """The most players, four with one deck and up to eight with two (RULES §2.1)."""
     hand_size: int = 13
     """Cards dealt to each player with one deck (RULES §2.1)."""
     three_player_hand_size: int = 13
@@ -329,7 +356,7 @@ class BaseRules:
     spare_card_to_starter: bool = False
     """With three players of 17 cards, whether the 52nd card goes to the starter (RULES §4.1, D-8)."""
     two_deck_hand_size: int | None = 13
-    """Cards each with two decks (five or more players), or ``None`` for as many as possible."""
+    """Cards each with two decks (`decks` 2), or ``None`` for as many as deal equally."""
     kinds: frozenset[ComboKind] = attrs.field(default=_STANDARD_KINDS, converter=_kinds)
     """The combination kinds that exist (RULES §1.2)."""
     twos_in_straights: bool = True
@@ -495,7 +522,7 @@ class BaseRules:
     def __attrs_post_init__(self) -> None:
         for problem in _type_problems(self):
             msg = f"invalid rule set {self.name!r}: {problem}"
-            raise InvalidRulesError(msg)
+            raise SettingTypeError(msg)
         for problem in self._problems():
             msg = f"invalid rule set {self.name!r}: {problem}"
             raise InvalidRulesError(msg)
@@ -530,6 +557,7 @@ class BaseRules:
             yield "the name is empty"
         if not 2 <= self.min_players <= self.max_players <= _MAX_PLAYERS:
             yield f"players must satisfy 2 <= min ({self.min_players}) <= max ({self.max_players}) <= 8"
+        yield from self._deck_problems()
         if not 1 <= self.hand_size <= 13:
             yield f"hand_size must be 1-13, got {self.hand_size}"
         if not 1 <= self.three_player_hand_size <= 17:
@@ -612,6 +640,21 @@ class BaseRules:
             if value is not None and not isinstance(value, kind):
                 yield f"{name} must be a {kind.__name__} or None, got {value!r}"
 
+    def _deck_problems(self) -> Iterator[str]:
+        """One deck seats 2–4 players, two decks 5–8 (RULES §1.1, §2.1, §10)."""
+        if self.decks not in (1, 2):
+            yield f"decks must be 1 or 2, got {self.decks}"
+        elif self.decks == 1 and self.max_players > _ONE_DECK_PLAYERS:
+            yield (
+                f"one deck seats at most {_ONE_DECK_PLAYERS} players, not max_players={self.max_players}: "
+                f"five to eight play with two decks ({_TWO_DECKS_HINT})"
+            )
+        elif self.decks == 2 and self.min_players <= _ONE_DECK_PLAYERS:
+            yield (
+                f"two decks are for five to eight players, not min_players={self.min_players} "
+                "(RULES §2.1): set min_players=5, or play 2-4 players with decks=1"
+            )
+
     # -- shapes and comparison (RULES §1.2-§1.4 and the variant's bomb table) -----
 
     def max_top_rank(self, shape: Shape) -> Rank | None:
@@ -664,11 +707,6 @@ class BaseRules:
         lead = KINDS[kind.value].lead
         return lead if isinstance(lead, bool) else bool(getattr(self, lead))
 
-    @property
-    def decks(self) -> int:
-        """The most decks a game under these rules uses, 2 above four players (RULES §2.1)."""
-        return 2 if self.max_players > _ONE_DECK_PLAYERS else 1
-
     def bombs_against(self, target: Combo) -> frozenset[Shape]:
         """The shapes that beat *target* across shapes: the bomb table and chain.
 
@@ -679,6 +717,7 @@ class BaseRules:
         """
         if type(target) is not Combo:
             raise TypeError(f"expected a Combo, got {target!r}")
+        self._check_copies(target._mask)
         return self._bombs_against(target.shape, target.rank)
 
     def _bombs_against(self, shape: Shape, rank: Rank) -> frozenset[Shape]:
@@ -730,6 +769,11 @@ class BaseRules:
             shown = str(Hand(mask))
         msg = f"duplicate card {str(card)!r} in {shown!r}: {self.name} is played with one deck"
         raise InvalidCardError(msg)
+
+    def _check_copies(self, mask: int) -> None:
+        """Refuse a card held twice where one deck is in play (RULES §1.1)."""
+        if self._one_deck and mask >> _bits.CARDS:
+            self._duplicate(mask, None)
 
     def _invalid(self, combo: Combo) -> NoReturn:
         if combo._mask >> _bits.CARDS and self.decks == 1:
@@ -899,6 +943,7 @@ class BaseRules:
             (True, False)
         """
         _require(play, Combo)
+        self._check_copies(play._mask)
         return self.is_bomb(play.shape) and self.is_chop_target(top)
 
     def is_chop_target(self, top: Combo) -> bool:
@@ -910,6 +955,7 @@ class BaseRules:
             (True, False)
         """
         _require(top, Combo)
+        self._check_copies(top._mask)
         kind = top.kind
         if kind in (ComboKind.SINGLE, ComboKind.PAIR):
             return top.rank is Rank.TWO
@@ -929,6 +975,7 @@ class BaseRules:
             False
         """
         _require(play, Combo)
+        self._check_copies(play._mask)
         return (
             play.shape in self.jump_in
             and self.is_chop_target(top)
@@ -944,6 +991,9 @@ class BaseRules:
         counts only then). Several apply: the first in `InstantWin` order, then the
         table's own (`CustomInstantWin`) by name.
 
+        Raises:
+            InvalidCardError: *hand* holds a card twice where one deck is in play.
+
         Example:
             >>> from tienlen import POKER, Hand
             >>> POKER.instant_win(Hand.parse("3s 3c 5d 5h 7s 7c 9d 9h Js Jc Kd Kh 2s"))
@@ -951,6 +1001,7 @@ class BaseRules:
         """
         if type(hand) is not Hand:
             raise TypeError(f"expected a Hand, got {hand!r}")
+        self._check_copies(hand._mask)
         if not self.instant_wins:
             return None
         counts = [0] * _bits.RANKS
@@ -996,6 +1047,7 @@ class BaseRules:
             (5, 6)
         """
         _require(combo, Combo)
+        self._check_copies(combo._mask)
         if (
             combo.kind in (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
             and combo.rank is Rank.TWO
@@ -1006,6 +1058,9 @@ class BaseRules:
     def hand_value(self, hand: Hand) -> int:
         """The value of the 2s and bombs in *hand*: the best disjoint set (RULES §6.6.4, D-20).
 
+        Raises:
+            InvalidCardError: *hand* holds a card twice where one deck is in play.
+
         Example:
             >>> from tienlen import POKER, Hand
             >>> POKER.hand_value(Hand.parse("2s 2d 4s"))
@@ -1014,6 +1069,7 @@ class BaseRules:
             10
         """
         _require(hand, Hand)
+        self._check_copies(hand._mask)
         counts = [0] * _bits.RANKS
         twos: list[int] = []
         for card in hand:
@@ -1046,23 +1102,64 @@ class BaseRules:
     def deal_size(self, players: int) -> tuple[int, int]:
         """``(decks, cards per player)`` for a table of *players* (RULES §2.1, §4.1).
 
+        The decks are the `decks` setting; the cards follow `hand_size`,
+        `three_player_hand_size` or, with two decks, `two_deck_hand_size`.
+
         Raises:
-            InvalidRulesError: the rules do not allow that many players.
+            InvalidRulesError: the rules do not allow that many players; for five to
+                eight under one deck, the message says how to get two decks.
 
         Example:
-            >>> from tienlen import CLASSIC
-            >>> CLASSIC.deal_size(4), CLASSIC.deal_size(6)
-            ((1, 13), (2, 13))
+            >>> from tienlen import CLASSIC, CLASSIC_TWO_DECKS
+            >>> CLASSIC.deal_size(4), CLASSIC.deal_size(3), CLASSIC_TWO_DECKS.deal_size(6)
+            ((1, 13), (1, 13), (2, 13))
+            >>> CLASSIC.deal_size(6)
+            Traceback (most recent call last):
+            ...
+            tienlen.errors.InvalidRulesError: classic is played by 2-4 players, not 6: ...
         """
         _require(players, int)
         if not self.min_players <= players <= self.max_players:
             msg = f"{self.name} is played by {self.min_players}-{self.max_players} players, not {players!r}"
+            if self.decks == 1 and _ONE_DECK_PLAYERS < players <= _MAX_PLAYERS:
+                msg += f": five to eight play with two decks ({_TWO_DECKS_HINT})"
             raise InvalidRulesError(msg)
-        if players > _ONE_DECK_PLAYERS:
+        if self.decks == 2:
             return 2, self.two_deck_hand_size or 2 * _bits.CARDS // players
         if players == 3:
             return 1, self.three_player_hand_size
         return 1, self.hand_size
+
+
+def two_decks(rules: BaseRules) -> BaseRules:
+    """*rules* for five to eight players on two decks shuffled together (RULES §2.1).
+
+    Sets ``decks=2``, ``min_players=5`` and ``max_players=8`` and names the result
+    ``<name>-two-decks``; a two-deck rule set is returned as it is. Settings that then
+    contradict each other (Poker's four place points for eight places) are refused.
+
+    Raises:
+        InvalidRulesError: the settings contradict each other with two decks.
+
+    Example:
+        >>> from tienlen import CLASSIC, CLASSIC_TWO_DECKS, JUSTUS_PANG
+        >>> two_decks(CLASSIC) == CLASSIC_TWO_DECKS, two_decks(CLASSIC_TWO_DECKS) is CLASSIC_TWO_DECKS
+        (True, True)
+        >>> big = two_decks(JUSTUS_PANG)
+        >>> big.name, big.decks, big.min_players, big.max_players
+        ('justus-pang-two-decks', 2, 5, 8)
+    """
+    _require(rules, BaseRules)
+    if rules.decks == 2:
+        return rules
+    return attrs.evolve(
+        rules,
+        name=f"{rules.name}-two-decks",
+        aliases=(),
+        decks=2,
+        min_players=_ONE_DECK_PLAYERS + 1,
+        max_players=_MAX_PLAYERS,
+    )
 
 
 def _not_cards(cards: object) -> str:

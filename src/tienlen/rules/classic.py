@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Final
 
+import attrs
+
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind, Shape
-from tienlen.rules._base import BaseRules, Bomb
+from tienlen.rules._base import BaseRules, Bomb, two_decks
 
-__all__ = ["CLASSIC"]
+__all__ = ["CLASSIC", "CLASSIC_TWO_DECKS"]
 
 SINGLE: Final = Shape.of(ComboKind.SINGLE)
 PAIR: Final = Shape.of(ComboKind.PAIR)
@@ -34,7 +36,7 @@ def on_twos(bomb: Shape, target: Shape) -> Bomb:
 CLASSIC: Final = BaseRules(
     name="classic",
     aliases=("pagat", "thirteen", "tien-len"),
-    max_players=8,  # five or more on two decks (RULES §2.1)
+    decks=1,  # two to four players (RULES §2.1); five or more: CLASSIC_TWO_DECKS
     kinds=[  # RULES §1.2; no consecutive quads (§5) or triples (§12.4)
         ComboKind.SINGLE,
         ComboKind.PAIR,
@@ -52,4 +54,23 @@ CLASSIC: Final = BaseRules(
         on_twos(pairs(5), TRIPLE),
     ],
 )
-"""The classic rules (RULES §2), with 2s in sequences and four bombs against 2s."""
+"""The classic rules (RULES §2), with 2s in sequences and four bombs against 2s.
+
+Two to four players on one deck; for five to eight use `CLASSIC_TWO_DECKS`.
+"""
+
+CLASSIC_TWO_DECKS: Final = attrs.evolve(
+    two_decks(CLASSIC), aliases=("two-decks", "classic-2-decks")
+)
+"""The classic rules for five to eight players on two decks, 13 cards each (RULES §2.1).
+
+`CLASSIC` with ``decks=2``, ``min_players=5`` and ``max_players=8``: a card may be
+held twice, and the two copies are equal (RULES §1.1).
+
+Example:
+    >>> from tienlen import GameState, classify
+    >>> CLASSIC_TWO_DECKS.deal_size(6), classify("7h 7h", CLASSIC_TWO_DECKS)
+    ((2, 13), <Combo PAIR '7h 7h'>)
+    >>> len(GameState.deal(CLASSIC_TWO_DECKS, 6, seed=1).hands)
+    6
+"""
