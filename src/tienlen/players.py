@@ -70,7 +70,8 @@ class _Public:
     """The public record an observation reads lazily: the actions, as the state keeps them.
 
     Every observation of a game shares its state's log (nothing is copied per action);
-    `Observation.history` and `Observation.played` are computed from it when first read.
+    `Observation.history` and `Observation.played` are computed from it when first read
+    and kept here, one record per observation.
     """
 
     __slots__ = ("_history", "_log", "_played")
@@ -224,7 +225,7 @@ class Observation:
         if type(player) is not int or not 0 <= player < state.players:
             msg = f"no player {player!r} at a {state.players}-player table"
             raise InvalidArgumentError(msg)
-        return _observe(state, player, _Public(state._log), _counts(state))
+        return _observe(state, player, _counts(state))
 
     @property
     def is_leading(self) -> bool:
@@ -269,10 +270,8 @@ class Observation:
 _FIELDS: Final = attrs.fields(Observation)
 
 
-def _observe(
-    state: GameState, player: int, public: _Public, counts: tuple[int, ...]
-) -> Observation:
-    """`Observation.of` with the public record and the card counts known.
+def _observe(state: GameState, player: int, counts: tuple[int, ...]) -> Observation:
+    """`Observation.of` with the card counts known.
 
     Built without attrs' init, every eager field at once: `play_game` makes an
     observation for every decision (hot path). A test checks these and the lazy
@@ -306,7 +305,7 @@ def _observe(
             "may_continue": acting and state.is_continuing,
             "first_game": setup.first_game,
             "after_instant_win": setup.after_instant_win,
-            "_public": public,
+            "_public": _Public(state._log),
         },
     )
     return new
@@ -543,11 +542,14 @@ def _frozen_slots(
         if single:
             return _frozen(values)
         assert type(values) is tuple
-        return tuple(map(_frozen, values)) if list in map(type, values) else values
+        if list not in map(type, values):
+            return values
+        return tuple([_frozen(v) if type(v) in _SEQUENCES else v for v in values])
 
     return read
 
 
+_SEQUENCES: Final = frozenset({list, tuple})
 _READERS: dict[type, Callable[[object], object]] = {}
 """How `_snapshot` reads each type it has met."""
 
@@ -577,7 +579,8 @@ def _decide(
         PlayerError: the player raised, changed *seen* or *offered*, took longer than
             *time_limit* seconds, or chose an action it was not offered.
     """
-    before = (_snapshot(seen), _snapshot(offered), len(offered))
+    fields = vars(seen)  # an observation's fields are immutable values: copy the dict
+    before = (fields.copy(), _snapshot(offered), len(offered))
     start = time.perf_counter()
     try:
         choice = player.act(seen, offered, rng)
@@ -585,7 +588,7 @@ def _decide(
         problem = f"raised {_short_repr(error)}"
         raise PlayerError(seat, player, None, problem=problem) from error
     elapsed = time.perf_counter() - start
-    if before != (_snapshot(seen), _snapshot(offered), len(offered)):
+    if before != (vars(seen), _snapshot(offered), len(offered)):
         problem = "changed the observation or the actions it was handed"
         raise PlayerError(seat, player, choice, problem=problem)
     if time_limit is not None and elapsed > time_limit:
@@ -757,10 +760,9 @@ def _play(
     counts = _counts(state)
     while state.to_act is not None:
         to_act = state.to_act
-        public = _Public(state._log)  # shared by this turn's observations
 
         def ask(seat: int, offer: tuple[Action, ...]) -> Action:
-            seen = _observe(state, seat, public, counts)  # noqa: B023  # called at once
+            seen = _observe(state, seat, counts)  # noqa: B023  # called at once
             return _decide(seat, players[seat], seen, offer, rng, time_limit)
 
         actions, jump_in = poll_jump_ins(state, ask)
@@ -768,7 +770,7 @@ def _play(
         if jump_in is not None:
             chosen = jump_in
         else:
-            seen = _observe(state, to_act, public, counts)
+            seen = _observe(state, to_act, counts)
             chosen = _decide(to_act, players[to_act], seen, actions, rng, time_limit)
         if tally is not None:
             tally.count(state, chosen)
