@@ -15,7 +15,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.strategies import PRESETS, hands
-from tienlen import CLASSIC, Combo, ComboKind, Hand, Shape, classify, legal_plays
+from tienlen import (
+    CLASSIC,
+    BaseRules,
+    Combo,
+    ComboKind,
+    Hand,
+    Shape,
+    classify,
+    legal_plays,
+)
 from tienlen._movegen import Leads
 from tienlen._shapes import STRUCTURES, structural_key
 
@@ -24,7 +33,9 @@ PRESET_IDS = [rules.name for rules in PRESETS]
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
 @given(hand=hands(max_size=18))
-def test_iterated_combos_carry_their_structural_key(rules, hand: Hand) -> None:
+def test_iterated_combos_carry_their_structural_key(
+    rules: BaseRules, hand: Hand
+) -> None:
     """Every play iterated, indexed or sliced is the combination its mask makes.
 
     Its key is the structural key (RULES §1.2), and iteration, indexing and the
@@ -57,7 +68,9 @@ def test_two_deck_runs_take_their_top_from_the_low_half(hand: Hand) -> None:
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
 @given(hand=hands(max_size=18), data=st.data())
-def test_index_and_membership_never_list_and_agree(rules, hand, data) -> None:
+def test_index_and_membership_never_list_and_agree(
+    rules: BaseRules, hand: Hand, data: st.DataObject
+) -> None:
     """`Plays.index` and ``in`` answer like a list of the plays, for plays and non-plays."""
     plays = legal_plays(hand, None, rules)
     masks = list(plays.masks)
@@ -86,7 +99,7 @@ def test_index_honours_start_and_stop() -> None:
     with pytest.raises(ValueError, match="not one of the plays"):
         plays.index(run, position + 1)
     with pytest.raises(ValueError, match="not one of the plays"):
-        plays.index("4s 5s 6h")  # type: ignore[arg-type]
+        plays.index("4s 5s 6h")
     against = legal_plays("4s 5s 6d", "3h")
     assert against.index(classify("5s")) == 1
     with pytest.raises(ValueError, match="not one of the plays"):
@@ -105,6 +118,7 @@ def test_sets_and_shapes_are_interned() -> None:
         assert shape is Shape.from_code(code)
         assert shape == Shape(shape.kind, shape.size)
     combo = classify("3s 4s 5s 6s")
+    assert combo is not None
     assert combo.shape is combo.shape is Shape.from_code(combo.key >> 6)
     assert combo.shape == Shape.of(ComboKind.STRAIGHT, 4)
 
@@ -121,7 +135,9 @@ def test_lazy_runs_are_built_in_steps() -> None:
     plays = legal_plays(hand)
     combos = list(plays)
     assert len(combos) == len(plays) > 1000
-    assert [combo.mask for combo in combos] == plays._masks.listed()
+    leads = plays._masks
+    assert isinstance(leads, Leads)
+    assert [combo.mask for combo in combos] == leads.listed()
     rng = random.Random(7)
     for index in rng.sample(range(len(plays)), 50):
         assert plays[index] == combos[index]

@@ -31,7 +31,7 @@ import pickle
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 import attrs
 
@@ -189,14 +189,16 @@ class Observation:
         (False, True)
     """
 
-    def __getattr__(self, name: str) -> object:
-        """`history` and `played`, computed from the shared record when first read."""
-        lazy = _LAZY.get(name)
-        public = self.__dict__.get("_public")
-        if lazy is None or public is None:
-            msg = f"{type(self).__name__!r} object has no attribute {name!r}"
-            raise AttributeError(msg)
-        return lazy(public)
+    if not TYPE_CHECKING:  # hidden from type checkers: a typo stays a typing error
+
+        def __getattr__(self, name: str) -> object:
+            """`history` and `played`, computed from the record when first read."""
+            lazy = _LAZY.get(name)
+            public = self.__dict__.get("_public")
+            if lazy is None or public is None:
+                msg = f"{type(self).__name__!r} object has no attribute {name!r}"
+                raise AttributeError(msg)
+            return lazy(public)
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle and copy every field, `history` as a flat tuple (not the shared record)."""
@@ -325,6 +327,16 @@ class Player(Protocol):
     Keep players stateless and picklable (frozen attrs classes work well): the same
     player object may be asked about several games at once, in other processes.
 
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState
+        >>> class Lowest:
+        ...     def act(self, observation, actions, rng):
+        ...         return actions[0]  # the lowest single, or a pass
+        >>> state = GameState.from_hands(["3s 9h", "4d 5c"], CLASSIC)
+        >>> [str(action) for action in play_game(state, [Lowest(), Lowest()], random.Random(0)).history]
+        ['3s', '4d', '9h']
+
     .. versionadded:: 0.1
     """
 
@@ -342,6 +354,14 @@ class Player(Protocol):
 
         Returns:
             One of *actions* (an equal `Play` or `Pass` is accepted too).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+            >>> player: Player = RandomPlayer()
+            >>> str(player.act(Observation.of(state, 0), state.legal_actions(), random.Random(2)))
+            '3s'
         """
         ...
 
@@ -856,7 +876,17 @@ class RandomPlayer:
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        """One of *actions*, uniformly at random from *rng*."""
+        """One of *actions*, uniformly at random from *rng*.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC, first_game=False)
+            >>> actions = state.legal_actions()
+            >>> picks = {str(RandomPlayer().act(Observation.of(state, 0), actions, random.Random(seed))) for seed in range(20)}
+            >>> sorted(picks)
+            ['3s', '4s']
+        """
         del observation
         return actions[int(rng.random() * len(actions))]
 
@@ -908,7 +938,15 @@ class GreedyPlayer:
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        """The heuristic's choice among *actions* (see the class description)."""
+        """The heuristic's choice among *actions* (see the class description).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4d 5h 9c 2s", "6d 9h"], CLASSIC)
+            >>> str(GreedyPlayer().act(Observation.of(state, 0), state.legal_actions(), random.Random()))
+            '3s 4d 5h'
+        """
         del rng
         rules = observation.rules
         hand_size = len(observation.hand)

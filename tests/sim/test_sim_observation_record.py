@@ -20,6 +20,7 @@ from tienlen import (
     CLASSIC,
     POKER,
     Action,
+    BaseRules,
     GameState,
     GreedyPlayer,
     Hand,
@@ -61,7 +62,7 @@ def _played(state: GameState) -> Hand:
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
-def test_lazy_fields_equal_the_states_own(rules) -> None:
+def test_lazy_fields_equal_the_states_own(rules: BaseRules) -> None:
     """Every decision's history and played cards are the state's (RULES §1.5)."""
     rng = random.Random(4)
     for _ in range(3):
@@ -78,7 +79,9 @@ def test_lazy_fields_equal_the_states_own(rules) -> None:
 
 
 @pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
-def test_play_game_observations_read_lazily_without_a_player_error(rules) -> None:
+def test_play_game_observations_read_lazily_without_a_player_error(
+    rules: BaseRules,
+) -> None:
     """A bot reading the lazy fields is not taken for one that changed its observation.
 
     What it read equals `Observation.of` of the same position, whatever the seat.

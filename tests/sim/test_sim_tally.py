@@ -12,7 +12,7 @@ import random
 import pytest
 
 from tests.strategies import PRESETS
-from tienlen import GameState, GreedyPlayer, Play
+from tienlen import Action, BaseRules, GameState, GreedyPlayer, Play
 from tienlen.players import _play
 from tienlen.simulation import _Counter
 
@@ -24,7 +24,7 @@ class _Generic(_Counter):
 
     __slots__ = ()
 
-    def count(self, state, action) -> None:
+    def count(self, state: GameState, action: Action) -> None:
         if isinstance(action, Play):
             self._count_any(state.rules, state, action)
 
@@ -35,13 +35,13 @@ class _Both:
     def __init__(self, seats: int) -> None:
         self.fast, self.generic = _Counter(seats), _Generic(seats)
 
-    def count(self, state, action) -> None:
+    def count(self, state: GameState, action: Action) -> None:
         self.fast.count(state, action)
         self.generic.count(state, action)
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
-def test_key_tally_equals_the_rule_sets_answers(rules) -> None:
+def test_key_tally_equals_the_rule_sets_answers(rules: BaseRules) -> None:
     """Over greedy games (which bomb and chop), both tallies agree, and some bombs occur."""
     rng = random.Random(11)
     both = _Both(4)
