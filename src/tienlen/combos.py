@@ -377,39 +377,32 @@ _SHAPES: Final = _shapes()
 """One `Shape` per valid shape code, built once (`Combo.shape`, `Shape.from_code`)."""
 
 
-class _SetCombos(dict[int, Combo]):
-    """The interned sets (1–4 cards of one rank), by mask: one `Combo` each, built once.
+class _Combos(dict[int, Combo]):
+    """The combinations of trusted plays, by mask: the sets (1–4 cards of one rank) interned.
 
-    Every one-deck set (195) is built at import; a two-deck set (both copies of a
-    card) is built when first looked up. A dict subclass so that ``map(getitem, masks)``
-    runs at C speed; only set masks may be looked up.
+    Every one-deck set (195) is built at import; a two-deck set (both copies of a card)
+    is built and kept when first looked up; a run is built on every lookup, and not
+    kept (there are millions). A dict subclass, so that ``map(getitem, masks)`` runs at
+    C speed for the sets.
     """
 
     def __missing__(self, mask: int) -> Combo:
-        combo = self[mask] = make_combo(mask, structural_key(mask))
+        key = structural_key(mask)
+        combo = make_combo(mask, key)
+        if not KIND_BY_CODE[key >> 12].is_sequence:
+            self[mask] = combo
         return combo
 
 
-_SET_COMBOS: Final = _SetCombos(
+_COMBOS: Final = _Combos(
     (mask << 4 * rank, make_combo(mask << 4 * rank, structural_key(mask << 4 * rank)))
     for rank in range(RANKS)
     for mask in range(1, 16)
 )
-_set_combo: Final = _SET_COMBOS.__getitem__
-_interned: Final = _SET_COMBOS.get
+_combo_of: Final = _COMBOS.__getitem__
+"""The combination of a trusted play's mask: interned if a set, else built."""
 _RUNS_AT_ONCE: Final = 64
 """How many runs `_runs_built` builds per step."""
-
-
-def _combo_of(mask: int) -> Combo:
-    """The combination of *mask*, a trusted play: interned if a set, else built."""
-    combo = _interned(mask)
-    if combo is None:
-        key = structural_key(mask)
-        if KIND_BY_CODE[key >> 12].is_sequence:
-            return make_combo(mask, key)
-        combo = _set_combo(mask)  # a two-deck set, interned now
-    return combo
 
 
 def _runs_built(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
@@ -470,7 +463,7 @@ class Plays(Sequence[Combo]):
         masks = self._masks
         if type(masks) is Leads:
             mask, key = masks.keyed_play(index)
-            return make_combo(mask, key) if key else _set_combo(mask)
+            return make_combo(mask, key) if key else _combo_of(mask)
         return _combo_of(masks[index])
 
     def __iter__(self) -> Iterator[Combo]:
@@ -478,7 +471,7 @@ class Plays(Sequence[Combo]):
         if type(masks) is Leads:  # listed now: too many plays raise here
             sets, runs, keys = masks.keyed()
             return chain(
-                map(_set_combo, sets), chain.from_iterable(_runs_built(runs, keys))
+                map(_combo_of, sets), chain.from_iterable(_runs_built(runs, keys))
             )
         return map(_combo_of, masks)
 

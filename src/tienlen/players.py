@@ -881,7 +881,7 @@ class RandomPlayer:
         Example:
             >>> import random
             >>> from tienlen import CLASSIC, GameState
-            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC, first_game=False)
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC, first_game=False, leader=0)
             >>> actions = state.legal_actions()
             >>> picks = {str(RandomPlayer().act(Observation.of(state, 0), actions, random.Random(seed))) for seed in range(20)}
             >>> sorted(picks)
