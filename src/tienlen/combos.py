@@ -402,21 +402,22 @@ _COMBOS: Final = _Combos(
 _combo_of: Final = _COMBOS.__getitem__
 """The combination of a trusted play's mask: interned if a set, else built."""
 _RUNS_AT_ONCE: Final = 64
-"""How many runs `_runs_built` builds per step."""
+"""How many runs `_built_in_steps` builds per step."""
 
 
-def _runs_built(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
-    """The runs as `Combo`s with their *keys* known, `_RUNS_AT_ONCE` at a time.
+def _built(runs: list[int], keys: list[int]) -> list[Combo]:
+    """The runs as `Combo`s with their *keys* known, built with C-level loops."""
+    combos = list(map(_new, repeat(Combo, len(runs))))
+    any(map(_set_mask, combos, runs))
+    any(map(_set_key, combos, keys))
+    return combos
 
-    Each step builds its combos with C-level loops (``map`` over the slot setters).
-    """
+
+def _built_in_steps(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
+    """`_built`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
     for start in range(0, len(runs), _RUNS_AT_ONCE):
         stop = start + _RUNS_AT_ONCE
-        masks = runs[start:stop]
-        combos = list(map(_new, repeat(Combo, len(masks))))
-        any(map(_set_mask, combos, masks))
-        any(map(_set_key, combos, keys[start:stop]))
-        yield combos
+        yield _built(runs[start:stop], keys[start:stop])
 
 
 class Plays(Sequence[Combo]):
@@ -470,9 +471,10 @@ class Plays(Sequence[Combo]):
         masks = self._masks
         if type(masks) is Leads:  # listed now: too many plays raise here
             sets, runs, keys = masks.keyed()
-            return chain(
-                map(_combo_of, sets), chain.from_iterable(_runs_built(runs, keys))
-            )
+            if len(runs) <= _RUNS_AT_ONCE:
+                return chain(map(_combo_of, sets), _built(runs, keys))
+            built = chain.from_iterable(_built_in_steps(runs, keys))
+            return chain(map(_combo_of, sets), built)
         return map(_combo_of, masks)
 
     def __contains__(self, item: object) -> bool:
