@@ -589,11 +589,17 @@ class Leads(Sequence[int]):
         after: tuple[object, int, int] = (None, -1, -1)  # what extends `partial`
         for subsets, states, first, last, _, _ in self._blocks:
             if after[0] is subsets and after[1] == first and after[2] == last:
-                partial = _product(partial, subsets[last][states[last]])
+                start = last  # extend the block before by its last rank
             else:
                 partial = subsets[first][states[first]]
-                for rank in range(first + 1, last + 1):
-                    partial = _product(partial, subsets[rank][states[rank]])
+                start = first + 1
+            for rank in range(start, last + 1):  # `_product`, inlined (hot)
+                choices = subsets[rank][states[rank]]
+                if len(choices) == 1:
+                    only = choices[0]
+                    partial = [p | only for p in partial]
+                else:
+                    partial = [p | q for p in partial for q in choices]
             after = (subsets, first, last + 1)
             out += partial
 
