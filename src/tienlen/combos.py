@@ -424,7 +424,7 @@ class Plays(Sequence[Combo]):
     """An immutable, lazy sequence of the combinations a hand may play.
 
     Returned by `tienlen.legal_plays`. ``len()`` costs nothing, nor do ``in`` and
-    `index`, which never list the plays; a `Combo` is built only for the items you
+    `Plays.index`, which never list the plays; a `Combo` is built only for the items you
     take, with the key the generator knew (sets are interned: one `Combo` each).
 
     Example:
