@@ -388,10 +388,15 @@ class _Combos(dict[int, Combo]):
 
     def __missing__(self, mask: int) -> Combo:
         key = structural_key(mask)
-        combo = make_combo(mask, key)
-        if not KIND_BY_CODE[key >> 12].is_sequence:
+        combo = _new(Combo)  # `make_combo`, inlined: every run against a top
+        _set_mask(combo, mask)
+        _set_key(combo, key)
+        if key >> 12 not in _SEQUENCE_KINDS:
             self[mask] = combo
         return combo
+
+
+_SEQUENCE_KINDS: Final = frozenset(code for code, row in KINDS.items() if row.sequence)
 
 
 _COMBOS: Final = _Combos(
