@@ -10,6 +10,7 @@ set validates at the boundary.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Final, overload
 
@@ -379,11 +380,12 @@ def _available(hand: int, family: Family) -> int:
 
 _RankChoices = Sequence[Sequence[tuple[int, ...]] | Mapping[int, tuple[int, ...]]]
 """``choices[rank][state]``: the run pieces a rank in *state* offers (`SUBSETS_BY_SIZE`)."""
-_Block = tuple[_RankChoices, list[int], int, int, int]
-"""A block of runs: (rank choices, rank states, first rank, last rank, count).
+_Block = tuple[_RankChoices, list[int], int, int, int, int]
+"""A block of runs: (rank choices, rank states, first rank, last rank, count, key base).
 
 The block holds every run of ``k`` cards per rank from its first to its last rank:
-the product of each rank's choices, the last rank varying fastest.
+the product of each rank's choices, the last rank varying fastest. Its runs share one
+shape: a run's key is the key base (the shape code ``<< 6``) plus its top card.
 """
 
 
@@ -415,7 +417,8 @@ def _run_blocks(
             products.append(product)
         for first, last in family.spans[start][end]:
             size = products[last - start + 1] // products[first - start]
-            blocks.append((subsets, states, first, last, size))
+            base = shape_code(family.kind, family.per_rank * (last - first + 1)) << 6
+            blocks.append((subsets, states, first, last, size, base))
             total += size
     return total
 
@@ -431,7 +434,7 @@ def _through(blocks: list[_Block], card: int) -> tuple[list[_Block], int]:
     kept: list[_Block] = []
     narrowed: dict[int, _RankChoices] = {}
     total = 0
-    for subsets, states, first, last, size in blocks:
+    for subsets, states, first, last, size, base in blocks:
         if not first <= rank <= last:
             continue
         choices = subsets[rank][states[rank]]
@@ -442,7 +445,7 @@ def _through(blocks: list[_Block], card: int) -> tuple[list[_Block], int]:
             narrowed[id(subsets)] = table
         count = size // len(choices) * len(table[rank][states[rank]])
         if count:
-            kept.append((table, states, first, last, count))
+            kept.append((table, states, first, last, count, base))
             total += count
     return kept, total
 
@@ -482,23 +485,31 @@ class Leads(Sequence[int]):
     def __getitem__(self, index: int | slice) -> int | list[int]:
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(self._len))]
+        return self.keyed_play(index)[0]
+
+    def keyed_play(self, index: int) -> tuple[int, int]:
+        """The play at *index* and its key, or 0 for a set (one run decoded).
+
+        Raises:
+            IndexError: no play has that index.
+        """
         if index < 0:
             index += self._len
         head = self._head
         if 0 <= index < len(head):
-            return head[index]
+            return head[index], 0
         if not 0 <= index < self._len:
             msg = "play index out of range"
             raise IndexError(msg)
         index -= len(head)
-        for subsets, states, first, last, size in self._blocks:
+        for subsets, states, first, last, size, base in self._blocks:
             if index < size:
                 mask = 0
                 for rank in range(last, first - 1, -1):
                     choices = subsets[rank][states[rank]]
                     index, digit = divmod(index, len(choices))
                     mask |= choices[digit]
-                return mask
+                return mask, base | (mask & _LOW).bit_length() - 1
             index -= size
         raise AssertionError  # pragma: no cover - guarded by the range check
 
@@ -507,48 +518,94 @@ class Leads(Sequence[int]):
 
     def __contains__(self, mask: object) -> bool:
         """Whether *mask* is one of the plays, computed without listing the runs."""
-        if type(mask) is not int:
-            return False
-        if mask in self._head:
-            return True
-        for subsets, states, first, last, _ in self._blocks:
-            if mask & ~_SPAN_CARDS[first][last]:
-                continue  # a card outside the block's ranks
-            if all(
-                mask & _bits.RANK_CARDS[rank] in subsets[rank][states[rank]]
-                for rank in range(first, last + 1)
-            ):
-                return True
-        return False
+        return type(mask) is int and self._find(mask) >= 0
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The position of the play *value*, computed without listing the runs.
+
+        Raises:
+            ValueError: *value* is not one of the plays (from *start* to *stop*).
+        """
+        found = self._find(value) if type(value) is int else -1
+        first, last, _ = slice(start, stop).indices(self._len)
+        if not first <= found < last:
+            msg = f"{value!r} is not one of the plays"
+            raise ValueError(msg)
+        return found
+
+    def _find(self, mask: int) -> int:
+        """The position of *mask* among the plays, or -1: a run's by its suit digits."""
+        head = self._head
+        if mask in head:
+            return head.index(mask)
+        offset = len(head)
+        for subsets, states, first, last, size, _ in self._blocks:
+            if not mask & ~_SPAN_CARDS[first][last]:  # no card outside the ranks
+                position = 0
+                for rank in range(first, last + 1):
+                    choices = subsets[rank][states[rank]]
+                    piece = mask & _bits.RANK_CARDS[rank]
+                    if piece not in choices:
+                        break
+                    position = position * len(choices) + choices.index(piece)
+                else:
+                    return offset + position
+            offset += size
+        return -1
 
     def __reduce__(self) -> tuple[type[list[int]], tuple[list[int]]]:
         """Pickle as the list of every play: the blocks point into shared tables."""
         return list, (self.listed(),)
 
     def listed(self) -> list[int]:
-        """Every play, in order.
+        """Every play, in order: the sets, then the runs."""
+        _check_size(self._len)
+        out = self._head.copy()
+        self._expand(out)
+        return out
+
+    def keyed(self) -> tuple[list[int], list[int], list[int]]:
+        """The sets, the runs, and each run's key (shape code and top card), in order.
+
+        A block's runs share its key base; a run's top card is the highest bit of its
+        low half (as in `_shapes.structural_key`): computed in C-level loops.
+        """
+        _check_size(self._len)
+        runs: list[int] = []
+        self._expand(runs)
+        bases: list[int] = []
+        for block in self._blocks:
+            bases += [block[5] - 1] * block[4]
+        tops = map(_bit_length, map(_LOW.__and__, runs))
+        return self._head, runs, list(map(_add, bases, tops))
+
+    def _expand(self, out: list[int]) -> None:
+        """Add every run to *out*, block by block.
 
         Each block is expanded from the runs of the block before it when that one is
         one rank shorter with the same first rank.
         """
-        _check_size(self._len)
-        out = self._head.copy()
         partial: Sequence[int] = ()
-        shorter: tuple[object, int, int] = (
-            None,
-            -1,
-            -1,
-        )  # the block before, one shorter
-        for subsets, states, first, last, _ in self._blocks:
-            if shorter[0] is subsets and shorter[1] == first and shorter[2] == last:
-                partial = _product(partial, subsets[last][states[last]])
+        after: tuple[object, int, int] = (None, -1, -1)  # what extends `partial`
+        for subsets, states, first, last, _, _ in self._blocks:
+            if after[0] is subsets and after[1] == first and after[2] == last:
+                start = last  # extend the block before by its last rank
             else:
                 partial = subsets[first][states[first]]
-                for rank in range(first + 1, last + 1):
-                    partial = _product(partial, subsets[rank][states[rank]])
-            shorter = (subsets, first, last + 1)
+                start = first + 1
+            for rank in range(start, last + 1):  # `_product`, inlined (hot)
+                choices = subsets[rank][states[rank]]
+                if len(choices) == 1:
+                    only = choices[0]
+                    partial = [p | only for p in partial]
+                else:
+                    partial = [p | q for p in partial for q in choices]
+            after = (subsets, first, last + 1)
             out += partial
-        return out
+
+
+_bit_length: Final = int.bit_length
+_add: Final = operator.add
 
 
 _SPAN_CARDS: Final = tuple(

@@ -11,12 +11,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator, Sequence
 from functools import cached_property
+from itertools import chain, repeat
 from typing import Final, Never, NoReturn, overload
 
 import attrs
 
+from tienlen._bits import RANKS
 from tienlen._kinds import KINDS
-from tienlen._shapes import structural_key
+from tienlen._movegen import Leads
+from tienlen._shapes import STRUCTURES, structural_key
 from tienlen.cards import DECK, Card, Rank, cards_of
 from tienlen.errors import InvalidComboError, InvalidRulesError
 
@@ -50,17 +53,32 @@ class ComboKind(enum.Enum):
 
     @property
     def label(self) -> str:
-        """The kind in plain words, such as ``"four of a kind"``."""
+        """The kind in plain words, such as ``"four of a kind"``.
+
+        Example:
+            >>> ComboKind.FOUR_OF_A_KIND.label
+            'four of a kind'
+        """
         return self.name.lower().replace("_", " ")
 
     @property
     def per_rank(self) -> int:
-        """Cards of each rank, from 1 (singles, straights) to 4 (fours, consecutive quads)."""
+        """Cards of each rank, from 1 (singles, straights) to 4 (fours, consecutive quads).
+
+        Example:
+            >>> ComboKind.STRAIGHT.per_rank, ComboKind.CONSECUTIVE_PAIRS.per_rank
+            (1, 2)
+        """
         return KINDS[self.value].per_rank
 
     @property
     def is_sequence(self) -> bool:
-        """Whether the kind spans consecutive ranks (straights, runs of pairs, triples, quads)."""
+        """Whether the kind spans consecutive ranks (straights, runs of pairs, triples, quads).
+
+        Example:
+            >>> ComboKind.STRAIGHT.is_sequence, ComboKind.TRIPLE.is_sequence
+            (True, False)
+        """
         return KINDS[self.value].sequence
 
 
@@ -120,18 +138,37 @@ class Shape:
 
     @property
     def length(self) -> int:
-        """The number of ranks the shape spans (1 for singles, pairs, triples, fours)."""
+        """The number of ranks the shape spans (1 for singles, pairs, triples, fours).
+
+        Example:
+            >>> Shape(ComboKind.CONSECUTIVE_PAIRS, 8).length, Shape(ComboKind.TRIPLE, 3).length
+            (4, 1)
+        """
         return self.size // self.kind.per_rank if self.kind.is_sequence else 1
 
     @property
     def code(self) -> int:
-        """A small int naming the shape (private encoding shared with the rules core)."""
+        """A small int naming the shape (private encoding shared with the rules core).
+
+        Example:
+            >>> Shape.from_code(Shape(ComboKind.STRAIGHT, 5).code)
+            Shape(kind=<ComboKind.STRAIGHT: 5>, size=5)
+        """
         return self.kind.value << 6 | self.size
 
     @classmethod
     def from_code(cls, code: int) -> Shape:
-        """The shape named by `code`."""
-        return cls(KIND_BY_CODE[code >> 6], code & 63)
+        """The shape named by `code`: one shared `Shape` per code (they are interned).
+
+        Example:
+            >>> code = Shape(ComboKind.PAIR, 2).code
+            >>> Shape.from_code(code) is Shape.from_code(code)
+            True
+        """
+        shape = _SHAPES.get(code) if cls is Shape and type(code) is int else None
+        if shape is None:  # not a valid code (or a subclass): the validators answer
+            return cls(KIND_BY_CODE[code >> 6], code & 63)
+        return shape
 
     def __str__(self) -> str:
         if not self.kind.is_sequence:
@@ -175,41 +212,90 @@ class Combo:
 
     @cached_property
     def cards(self) -> tuple[Card, ...]:
-        """The cards in ascending order."""
+        """The cards in ascending order.
+
+        Example:
+            >>> from tienlen import classify
+            >>> classify("4d 4s").cards
+            (Card.parse('4s'), Card.parse('4d'))
+        """
         return cards_of(self._mask)
 
     @property
     def kind(self) -> ComboKind:
-        """The kind of combination."""
+        """The kind of combination.
+
+        Example:
+            >>> from tienlen import classify
+            >>> classify("9s 9h 9d").kind
+            <ComboKind.TRIPLE: 3>
+        """
         return KIND_BY_CODE[self._key >> 12]
 
     @property
     def shape(self) -> Shape:
-        """The kind plus the number of cards."""
-        return Shape.from_code(self._key >> 6)
+        """The kind plus the number of cards (one shared `Shape` per shape).
+
+        Example:
+            >>> from tienlen import classify
+            >>> str(classify("3s 3h 4s 4d 5c 5h").shape)
+            '3 consecutive pairs'
+        """
+        return _SHAPES[self._key >> 6]
 
     @property
     def top(self) -> Card:
-        """The highest card, which decides same-shape comparisons (RULES §1.3)."""
+        """The highest card, which decides same-shape comparisons (RULES §1.3).
+
+        Example:
+            >>> from tienlen import classify
+            >>> classify("7h 7c").top
+            Card.parse('7h')
+        """
         return DECK[self._key & 63]
 
     @property
     def rank(self) -> Rank:
-        """The rank of the highest card (the rank of a pair, triple or four of a kind)."""
+        """The rank of the highest card (the rank of a pair, triple or four of a kind).
+
+        Example:
+            >>> from tienlen import classify
+            >>> classify("Js Qs Kd").rank
+            <Rank.KING: 10>
+        """
         return DECK[self._key & 63].rank
 
     @property
     def key(self) -> int:
-        """A small int encoding shape and top card; equal shapes compare by ``key & 63``."""
+        """A small int encoding shape and top card; equal shapes compare by ``key & 63``.
+
+        Example:
+            >>> from tienlen import classify
+            >>> low, high = classify("5s 5c"), classify("5d 5h")
+            >>> low.key >> 6 == high.key >> 6, low.key & 63 < high.key & 63
+            (True, True)
+        """
         return self._key
 
     @property
     def mask(self) -> int:
-        """The cards as an int mask (see `tienlen.Hand.mask`)."""
+        """The cards as an int mask (see `tienlen.Hand.mask`).
+
+        Example:
+            >>> from tienlen import Hand, classify
+            >>> classify("3s 4s 5s").mask == Hand.parse("3s 4s 5s").mask
+            True
+        """
         return self._mask
 
     def unicode(self) -> str:
-        """The cards as players write them: ``3♠ 4♠ 5♥``."""
+        """The cards as players write them: ``3♠ 4♠ 5♥``.
+
+        Example:
+            >>> from tienlen import classify
+            >>> classify("5h 3s 4s").unicode()
+            '3♠ 4♠ 5♥'
+        """
         return " ".join(card.unicode() for card in self.cards)
 
     def _repr_svg_(self) -> str:
@@ -266,22 +352,85 @@ _set_key: Final = Combo.__dict__["_key"].__set__
 
 
 def make_combo(mask: int, key: int) -> Combo:
-    """Build a `Combo` from a mask and its key without re-checking them (private)."""
+    """Build a `Combo` from a mask and its key without re-checking them (private).
+
+    Example:
+        >>> make_combo(0b111, structural_key(0b111))
+        <Combo TRIPLE '3s 3c 3d'>
+    """
     combo = _new(Combo)
     _set_mask(combo, mask)
     _set_key(combo, key)
     return combo
 
 
-def _combo_of(mask: int) -> Combo:
-    return make_combo(mask, structural_key(mask))
+def _shapes() -> dict[int, Shape]:
+    """Every valid shape, by code (`Shape.code`): the interned shapes."""
+    shapes: dict[int, Shape] = {}
+    for code in STRUCTURES.values():
+        shape = Shape(KIND_BY_CODE[code >> 6], code & 63)
+        shapes[shape.code] = shape
+    return shapes
+
+
+_SHAPES: Final = _shapes()
+"""One `Shape` per valid shape code, built once (`Combo.shape`, `Shape.from_code`)."""
+
+
+class _Combos(dict[int, Combo]):
+    """The combinations of trusted plays, by mask: the sets (1–4 cards of one rank) interned.
+
+    Every one-deck set (195) is built at import; a two-deck set (both copies of a card)
+    is built and kept when first looked up; a run is built on every lookup, and not
+    kept (there are millions). A dict subclass, so that ``map(getitem, masks)`` runs at
+    C speed for the sets.
+    """
+
+    def __missing__(self, mask: int) -> Combo:
+        key = structural_key(mask)
+        combo = _new(Combo)  # `make_combo`, inlined: every run against a top
+        _set_mask(combo, mask)
+        _set_key(combo, key)
+        if key >> 12 not in _SEQUENCE_KINDS:
+            self[mask] = combo
+        return combo
+
+
+_SEQUENCE_KINDS: Final = frozenset(code for code, row in KINDS.items() if row.sequence)
+
+
+_COMBOS: Final = _Combos(
+    (mask << 4 * rank, make_combo(mask << 4 * rank, structural_key(mask << 4 * rank)))
+    for rank in range(RANKS)
+    for mask in range(1, 16)
+)
+_combo_of: Final = _COMBOS.__getitem__
+"""The combination of a trusted play's mask: interned if a set, else built."""
+_RUNS_AT_ONCE: Final = 64
+"""How many runs `_built_in_steps` builds per step."""
+
+
+def _built(runs: list[int], keys: list[int]) -> list[Combo]:
+    """The runs as `Combo`s with their *keys* known, built with C-level loops."""
+    combos = list(map(_new, repeat(Combo, len(runs))))
+    any(map(_set_mask, combos, runs))
+    any(map(_set_key, combos, keys))
+    return combos
+
+
+def _built_in_steps(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
+    """`_built`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
+    for start in range(0, len(runs), _RUNS_AT_ONCE):
+        stop = start + _RUNS_AT_ONCE
+        yield _built(runs[start:stop], keys[start:stop])
 
 
 class Plays(Sequence[Combo]):
     """An immutable, lazy sequence of the combinations a hand may play.
 
-    Returned by `tienlen.legal_plays`. ``len()`` costs nothing; a `Combo` is built only
-    for the items you take.
+    Returned by `tienlen.legal_plays`. ``len()`` costs nothing, nor do ``in`` and
+    `Plays.index`, which never list the plays; a `Combo` is built only for the items you
+    take, with the key the generator knew (sets are interned: one `Combo` each).
 
     Example:
         >>> from tienlen import legal_plays
@@ -297,7 +446,14 @@ class Plays(Sequence[Combo]):
 
     @property
     def masks(self) -> tuple[int, ...]:
-        """The plays as int masks (see `tienlen.Hand.mask`), in the same order."""
+        """The plays as int masks (see `tienlen.Hand.mask`), in the same order.
+
+        Example:
+            >>> from tienlen import Hand, legal_plays
+            >>> plays = legal_plays("3s 3h")
+            >>> [str(Hand(mask)) for mask in plays.masks]
+            ['3s', '3h', '3s 3h']
+        """
         return tuple(self._masks)
 
     def __len__(self) -> int:
@@ -310,14 +466,49 @@ class Plays(Sequence[Combo]):
     def __getitem__(self, index: int | slice) -> Combo | Plays:
         if isinstance(index, slice):
             return Plays(self._masks[index])
-        mask = self._masks[index]
-        return make_combo(mask, structural_key(mask))
+        masks = self._masks
+        if type(masks) is Leads:
+            mask, key = masks.keyed_play(index)
+            return make_combo(mask, key) if key else _combo_of(mask)
+        return _combo_of(masks[index])
 
     def __iter__(self) -> Iterator[Combo]:
-        return map(_combo_of, self._masks)  # iter(masks) now: too many plays raise here
+        masks = self._masks
+        if type(masks) is Leads:  # listed now: too many plays raise here
+            sets, runs, keys = masks.keyed()
+            if len(runs) <= _RUNS_AT_ONCE:
+                return chain(map(_combo_of, sets), _built(runs, keys))
+            built = chain.from_iterable(_built_in_steps(runs, keys))
+            return chain(map(_combo_of, sets), built)
+        return map(_combo_of, masks)
 
     def __contains__(self, item: object) -> bool:
         return isinstance(item, Combo) and item.mask in self._masks
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The position of the combination *value*, found without listing the plays.
+
+        Raises:
+            ValueError: *value* is not one of the plays (from *start* to *stop*).
+
+        Example:
+            >>> from tienlen import classify, legal_plays
+            >>> legal_plays("3s 4s 5s 6h").index(classify("4s 5s 6h"))
+            6
+        """
+        masks = self._masks
+        first, last, _ = slice(start, stop).indices(len(masks))
+        if isinstance(value, Combo):
+            mask = value.mask
+            if type(masks) is Leads:
+                found = masks.index(mask) if mask in masks else -1
+            else:
+                inside = mask in masks[first:last]
+                found = masks.index(mask, first, last) if inside else -1
+            if first <= found < last:
+                return found
+        msg = f"{value!r} is not one of the plays"
+        raise ValueError(msg)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Plays):

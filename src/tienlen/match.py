@@ -139,7 +139,16 @@ class Match:
 
     @property
     def game_count(self) -> int:
-        """How many games have been recorded."""
+        """How many games have been recorded.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, RandomPlayer, play_game
+            >>> match = Match.start(CLASSIC, seed=7)
+            >>> final = play_game(match.deal(), [RandomPlayer()] * 4, random.Random(1))
+            >>> match.game_count, match.record(final).game_count
+            (0, 1)
+        """
         return len(self.games)
 
     @property
@@ -163,6 +172,16 @@ class Match:
 
         RULES §2.1. After an instant win the loser is the last player of
         `GameResult.finish_order`, the one just before the winner in play order.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, RandomPlayer, play_game
+            >>> match = Match.start(CLASSIC, seed=7)
+            >>> match.next_dealer == match.first_dealer
+            True
+            >>> final = play_game(match.deal(), [RandomPlayer()] * 4, random.Random(1))
+            >>> match.record(final).next_dealer == final.result.loser
+            True
         """
         return self.games[-1].loser if self.games else self.first_dealer
 

@@ -31,16 +31,16 @@ import pickle
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, Protocol
 
 import attrs
 
 from tienlen.actions import make_play
 from tienlen.cards import Card, Hand, Rank
-from tienlen.combos import Combo
+from tienlen.combos import Combo, _combo_of
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Pass, Play
-from tienlen.rules import RuleSet
+from tienlen.game import Action, GameState, Pass, Play, _Log
+from tienlen.rules import BaseRules, RuleSet
 from tienlen.rules._base import Direction
 
 __all__ = [
@@ -66,13 +66,56 @@ def _actions(values: Iterable[Action]) -> tuple[Action, ...]:
     return tuple(values)
 
 
+class _Public:
+    """The public record an observation reads lazily: the actions, as the state keeps them.
+
+    Every observation of a game shares its state's log (nothing is copied per action);
+    `Observation.history` and `Observation.played` are computed from it when first read
+    and kept here, one record per observation.
+    """
+
+    __slots__ = ("_history", "_log", "_played")
+
+    def __init__(self, log: _Log) -> None:
+        self._log = log
+        self._history: tuple[Action, ...] | None = None
+        self._played: Hand | None = None
+
+    def history(self) -> tuple[Action, ...]:
+        """Every action, first first."""
+        if self._history is None:
+            actions: list[Action] = []
+            log = self._log
+            while log is not None:
+                log, action = log
+                actions.append(action)
+            actions.reverse()
+            self._history = tuple(actions)
+        return self._history
+
+    def played(self) -> Hand:
+        """Every card played: the cards of every `Play` of the history."""
+        if self._played is None:
+            mask = 0
+            for action in self.history():
+                if type(action) is Play:
+                    mask |= action.cards.mask
+            self._played = Hand(mask)
+        return self._played
+
+
+_LAZY: Final = {"history": _Public.history, "played": _Public.played}
+"""The fields an observation computes from its `_Public` record when first read."""
+
+
 @attrs.frozen(kw_only=True, slots=False)
 class Observation:
     """What one seat may see of a game: its own hand and everything played in public.
 
     It never holds another player's cards, nor the `GameState`: only card counts for
     the others. Build one with `Observation.of`; `play_game` builds one for every
-    decision it asks of a `Player`.
+    decision it asks of a `Player`, cheaply: `history` and `played` are computed from
+    the game's shared record of actions only when first read.
 
     Example:
         >>> from tienlen import CLASSIC, GameState
@@ -84,6 +127,8 @@ class Observation:
         (1, False, 1)
 
     .. versionadded:: 0.1
+    .. versionchanged:: 0.2
+       The `first_game` and `after_instant_win` fields.
     """
 
     seat: int
@@ -124,6 +169,43 @@ class Observation:
     """Whether the seat may decline the first lead by passing (RULES §3.3, D-6)."""
     may_continue: bool
     """Whether the seat may continue its own trick or close it by passing (RULES §3.4)."""
+    first_game: bool = True
+    """Whether the game is the first of a match (RULES §2.4; `GameState.setup`).
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> state = GameState.deal(CLASSIC, players=4, seed=2, first_game=False)
+        >>> Observation.of(state, 0).first_game
+        False
+    """
+    after_instant_win: bool = False
+    """Whether the previous game ended by an instant win (D-16; `GameState.setup`).
+
+    Example:
+        >>> from tienlen import POKER, GameState
+        >>> state = GameState.deal(POKER, players=4, seed=2, first_game=False, after_instant_win=True)
+        >>> seen = Observation.of(state, 0)
+        >>> seen.first_game, seen.after_instant_win
+        (False, True)
+    """
+
+    if not TYPE_CHECKING:  # hidden from type checkers: a typo stays a typing error
+
+        def __getattr__(self, name: str) -> object:
+            """`history` and `played`, computed from the record when first read."""
+            lazy = _LAZY.get(name)
+            public = self.__dict__.get("_public")
+            if lazy is None or public is None:
+                msg = f"{type(self).__name__!r} object has no attribute {name!r}"
+                raise AttributeError(msg)
+            return lazy(public)
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle and copy every field, `history` as a flat tuple (not the shared record)."""
+        return {field.name: getattr(self, field.name) for field in _FIELDS}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        _set_fields(self, "__dict__", state)
 
     @classmethod
     def of(cls, state: GameState, player: int) -> Observation:
@@ -145,42 +227,62 @@ class Observation:
         if type(player) is not int or not 0 <= player < state.players:
             msg = f"no player {player!r} at a {state.players}-player table"
             raise InvalidArgumentError(msg)
-        return _observe(state, player, state.history, _played(state), _counts(state))
+        return _observe(state, player, _counts(state))
 
     @property
     def is_leading(self) -> bool:
-        """Whether the seat leads, being to act with nothing to beat."""
+        """Whether the seat leads, being to act with nothing to beat.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+            >>> Observation.of(state, 0).is_leading, Observation.of(state.play("3s"), 1).is_leading
+            (True, False)
+        """
         return self.top is None and self.seat == self.to_act
 
     @property
     def opponents(self) -> tuple[int, ...]:
-        """The other players still in the game, in play direction from the seat."""
+        """The other players still in the game, in play direction from the seat.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s", "4d 9c", "5c Jd", "6h"], CLASSIC)
+            >>> Observation.of(state.play("3s"), 2).opponents  # seat 0 went out
+            (3, 1)
+        """
         step = self.direction.value
         seats = ((self.seat + step * i) % self.players for i in range(1, self.players))
         return tuple(seat for seat in seats if seat not in self.out)
 
     @property
     def fewest_opponent_cards(self) -> int | None:
-        """The smallest hand among the opponents still in the game (``None``: no one)."""
+        """The smallest hand among the opponents still in the game (``None``: no one).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s", "4d 9c 2h", "5c"], CLASSIC)
+            >>> Observation.of(state, 0).fewest_opponent_cards
+            1
+        """
         counts = [self.card_counts[seat] for seat in self.opponents]
         return min(counts) if counts else None
 
 
-def _observe(
-    state: GameState,
-    player: int,
-    history: tuple[Action, ...],
-    played: Hand,
-    counts: tuple[int, ...],
-) -> Observation:
-    """`Observation.of` with the public history, played cards and card counts known.
+_FIELDS: Final = attrs.fields(Observation)
 
-    Built without attrs' init, every field at once: `play_game` makes an observation
-    for every decision (hot path). A test checks these are exactly the attrs fields.
+
+def _observe(state: GameState, player: int, counts: tuple[int, ...]) -> Observation:
+    """`Observation.of` with the card counts known.
+
+    Built without attrs' init, every eager field at once: `play_game` makes an
+    observation for every decision (hot path). A test checks these and the lazy
+    fields (`_LAZY`) are exactly the attrs fields.
     """
     to_act = state.to_act
     acting = player == to_act
     rules = state.rules
+    setup = state.setup
     new = _new(Observation)
     _set_fields(
         new,
@@ -200,11 +302,12 @@ def _observe(
             "finish_order": state.finish_order,
             "frozen": state.frozen,
             "card_counts": counts,
-            "played": played,
-            "history": history,
             "must_include": state.must_include if acting else None,
             "may_decline": acting and state.may_decline,
             "may_continue": acting and state.is_continuing,
+            "first_game": setup.first_game,
+            "after_instant_win": setup.after_instant_win,
+            "_public": _Public(state._log),
         },
     )
     return new
@@ -224,6 +327,16 @@ class Player(Protocol):
     Keep players stateless and picklable (frozen attrs classes work well): the same
     player object may be asked about several games at once, in other processes.
 
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState
+        >>> class Lowest:
+        ...     def act(self, observation, actions, rng):
+        ...         return actions[0]  # the lowest single, or a pass
+        >>> state = GameState.from_hands(["3s 9h", "4d 5c"], CLASSIC)
+        >>> [str(action) for action in play_game(state, [Lowest(), Lowest()], random.Random(0)).history]
+        ['3s', '4d', '9h']
+
     .. versionadded:: 0.1
     """
 
@@ -241,6 +354,14 @@ class Player(Protocol):
 
         Returns:
             One of *actions* (an equal `Play` or `Pass` is accepted too).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+            >>> player: Player = RandomPlayer()
+            >>> str(player.act(Observation.of(state, 0), state.legal_actions(), random.Random(2)))
+            '3s'
         """
         ...
 
@@ -441,11 +562,14 @@ def _frozen_slots(
         if single:
             return _frozen(values)
         assert type(values) is tuple
-        return tuple(map(_frozen, values)) if list in map(type, values) else values
+        if list not in map(type, values):
+            return values
+        return tuple([_frozen(v) if type(v) in _SEQUENCES else v for v in values])
 
     return read
 
 
+_SEQUENCES: Final = frozenset({list, tuple})
 _READERS: dict[type, Callable[[object], object]] = {}
 """How `_snapshot` reads each type it has met."""
 
@@ -475,7 +599,8 @@ def _decide(
         PlayerError: the player raised, changed *seen* or *offered*, took longer than
             *time_limit* seconds, or chose an action it was not offered.
     """
-    before = (_snapshot(seen), _snapshot(offered), len(offered))
+    fields = vars(seen)  # an observation's fields are immutable values: copy the dict
+    before = (fields.copy(), _snapshot(offered), len(offered))
     start = time.perf_counter()
     try:
         choice = player.act(seen, offered, rng)
@@ -483,7 +608,7 @@ def _decide(
         problem = f"raised {_short_repr(error)}"
         raise PlayerError(seat, player, None, problem=problem) from error
     elapsed = time.perf_counter() - start
-    if before != (_snapshot(seen), _snapshot(offered), len(offered)):
+    if before != (vars(seen), _snapshot(offered), len(offered)):
         problem = "changed the observation or the actions it was handed"
         raise PlayerError(seat, player, choice, problem=problem)
     if time_limit is not None and elapsed > time_limit:
@@ -652,15 +777,12 @@ def _play(
     if len(players) != state.players:
         msg = f"{len(players)} players for a {state.players}-player game"
         raise InvalidArgumentError(msg)
-    played = _played(state)
-    history = state.history
     counts = _counts(state)
     while state.to_act is not None:
         to_act = state.to_act
-        public = (history, played, counts)
 
         def ask(seat: int, offer: tuple[Action, ...]) -> Action:
-            seen = _observe(state, seat, *public)  # noqa: B023  # called at once
+            seen = _observe(state, seat, counts)  # noqa: B023  # called at once
             return _decide(seat, players[seat], seen, offer, rng, time_limit)
 
         actions, jump_in = poll_jump_ins(state, ask)
@@ -668,26 +790,16 @@ def _play(
         if jump_in is not None:
             chosen = jump_in
         else:
-            seen = _observe(state, to_act, history, played, counts)
+            seen = _observe(state, to_act, counts)
             chosen = _decide(to_act, players[to_act], seen, actions, rng, time_limit)
         if tally is not None:
             tally.count(state, chosen)
         state = state.apply(chosen)
-        history = (*history, chosen)
-        if isinstance(chosen, Play):
-            played += chosen.cards
+        if type(chosen) is Play:
             left = list(counts)
             left[chosen.player] -= len(chosen.cards)
             counts = tuple(left)
     return state
-
-
-def _played(state: GameState) -> Hand:
-    """Every card played so far: the dealt hands less the hands held."""
-    played = Hand(0)
-    for dealt, hand in zip(state.dealt, state.hands, strict=True):
-        played += dealt - hand
-    return played
 
 
 def _counts(state: GameState) -> tuple[int, ...]:
@@ -764,7 +876,17 @@ class RandomPlayer:
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        """One of *actions*, uniformly at random from *rng*."""
+        """One of *actions*, uniformly at random from *rng*.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC, first_game=False, leader=0)
+            >>> actions = state.legal_actions()
+            >>> picks = {str(RandomPlayer().act(Observation.of(state, 0), actions, random.Random(seed))) for seed in range(20)}
+            >>> sorted(picks)
+            ['3s', '4s']
+        """
         del observation
         return actions[int(rng.random() * len(actions))]
 
@@ -816,29 +938,34 @@ class GreedyPlayer:
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        """The heuristic's choice among *actions* (see the class description)."""
+        """The heuristic's choice among *actions* (see the class description).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4d 5h 9c 2s", "6d 9h"], CLASSIC)
+            >>> str(GreedyPlayer().act(Observation.of(state, 0), state.legal_actions(), random.Random()))
+            '3s 4d 5h'
+        """
         del rng
         rules = observation.rules
         hand_size = len(observation.hand)
+        combo_of = _play_combo if type(rules) is BaseRules else _classifier(rules)
         plays: list[tuple[Combo, Action]] = []
         pass_action: Action | None = None
         for action in actions:
             if isinstance(action, Pass):
                 pass_action = action
                 continue
-            if len(action.cards) == hand_size:
+            combo = combo_of(action)
+            if len(combo) == hand_size:
                 return action  # going out
-            combo = rules.classify(action.cards)
-            assert combo is not None
             plays.append((combo, action))
         if not plays:
             assert pass_action is not None
             return pass_action
-        normal = [
-            (combo, action)
-            for combo, action in plays
-            if combo.rank is not _TWO and not rules.is_bomb(combo.shape)
-        ]
+        precious = _Precious(rules)
+        normal = [item for item in plays if not precious(item[0])]
         fewest = observation.fewest_opponent_cards
         threat = fewest is not None and fewest <= self.danger
         if observation.jumping_in:
@@ -857,10 +984,45 @@ class GreedyPlayer:
         if (
             threat
             or hand_size - len(combo) <= self.danger
-            or _only_precious(observation.hand, rules)
+            or _only_precious(observation.hand, rules, precious)
         ):
             return action
         return pass_action
+
+
+def _play_combo(play: Play) -> Combo:
+    """The combination of a legal *play* under a `BaseRules`: its structure (interned)."""
+    return _combo_of(play._mask)
+
+
+def _classifier(rules: RuleSet) -> Callable[[Play], Combo]:
+    """The combination of a legal play as *rules* classifies it (any `RuleSet`)."""
+
+    def classify(play: Play) -> Combo:
+        combo = rules.classify(play.cards)
+        assert combo is not None
+        return combo
+
+    return classify
+
+
+class _Precious:
+    """Whether a combination holds a 2 or is a bomb under *rules*, asked once per shape."""
+
+    __slots__ = ("_bombs", "_rules")
+
+    def __init__(self, rules: RuleSet) -> None:
+        self._rules = rules
+        self._bombs: dict[int, bool] = {}
+
+    def __call__(self, combo: Combo) -> bool:
+        if combo.rank is _TWO:
+            return True
+        code = combo.key >> 6
+        bomb = self._bombs.get(code)
+        if bomb is None:
+            bomb = self._bombs[code] = self._rules.is_bomb(combo.shape)
+        return bomb
 
 
 def _lowest(item: tuple[Combo, Action]) -> tuple[int, int]:
@@ -887,10 +1049,10 @@ def _lead(plays: list[tuple[Combo, Action]]) -> Action:
     )[1]
 
 
-def _only_precious(hand: Hand, rules: RuleSet) -> bool:
+def _only_precious(hand: Hand, rules: RuleSet, precious: _Precious) -> bool:
     """Whether every card of *hand* is a 2 or part of a bomb it holds."""
     covered = 0
     for combo in rules.legal_plays(hand):
-        if combo.rank is _TWO or rules.is_bomb(combo.shape):
+        if precious(combo):
             covered |= combo.mask
     return hand.mask & ~covered == 0

@@ -38,6 +38,8 @@ from typing import Final, Protocol, TypeVar
 
 import attrs
 
+from tienlen.cards import Rank
+from tienlen.combos import ComboKind, Shape, _combo_of
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Play
 from tienlen.players import (
@@ -78,11 +80,26 @@ class MapExecutor(Protocol):
     so does any class whose ``map`` calls the built-in one. Results must come back in
     the order of the inputs.
 
+    Example:
+        >>> from tienlen import CLASSIC, RandomPlayer
+        >>> class Serial:
+        ...     def map(self, fn, iterable):
+        ...         return map(fn, iterable)
+        >>> bots = [RandomPlayer()] * 4
+        >>> on_it = simulate(20, rules=CLASSIC, players=bots, seed=3, executor=Serial())
+        >>> on_it == simulate(20, rules=CLASSIC, players=bots, seed=3)
+        True
+
     .. versionadded:: 0.1
     """
 
     def map(self, fn: Callable[[_S], _T], iterable: Iterable[_S], /) -> Iterable[_T]:
-        """Apply *fn* to every item of *iterable*; the results in input order."""
+        """Apply *fn* to every item of *iterable*; the results in input order.
+
+        Example:
+            >>> list(map(abs, [-2, 3]))  # the built-in map fits the protocol's method
+            [2, 3]
+        """
         ...
 
 
@@ -238,17 +255,38 @@ class SimulationStats:
 
     @property
     def win_rates(self) -> tuple[float, ...]:
-        """Each seat's share of first places (``nan`` with no games)."""
+        """Each seat's share of first places (``nan`` with no games).
+
+        Example:
+            >>> from tienlen import CLASSIC, RandomPlayer
+            >>> stats = simulate(40, rules=CLASSIC, players=[RandomPlayer()] * 4, seed=1)
+            >>> stats.win_rates, sum(stats.win_rates)
+            ((0.3, 0.2, 0.3, 0.2), 1.0)
+        """
         return tuple(_ratio(wins, self.games) for wins in self.wins)
 
     @property
     def mean_scores(self) -> tuple[float, ...]:
-        """Each seat's mean score per game (``nan`` with no games)."""
+        """Each seat's mean score per game (``nan`` with no games).
+
+        Example:
+            >>> from tienlen import CLASSIC, RandomPlayer
+            >>> stats = simulate(40, rules=CLASSIC, players=[RandomPlayer()] * 4, seed=1)
+            >>> stats.mean_scores
+            (-0.1, -0.1, 0.3, -0.1)
+        """
         return tuple(_ratio(total, self.games) for total in self.score_sums)
 
     @property
     def mean_actions(self) -> float:
-        """The mean number of actions per game (``nan`` with no games)."""
+        """The mean number of actions per game (``nan`` with no games).
+
+        Example:
+            >>> from tienlen import CLASSIC, RandomPlayer
+            >>> stats = simulate(40, rules=CLASSIC, players=[RandomPlayer()] * 4, seed=1)
+            >>> stats.mean_actions == stats.total_actions / 40
+            True
+        """
         return _ratio(self.total_actions, self.games)
 
     def instant_win_count(self, win: InstantWinHand) -> int:
@@ -325,18 +363,54 @@ class _Batch:
 
 
 class _Counter:
-    """Counts bombs and catches as a game is played (the `players._Tally` protocol)."""
+    """Counts bombs and catches as a game is played (the `players._Tally` protocol).
 
-    __slots__ = ("bombs", "chops")
+    Under a `BaseRules` (the presets and any table built from settings) it works on
+    keys, asking the rule set about each shape once (RULES §6.2, §6.6.2); any other
+    rule set is asked about every play.
+    """
+
+    __slots__ = ("_bombs", "_rules", "bombs", "chops")
 
     def __init__(self, seats: int) -> None:
         self.bombs = [0] * seats
         self.chops = [0] * seats
+        self._rules: RuleSet | None = None
+        self._bombs: dict[int, bool] = {}
+        """Whether each shape code is a bomb under `_rules`."""
 
     def count(self, state: GameState, action: Action) -> None:
         if not isinstance(action, Play):
             return
         rules = state.rules
+        if type(rules) is not BaseRules:
+            self._count_any(rules, state, action)
+            return
+        code = _combo_of(action._mask).key >> 6
+        if not self._is_bomb(rules, code):
+            return  # a catch is a bomb (RULES §6.6.2)
+        self.bombs[action.player] += 1
+        top = state.top
+        if top is not None and self._is_chop_target(rules, top.key):
+            self.chops[action.player] += 1
+
+    def _is_bomb(self, rules: RuleSet, code: int) -> bool:
+        """`RuleSet.is_bomb` of the shape *code*, asked once per rule set and shape."""
+        if rules is not self._rules:
+            self._rules, self._bombs = rules, {}
+        bomb = self._bombs.get(code)
+        if bomb is None:
+            bomb = self._bombs[code] = rules.is_bomb(Shape.from_code(code))
+        return bomb
+
+    def _is_chop_target(self, rules: RuleSet, key: int) -> bool:
+        """`BaseRules.is_chop_target` on a key: a single or pair of 2s, or a bomb."""
+        if key >> 12 in _SINGLE_OR_PAIR:
+            return (key & 63) >> 2 == Rank.TWO.value
+        return self._is_bomb(rules, key >> 6)
+
+    def _count_any(self, rules: RuleSet, state: GameState, action: Play) -> None:
+        """`count` under any rule set, through its public methods."""
         combo = rules.classify(action.cards)
         assert combo is not None
         if rules.is_bomb(combo.shape):
@@ -344,6 +418,9 @@ class _Counter:
         top = state.top
         if top is not None and rules.is_catch(combo, top):
             self.chops[action.player] += 1
+
+
+_SINGLE_OR_PAIR: Final = frozenset({ComboKind.SINGLE.value, ComboKind.PAIR.value})
 
 
 def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:

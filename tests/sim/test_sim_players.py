@@ -48,7 +48,8 @@ PRESET_IDS = [rules.name for rules in PRESETS]
 OBSERVATION_FIELDS = {
     "seat", "hand", "rules", "players", "direction", "to_act", "jumping_in", "top",
     "last_player", "passed", "out", "finish_order", "frozen", "card_counts", "played",
-    "history", "must_include", "may_decline", "may_continue",
+    "history", "must_include", "may_decline", "may_continue", "first_game",
+    "after_instant_win",
 }  # fmt: skip
 """Every field an observation has: a new field must be added to the leak checks below."""
 
@@ -227,8 +228,12 @@ def test_observation_fields() -> None:
     other = Observation.of(state, 1)
     assert other.jumping_in  # asked out of turn
     assert other.fewest_opponent_cards == 2
-    # built without attrs' init, yet exactly the attrs fields, equal to a rebuilt one
-    assert set(vars(seen)) == {field.name for field in attrs.fields(Observation)}
+    assert seen.first_game
+    assert not seen.after_instant_win
+    # built without attrs' init, yet exactly the attrs fields (history and played
+    # read lazily from the shared record), equal to a rebuilt one
+    lazy = {"history", "played"}
+    assert set(vars(seen)) == OBSERVATION_FIELDS - lazy | {"_public"}
     assert attrs.evolve(seen) == seen
     assert hash(attrs.evolve(seen)) == hash(seen)
 

@@ -1,0 +1,53 @@
+"""`simulate`'s bomb and catch tally works on keys (issue 11 §1) and counts as the rules say.
+
+Under a `BaseRules` the counter reads each play's key and asks `is_bomb` once per
+shape; it must count exactly what `RuleSet.is_bomb` and `RuleSet.is_catch` say about
+every play (RULES §6.2, §6.6.2), which the generic path asks directly.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.strategies import PRESETS
+from tienlen import Action, BaseRules, GameState, GreedyPlayer, Play
+from tienlen.players import _play
+from tienlen.simulation import _Counter
+
+PRESET_IDS = [rules.name for rules in PRESETS]
+
+
+class _Generic(_Counter):
+    """The same counter, asking the rule set about every play."""
+
+    __slots__ = ()
+
+    def count(self, state: GameState, action: Action) -> None:
+        if isinstance(action, Play):
+            self._count_any(state.rules, state, action)
+
+
+class _Both:
+    """Feeds every action to both counters."""
+
+    def __init__(self, seats: int) -> None:
+        self.fast, self.generic = _Counter(seats), _Generic(seats)
+
+    def count(self, state: GameState, action: Action) -> None:
+        self.fast.count(state, action)
+        self.generic.count(state, action)
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
+def test_key_tally_equals_the_rule_sets_answers(rules: BaseRules) -> None:
+    """Over greedy games (which bomb and chop), both tallies agree, and some bombs occur."""
+    rng = random.Random(11)
+    both = _Both(4)
+    for _ in range(40):
+        state = GameState.deal(rules, players=4, seed=rng)
+        _play(state, [GreedyPlayer(danger=13)] * 4, rng, both)
+    assert both.fast.bombs == both.generic.bombs
+    assert both.fast.chops == both.generic.chops
+    assert sum(both.fast.bombs) > 0
