@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from tests.strategies import PRESETS, hands
 from tienlen import (
-    CLASSIC,
+    CLASSIC_TWO_DECKS,
     BaseRules,
     Combo,
     ComboKind,
@@ -58,8 +58,8 @@ def test_two_deck_runs_take_their_top_from_the_low_half(hand: Hand) -> None:
 
     The top card is the highest card of the low half (RULES §1.3), whichever copy.
     """
-    assert CLASSIC.decks == 2  # up to eight players
-    plays = legal_plays(hand, None, CLASSIC)
+    assert CLASSIC_TWO_DECKS.decks == 2  # five to eight players
+    plays = legal_plays(hand, None, CLASSIC_TWO_DECKS)
     listed = list(plays)
     for index in range(len(plays)):
         assert listed[index].key == structural_key(listed[index].mask)
@@ -147,7 +147,7 @@ def test_lazy_runs_are_built_in_steps() -> None:
 def test_a_run_of_doubled_cards_is_topped_by_its_highest_card() -> None:
     """Both copies of 7♦ in a run of pairs: the top is 7♦ (RULES §1.1, §1.3)."""
     hand = Hand.parse("5h 5h 6s 6s 7d 7d")
-    runs = [combo for combo in legal_plays(hand) if combo.kind.is_sequence]
+    runs = [combo for combo in legal_plays(hand, None, CLASSIC_TWO_DECKS) if combo.kind.is_sequence]
     pairs = [combo for combo in runs if combo.kind is ComboKind.CONSECUTIVE_PAIRS]
     assert [str(combo.top) for combo in pairs] == ["7d"]
     assert all(combo.key == structural_key(combo.mask) for combo in runs)
