@@ -20,6 +20,7 @@ from typing import Final, TypedDict, cast
 import attrs
 
 from tienlen import _bits
+from tienlen._context import Context, context_of
 from tienlen._movegen import Tables
 from tienlen._shapes import SINGLE, STRUCTURES, shape_code, structural_key
 from tienlen.actions import (
@@ -45,7 +46,7 @@ from tienlen.errors import (
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
-from tienlen.rules._base import BaseRules, as_hand
+from tienlen.rules._base import as_hand
 from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
 
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
@@ -137,6 +138,8 @@ class GameState:
     """The key of the combination to beat (0 when leading; `top` builds it)."""
     _top_mask: int = attrs.field(default=0, repr=False)
     """Its cards (0 when leading)."""
+    _top_combo: Combo | None = attrs.field(default=None, eq=False, repr=False)
+    """`top` once built (``None`` until then): the states of a trick share it."""
     last_player: int | None = None
     """Who played `top`."""
     _beaten: int | None = attrs.field(default=None, repr=False)
@@ -167,7 +170,7 @@ class GameState:
     """The actions applied since the deal, latest first (`history` lists them)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started, with its leader and dealer (not part of equality)."""
-    _context: _Context = attrs.field(eq=False, repr=False)
+    _context: Context = attrs.field(eq=False, repr=False)
     """What every state of the game shares."""
     _serial: int = attrs.field(default=0, eq=False, repr=False)
     """The state's trust token (see `tienlen.actions`)."""
@@ -175,14 +178,10 @@ class GameState:
     def _derive(self, changes: _Changes) -> GameState:
         """A successor state: this one's fields with *changes* (the one derive path).
 
-        The hot transitions write their changes straight into `_successor`'s copy
-        instead; both end in `_state`.
+        The hot transitions write their changes straight into a copy of the fields
+        instead.
         """
         return _state({**self.__dict__, **changes})  # type: ignore[typeddict-item]  # every field
-
-    def _successor(self) -> _Changes:
-        """A copy of this state's fields, for a transition to write its changes into."""
-        return self.__dict__.copy()  # type: ignore[return-value]  # every field: a _Fields
 
     # -- construction -------------------------------------------------------------
 
@@ -341,7 +340,7 @@ class GameState:
         setup: GameSetup,
     ) -> GameState:
         """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
-        context = _Context(rules, len(masks))
+        context = context_of(rules, len(masks))
         hands = tuple(map(_hand, masks))
         fields = cast(_Fields, _FRESH) | {
             "rules": rules,
@@ -396,8 +395,22 @@ class GameState:
 
     @property
     def top(self) -> Combo | None:
-        """The combination to beat; ``None`` when the player to act leads."""
-        return make_combo(self._top_mask, self._top) if self._top else None
+        """The combination to beat; ``None`` when the player to act leads.
+
+        Built once per play: the states of a trick that follow it share it.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+            >>> state.top is None, str(state.play("3s").top)
+            (True, '3s')
+        """
+        if not self._top:
+            return None
+        combo = self._top_combo
+        if combo is None:  # a cache, not a change: equality ignores it
+            combo = self.__dict__["_top_combo"] = make_combo(self._top_mask, self._top)
+        return combo
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -525,7 +538,7 @@ class GameState:
                 continue
             masks = [
                 p.mask
-                for p in rules.legal_plays(self.hands[player], top)
+                for p in rules.legal_plays(_hand(self._masks[player]), top)
                 if rules.may_jump_in(p, top)
             ]
             if masks and self._forbids_going_out(player):
@@ -839,94 +852,93 @@ class GameState:
         return self._context.seating.seats_after(self._seat(player))
 
     def _after_pass(self, player: int) -> GameState:
-        """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4)."""
-        context = self._context
+        """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4).
+
+        Its answer is looked up in the game's `TurnTable` (`tienlen._context`).
+        """
         last = self.last_player
-        nxt, locked = context.turns.after_pass(
-            context.seating, player, last, self.locked, self.out
-        )
-        fields = self._successor()
+        nxt, locked, ends = self._context.turn_table.passes[
+            player, last, self.locked, self.out, self._beaten
+        ]
+        fields: _Fields = self.__dict__.copy()  # type: ignore[assignment]  # every field
         fields["_log"] = (self._log, _PASSES[player])
+        if ends:
+            return self._new_trick(nxt, self.chop, self.items, fields)
         if last is None:  # the first lead declined (RULES §3.3, D-6)
             fields["required"] = 0
             fields["may_decline"] = False
-        elif nxt is None:
-            leader = context.turns.trick_leader(
-                context.seating,
-                last=last,
-                out=self.out,
-                last_to_act=player,
-                beaten=self._beaten,
-            )
-            return self._new_trick(leader, self.chop, self.items, fields)
         fields["to_act"] = nxt
         fields["locked"] = locked
-        return _state(fields)  # type: ignore[arg-type]  # a full copy
+        fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
+        state = _new(GameState)
+        _set_dict(state, fields)
+        return state
 
     def _after_play(
         self, player: int, mask: int, key: int, action: Action
     ) -> GameState:
-        """*player* played *mask*: catches, going out, then who acts (RULES §1.5, §6.6)."""
+        """*player* played *mask*: catches, going out, then who acts (RULES §1.5, §6.6).
+
+        Who acts is looked up in the game's `TurnTable`, as for a pass.
+        """
         context = self._context
         masks = list(self._masks)
         held = masks[player]
         left = held ^ mask if held <= _bits.LOW_HALF else _bits.difference(held, mask)
         masks[player] = left
-        changes = self._successor()
-        changes["_masks"] = tuple(masks)
-        changes["_top"] = key
-        changes["_top_mask"] = mask
-        changes["last_player"] = player
-        changes["_log"] = (self._log, action)
+        fields: _Fields = self.__dict__.copy()  # type: ignore[assignment]  # every field
+        fields["_masks"] = tuple(masks)
+        fields["_top"] = key
+        fields["_top_mask"] = mask
+        fields["_top_combo"] = None
+        fields["last_player"] = player
+        fields["_log"] = (self._log, action)
         if self.required:  # the first lead is made (RULES §2.4)
-            changes["required"] = 0
-            changes["may_decline"] = False
+            fields["required"] = 0
+            fields["may_decline"] = False
+        beaten = None
         if context.remembers_beaten:  # RULES §12.10
-            changes["_beaten"] = self.last_player
-        chop, items = self.chop, self.items
-        if self._top and context.scorer.scores_catches:
-            chop, items = self._scored_catch(player, make_combo(mask, key), left == 0)
-            changes["chop"] = chop
-            changes["items"] = items
+            fields["_beaten"] = beaten = self.last_player
+        if self._top and context.scores_catches:
+            play = make_combo(mask, key)
+            fields["_top_combo"] = play
+            fields["chop"], fields["items"] = self._scored_catch(player, play, not left)
         out = self.out
         if not left:
-            out = self._going_out(player, masks, changes)
-        turns = context.turns
-        nxt, locked = turns.after_play(context.seating, player, self.locked, out)
-        changes["locked"] = locked
-        if not left and turns.is_over(len(masks), out, len(changes["finish_order"])):
-            return _state(changes)._finished(player)  # type: ignore[arg-type]  # a full copy
-        if nxt is None:
-            leader = turns.trick_leader(
-                context.seating,
-                last=player,
-                out=out,
-                last_to_act=player,
-                beaten=changes.get("_beaten"),
-            )
-            return self._new_trick(
-                leader, changes.get("chop", chop), changes.get("items", items), changes
-            )
-        changes["to_act"] = nxt
-        return _state(changes)  # type: ignore[arg-type]  # a full copy
+            out = self._going_out(player, masks, fields)
+            turns = context.turns
+            if turns.is_over(len(masks), out, len(fields["finish_order"])):
+                fields["locked"] = turns.after_play(
+                    context.seating, player, self.locked, out
+                )[1]
+                return _state(fields)._finished(player)
+        nxt, locked, ends = context.turn_table.plays[player, self.locked, out, beaten]
+        if ends:
+            return self._new_trick(nxt, fields["chop"], fields["items"], fields)
+        fields["to_act"] = nxt
+        fields["locked"] = locked
+        fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
+        state = _new(GameState)
+        _set_dict(state, fields)
+        return state
 
-    def _going_out(self, player: int, masks: list[int], changes: _Changes) -> int:
-        """*player* played their last card (RULES §1.5.5): record it in *changes*.
+    def _going_out(self, player: int, masks: list[int], fields: _Fields) -> int:
+        """*player* played their last card (RULES §1.5.5): record it in *fields*.
 
         On first place the scorer may freeze players (RULES §6.6.3). Returns the new
         mask of players out of the game.
         """
         out = self.out | 1 << player
         finish_order = (*self.finish_order, player)
-        changes["finish_order"] = finish_order
+        fields["finish_order"] = finish_order
         if len(finish_order) == 1:
             frozen, paid = self._first_out(player, masks, out)
-            changes["items"] = (*changes.get("items", self.items), *paid)
-            changes["frozen"] = frozen
-            changes["_bottom"] = (*self._bottom, *reversed(frozen))
+            fields["items"] = (*fields["items"], *paid)
+            fields["frozen"] = frozen
+            fields["_bottom"] = (*self._bottom, *reversed(frozen))
             for victim in frozen:
                 out |= 1 << victim
-        changes["out"] = out
+        fields["out"] = out
         return out
 
     def _scored_catch(
@@ -964,9 +976,9 @@ class GameState:
         leader: int,
         chop: ChopChain | None,
         items: tuple[ScoreItem, ...],
-        fields: _Changes,
+        fields: _Fields,
     ) -> GameState:
-        """The successor of *fields* (a `_successor` copy) with the trick ended.
+        """The successor of *fields* (a copy of every field) with the trick ended.
 
         The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2).
         """
@@ -975,12 +987,13 @@ class GameState:
         fields["to_act"] = leader
         fields["_top"] = 0
         fields["_top_mask"] = 0
+        fields["_top_combo"] = None
         fields["last_player"] = None
         fields["_beaten"] = None
         fields["locked"] = 0
         fields["chop"] = None
         fields["items"] = items
-        state = _state(fields)  # type: ignore[arg-type]  # a full copy
+        state = _state(fields)
         return state._rot_if_stuck() if self._context.limits_going_out else state
 
     def _rot_if_stuck(self) -> GameState:
@@ -1056,6 +1069,7 @@ class GameState:
         """Pickle the fields, the history as a flat tuple (no deep nesting to recurse)."""
         fields = self.__dict__.copy()
         del fields["_serial"]
+        fields["_top_combo"] = None  # built again on demand
         fields["_log"] = self.history
         return fields
 
@@ -1104,70 +1118,11 @@ class GameState:
         return "\n".join(lines)
 
 
-class _Context:
-    """What every state of a game shares: seating, the policies and the play generator."""
-
-    __slots__ = (
-        "deal",
-        "jump_ins",
-        "limits_going_out",
-        "remembers_beaten",
-        "scorer",
-        "seating",
-        "tables",
-        "trusted",
-        "turns",
-    )
-
-    def __init__(self, rules: RuleSet, players: int) -> None:
-        self.seating = Seating.of(rules.direction.value, players)
-        """Seat order and who acts next (RULES §2.1, §6.1)."""
-        self.turns = rules.turn_policy
-        self.deal = rules.deal_policy
-        self.scorer = rules.scorer
-        self.jump_ins = self.turns.jump_ins
-        """Whether other players may jump in (the turn policy's, read once)."""
-        self.limits_going_out = self.turns.limits_going_out
-        """Whether some plays may not empty a hand (RULES §12.12)."""
-        self.remembers_beaten = self.turns.beaten(0) is not None
-        """Whether a play remembers the player it beat (RULES §12.10)."""
-        self.tables: Tables | None = None
-        """The rule set's compiled play generator, when no rule hook of `BaseRules`
-        is overridden: legal actions then come from it (R24)."""
-        self.trusted = False
-        """Whether the rule set is `BaseRules`' own answers: its `legal_plays` lists
-        exactly the plays it allows, without a check of each."""
-        if isinstance(rules, BaseRules) and not _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
-            self.trusted = True
-            self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
-
-
 @functools.cache
 def _every_combination() -> Tables:
     """Tables that list every combination a hand holds, of any shape and rank."""
     codes = dict.fromkeys(STRUCTURES.values(), _bits.RANKS - 1)
     return Tables(codes, {code >> 6 for code in codes}, lambda _: {})
-
-
-_RULE_HOOKS: Final = (
-    "classify",
-    "beats",
-    "is_leadable",
-    "legal_plays",
-    "max_top_rank",
-    "may_jump_in",
-    "is_chop_target",
-    "is_bomb",
-)
-"""The rule questions the compiled tables answer: overriding one leaves the fast path."""
-
-
-@functools.cache
-def _overrides_rule_hooks(cls: type) -> bool:
-    """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
-    return any(
-        getattr(cls, name) is not getattr(BaseRules, name) for name in _RULE_HOOKS
-    )
 
 
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
@@ -1186,6 +1141,7 @@ class _Fields(TypedDict):
     to_act: int | None
     _top: int
     _top_mask: int
+    _top_combo: Combo | None
     last_player: int | None
     _beaten: int | None
     locked: int
@@ -1201,7 +1157,7 @@ class _Fields(TypedDict):
     is_over: bool
     _log: _Log
     setup: GameSetup
-    _context: _Context
+    _context: Context
     _serial: int
 
 
@@ -1212,6 +1168,7 @@ class _Changes(TypedDict, total=False):
     to_act: int | None
     _top: int
     _top_mask: int
+    _top_combo: Combo | None
     last_player: int | None
     _beaten: int | None
     locked: int
@@ -1242,10 +1199,12 @@ def _state(fields: _Fields) -> GameState:
     """A `GameState` with these field values, built without attrs' checks (hot path)."""
     fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `TOKENS.next`, inlined
     state = _new(GameState)
-    _set_fields(state, "__dict__", fields)
+    _set_dict(state, fields)
     return state
 
 
+_set_dict: Final = GameState.__dict__["__dict__"].__set__
+"""Set a new state's fields (`object.__setattr__` of ``__dict__``, without its lookup)."""
 _next_token: Final = TOKENS.next
 _TOKEN_PREFIX: Final = TOKENS.prefix
 _TOKEN_COUNT: Final = TOKENS.count
