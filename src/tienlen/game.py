@@ -20,7 +20,7 @@ from typing import Final, TypedDict, cast
 import attrs
 
 from tienlen import _bits
-from tienlen._context import Context, context_of
+from tienlen._context import Context, context_of, turn_key
 from tienlen._movegen import Tables
 from tienlen._shapes import SINGLE, STRUCTURES, shape_code, structural_key
 from tienlen.actions import (
@@ -144,6 +144,9 @@ class GameState:
     """Who played `top`."""
     _beaten: int | None = attrs.field(default=None, repr=False)
     """Who played the combination `top` beat, when the turn policy needs it (§12.10)."""
+    _turn: int = attrs.field(default=0, eq=False, repr=False)
+    """`to_act`, `last_player`, `locked`, `out` and ``_beaten`` as one int: the key of
+    the game's `TurnTable` (`tienlen._context.turn_key`)."""
     locked: int = 0
     """Bit ``i`` set when player ``i`` has passed in this trick (see `passed`)."""
     out: int = 0
@@ -181,7 +184,8 @@ class GameState:
         The hot transitions write their changes straight into a copy of the fields
         instead.
         """
-        return _state({**self.__dict__, **changes})  # type: ignore[typeddict-item]  # every field
+        fields: _Fields = {**self.__dict__, **changes}  # type: ignore[typeddict-item]  # every field
+        return _state(_with_turn(fields))
 
     # -- construction -------------------------------------------------------------
 
@@ -353,7 +357,7 @@ class GameState:
             "setup": setup,
             "_context": context,
         }
-        state = _state(fields)
+        state = _state(_with_turn(fields))
         for player in context.seating.order_from(leader):
             win = context.deal.instant_win(
                 rules, hands[player], first_game=setup.first_game
@@ -856,19 +860,17 @@ class GameState:
 
         Its answer is looked up in the game's `TurnTable` (`tienlen._context`).
         """
-        last = self.last_player
-        nxt, locked, ends = self._context.turn_table.passes[
-            player, last, self.locked, self.out, self._beaten
-        ]
+        nxt, locked, ends, turn = self._context.turn_table.passes[self._turn]
         fields: _Fields = self.__dict__.copy()  # type: ignore[assignment]  # every field
         fields["_log"] = (self._log, _PASSES[player])
         if ends:
-            return self._new_trick(nxt, self.chop, self.items, fields)
-        if last is None:  # the first lead declined (RULES §3.3, D-6)
+            return self._new_trick(nxt, turn, self.chop, self.items, fields)
+        if self.last_player is None:  # the first lead declined (RULES §3.3, D-6)
             fields["required"] = 0
             fields["may_decline"] = False
         fields["to_act"] = nxt
         fields["locked"] = locked
+        fields["_turn"] = turn
         fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
         state = _new(GameState)
         _set_dict(state, fields)
@@ -896,14 +898,13 @@ class GameState:
         if self.required:  # the first lead is made (RULES §2.4)
             fields["required"] = 0
             fields["may_decline"] = False
-        beaten = None
         if context.remembers_beaten:  # RULES §12.10
-            fields["_beaten"] = beaten = self.last_player
+            fields["_beaten"] = self.last_player
         if self._top and context.scores_catches:
             play = make_combo(mask, key)
             fields["_top_combo"] = play
             fields["chop"], fields["items"] = self._scored_catch(player, play, not left)
-        out = self.out
+        question = self._turn & ~15 | player  # `turn_key` with the player to act
         if not left:
             out = self._going_out(player, masks, fields)
             turns = context.turns
@@ -911,12 +912,14 @@ class GameState:
                 fields["locked"] = turns.after_play(
                     context.seating, player, self.locked, out
                 )[1]
-                return _state(fields)._finished(player)
-        nxt, locked, ends = context.turn_table.plays[player, self.locked, out, beaten]
+                return _state(_with_turn(fields))._finished(player)
+            question = question & ~(255 << 16) | out << 16
+        nxt, locked, ends, turn = context.turn_table.plays[question]
         if ends:
-            return self._new_trick(nxt, fields["chop"], fields["items"], fields)
+            return self._new_trick(nxt, turn, fields["chop"], fields["items"], fields)
         fields["to_act"] = nxt
         fields["locked"] = locked
+        fields["_turn"] = turn
         fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
         state = _new(GameState)
         _set_dict(state, fields)
@@ -974,13 +977,15 @@ class GameState:
     def _new_trick(
         self,
         leader: int,
+        turn: int,
         chop: ChopChain | None,
         items: tuple[ScoreItem, ...],
         fields: _Fields,
     ) -> GameState:
         """The successor of *fields* (a copy of every field) with the trick ended.
 
-        The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2).
+        The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2);
+        *turn* is the new position's `turn_key`.
         """
         if chop is not None:
             items = (*items, *self._context.scorer.on_trick_end(chop))
@@ -991,6 +996,7 @@ class GameState:
         fields["last_player"] = None
         fields["_beaten"] = None
         fields["locked"] = 0
+        fields["_turn"] = turn
         fields["chop"] = None
         fields["items"] = items
         state = _state(fields)
@@ -1144,6 +1150,7 @@ class _Fields(TypedDict):
     _top_combo: Combo | None
     last_player: int | None
     _beaten: int | None
+    _turn: int
     locked: int
     out: int
     finish_order: tuple[int, ...]
@@ -1171,6 +1178,7 @@ class _Changes(TypedDict, total=False):
     _top_combo: Combo | None
     last_player: int | None
     _beaten: int | None
+    _turn: int
     locked: int
     out: int
     finish_order: tuple[int, ...]
@@ -1193,6 +1201,18 @@ _FRESH: Final = {
 """The fields of a fresh deal that have defaults: no trick, nobody out, no score."""
 
 _set_fields: Final = object.__setattr__
+
+
+def _with_turn(fields: _Fields) -> _Fields:
+    """*fields* with their `turn_key` (``_turn``) derived again."""
+    fields["_turn"] = turn_key(
+        fields["to_act"],
+        fields["last_player"],
+        fields["locked"],
+        fields["out"],
+        fields["_beaten"],
+    )
+    return fields
 
 
 def _state(fields: _Fields) -> GameState:
