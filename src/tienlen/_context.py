@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 from tienlen.policies import Seating
 from tienlen.rules._base import BaseRules
+from tienlen.scoring import Scorer
 
 if TYPE_CHECKING:
     from tienlen._movegen import Tables
@@ -183,6 +184,7 @@ class Context:
 
     __slots__ = (
         "deal",
+        "freezes",
         "jump_ins",
         "limits_going_out",
         "players",
@@ -209,6 +211,8 @@ class Context:
         self.scorer = rules.scorer
         self.turn_table = turn_table(self.turns, self.seating)
         """The turn policy's answers (see `TurnTable`)."""
+        self.freezes = type(self.scorer).on_first_out is not Scorer.on_first_out
+        """Whether the scorer may freeze players on first place (RULES §6.6.3)."""
         self.scores_catches = self.scorer.scores_catches
         """Whether a play that beats another may score (Poker chops, RULES §6.6.2)."""
         self.jump_ins = self.turns.jump_ins

@@ -624,9 +624,12 @@ class GameState:
         if type(action) is Play:
             if action._origin == self._serial:  # from legal_actions(): legal here
                 mask = action._mask
-                return self._after_play(
-                    action._player, mask, structural_key(mask), action
+                key = (  # `structural_key`, inlined for a single card
+                    _SINGLE_KEY | mask.bit_length() - 1
+                    if not mask & (mask - 1)
+                    else structural_key(mask)
                 )
+                return self._after_play(action._player, mask, key, action)
         elif (
             type(action) is Pass
             and type(action.player) is int  # not a look-alike forged around `Pass`
@@ -886,7 +889,7 @@ class GameState:
         context = self._context
         masks = list(self._masks)
         held = masks[player]
-        left = held ^ mask if held <= _bits.LOW_HALF else _bits.difference(held, mask)
+        left = held ^ mask if held <= _LOW_HALF else _bits.difference(held, mask)
         masks[player] = left
         fields: _Fields = self.__dict__.copy()  # type: ignore[assignment]  # every field
         fields["_masks"] = tuple(masks)
@@ -934,7 +937,7 @@ class GameState:
         out = self.out | 1 << player
         finish_order = (*self.finish_order, player)
         fields["finish_order"] = finish_order
-        if len(finish_order) == 1:
+        if len(finish_order) == 1 and self._context.freezes:
             frozen, paid = self._first_out(player, masks, out)
             fields["items"] = (*fields["items"], *paid)
             fields["frozen"] = frozen
@@ -1025,7 +1028,8 @@ class GameState:
         """The game is over: the scorer settles it (RULES §2.5, §4.4, §6.6)."""
         context = self._context
         hands = self.hands
-        remaining = [p for p in self._order_from(last_out) if self.in_game(p)]
+        out = self.out
+        remaining = [p for p in self._order_from(last_out) if not out >> p & 1]
         order = context.turns.places(
             self.finish_order, remaining, hands, self._bottom[::-1]
         )
@@ -1132,6 +1136,8 @@ def _every_combination() -> Tables:
 
 
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
+_SINGLE_KEY: Final = _SINGLE_CODE << 6
+_LOW_HALF: Final = _bits.LOW_HALF
 _SEAT_PREFIX: Final = re.compile(r"\s*([0-9])\s*:", re.ASCII)
 """A seat before the action text, as in ``"2: 3s 3c 4s 4c 5s 5c 6s 6c"`` (seats 0-7)."""
 _PASS_WORDS: Final = frozenset({"pass", "p", "bỏ", "bỏ lượt", "bo"})
