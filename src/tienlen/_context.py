@@ -187,6 +187,7 @@ class Context:
         "freezes",
         "jump_ins",
         "limits_going_out",
+        "plain_tables",
         "players",
         "remembers_beaten",
         "rules",
@@ -230,6 +231,8 @@ class Context:
         if isinstance(rules, BaseRules) and not _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
             self.trusted = True
             self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
+        self.plain_tables = None if self.limits_going_out else self.tables
+        """`tables` when they list exactly the legal plays, none refused (§12.12)."""
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet, int]]:
         """Pickle the rule set and table size; the context is rebuilt (or shared)."""

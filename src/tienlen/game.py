@@ -471,6 +471,44 @@ class GameState:
         actions._singles = actions._count = 0
         actions._others = ()
         player = self.to_act
+        tables = self._context.plain_tables
+        if tables is None or player is None:
+            return self._every_action(actions)
+        actions._player = player  # the compiled tables, no play refused (hot path)
+        top = self._top
+        masks: Sequence[int]
+        if not top:
+            actions._masks = masks = tables.leads(self._masks[player], self.required)
+            actions._pass = decline = self.may_decline
+            actions._len = len(masks) + decline
+            return actions
+        size = 1  # the pass
+        if top >> 6 == _SINGLE_CODE:  # singles kept as one mask (the commonest case)
+            hand = self._masks[player]
+            actions._singles = singles = tables.beating_singles(hand, top)
+            actions._count = count = singles.bit_count()
+            size += count
+            masks = tables.bombs(hand, top) if top in tables.bombers else ()
+        else:
+            masks = tables.plays(self._masks[player], top)
+        if player == self.last_player:  # continuation: same shape only (RULES §3.4)
+            masks = [m for m in masks if structural_key(m) >> 6 == top >> 6]
+        actions._masks = masks
+        actions._pass = True
+        size += len(masks)
+        if self._context.jump_ins:
+            actions._others = others = self._jump_ins(player)
+            for _, group in others:
+                size += len(group)
+        actions._len = size
+        return actions
+
+    def _every_action(self, actions: Actions) -> Actions:
+        """`legal_actions` on every path: the game over, any rule set, §12.12 limits.
+
+        *actions* has its state, token and empty singles and jump-ins set.
+        """
+        player = self.to_act
         if player is None:  # the game is over: nobody acts
             actions._player = 0
             actions._masks = ()
