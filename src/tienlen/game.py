@@ -70,7 +70,14 @@ def _ints(values: Iterable[int]) -> tuple[int, ...]:
 
 @attrs.frozen(kw_only=True)
 class GameSetup:
-    """How a game started, as passed to `GameState.deal` or `GameState.from_hands`."""
+    """How a game started, as passed to `GameState.deal` or `GameState.from_hands`.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> setup = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC).setup
+        >>> setup.first_game, setup.leader, setup.dealer
+        (True, None, 1)
+    """
 
     first_game: bool
     """Whether it is the first game of a match (RULES §2.4)."""
@@ -370,7 +377,13 @@ class GameState:
 
     @property
     def hands(self) -> tuple[Hand, ...]:
-        """Every player's cards, by player index."""
+        """Every player's cards, by player index.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> [str(hand) for hand in GameState.from_hands(["3s 7h", "4d"], CLASSIC).hands]
+            ['3s 7h', '4d']
+        """
         return tuple(map(_hand, self._masks))
 
     def hand(self, player: int) -> Hand:
@@ -418,7 +431,14 @@ class GameState:
 
     @property
     def history(self) -> tuple[Action, ...]:
-        """Every action applied since the deal, in order (not part of equality)."""
+        """Every action applied since the deal, in order (not part of equality).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+            >>> state.play("3s").pass_turn().history
+            (Play(player=0, cards=Hand.parse('3s')), Pass(player=1))
+        """
         actions: list[Action] = []
         log = self._log
         while log is not None:
@@ -429,22 +449,49 @@ class GameState:
 
     @property
     def players(self) -> int:
-        """How many players sit at the table."""
+        """How many players sit at the table.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> GameState.deal(CLASSIC, 3, seed=1).players
+            3
+        """
         return len(self._masks)
 
     @property
     def passed(self) -> frozenset[int]:
-        """The players locked out of the current trick (RULES §1.5.3)."""
+        """The players locked out of the current trick (RULES §1.5.3).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 7h", "4d 9c", "5c Jd"], CLASSIC)
+            >>> sorted(state.play("3s").pass_turn().passed)
+            [1]
+        """
         return frozenset(p for p in range(self.players) if self.locked >> p & 1)
 
     @property
     def must_include(self) -> Card | None:
-        """The card the current lead must include (3♠ or the lowest dealt card), if any."""
+        """The card the current lead must include (3♠ or the lowest dealt card), if any.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["4s 7h", "5d 9c"], CLASSIC)  # no 3♠ dealt
+            >>> str(state.must_include), state.play("4s").must_include
+            ('4s', None)
+        """
         return DECK[self.required.bit_length() - 1] if self.required else None
 
     @property
     def is_continuing(self) -> bool:
-        """Whether the player to act may continue or close their trick (RULES §3.4)."""
+        """Whether the player to act may continue or close their trick (RULES §3.4).
+
+        Example:
+            >>> from tienlen import JUSTUS_PANG
+            >>> state = GameState.from_hands(["3s 7h", "4d 5c"], JUSTUS_PANG).play("3s")
+            >>> state.pass_turn().is_continuing  # player 1 passed: player 0 goes on
+            True
+        """
         return self._top != 0 and self.to_act == self.last_player
 
     def in_game(self, player: int) -> bool:
@@ -453,6 +500,12 @@ class GameState:
         Raises:
             InvalidArgumentError: *player* is not at the table.
             TypeError: *player* is not an ``int``.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s", "4d 9c", "5c Jd"], CLASSIC).play("3s")
+            >>> state.in_game(0), state.in_game(1)
+            (False, True)
         """
         return not self.out >> self._seat(player) & 1
 
@@ -646,7 +699,14 @@ class GameState:
         self._verdict(action)
 
     def is_legal(self, action: Action) -> bool:
-        """Whether *action* is legal now (`check` without the exception)."""
+        """Whether *action* is legal now (`check` without the exception).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+            >>> state.is_legal(Play(player=0, cards="3s")), state.is_legal(Pass(player=0))
+            (True, False)
+        """
         try:
             self._verdict(action)
         except IllegalPlayError:
@@ -658,6 +718,13 @@ class GameState:
 
         Raises:
             IllegalPlayError: the action is illegal now (see `check`).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+            >>> after = state.apply(Play(player=0, cards="3s"))
+            >>> after.to_act, str(after.top), state.to_act, state.top
+            (1, '3s', 0, None)
         """
         if type(action) is Play:
             if action._origin == self._serial:  # from legal_actions(): legal here
@@ -688,6 +755,12 @@ class GameState:
         Raises:
             IllegalPlayError: the play is illegal now.
             InvalidCardError: bad card text.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).play("3s")
+            >>> str(state.play("6d", player=1).top)
+            '6d'
         """
         return self.apply(Play(player=self._actor(player, cards), cards=cards))
 
@@ -736,6 +809,12 @@ class GameState:
 
         Raises:
             IllegalPlayError: passing is illegal now.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d", "7c 8c"], CLASSIC)
+            >>> state.play("3s").pass_turn().to_act
+            2
         """
         return self.apply(Pass(player=self._actor(player, None)))
 
@@ -1102,7 +1181,17 @@ class GameState:
 
     @property
     def rotted(self) -> tuple[int, ...]:
-        """The players who rotted (stuck leading with no play, RULES §12.12), in order."""
+        """The players who rotted (stuck leading with no play, RULES §12.12), in order.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC
+            >>> rules = attrs.evolve(CLASSIC, name="no-2-out", no_going_out_with_two=True)
+            >>> state = GameState.from_hands(["3s 2h", "4d 5d", "6c 7c"], rules)
+            >>> state = state.play("3s").pass_turn().pass_turn()  # 0 leads with only 2h
+            >>> state.rotted, state.to_act
+            ((0,), 1)
+        """
         return tuple(p for p in self._bottom if p not in self.frozen)
 
     # -- text ---------------------------------------------------------------------
