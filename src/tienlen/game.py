@@ -249,7 +249,7 @@ class GameState:
             _bits.from_indices(deck[i * size : (i + 1) * size]) for i in range(players)
         ]
         spare = deck[players * size :]
-        if rules.deal_policy.gives_spare_card(players, len(spare)):
+        if context_of(rules, players).deal.gives_spare_card(players, len(spare)):
             starter = _spare_starter(rules, masks, setup)
             masks[starter] |= 1 << spare[0]
             return cls._start(rules, masks, leader=starter, required=0, setup=setup)
@@ -315,7 +315,8 @@ class GameState:
             players, first_game, leader, after_instant_win, dealer
         )
         masks = [hand.mask for hand in parsed]
-        starter = rules.deal_policy.spare_holder([len(hand) for hand in parsed], size)
+        deal = context_of(rules, players).deal
+        starter = deal.spare_holder([len(hand) for hand in parsed], size)
         if starter is not None:
             if leader is not None and leader != starter:
                 msg = f"player {starter} holds the spare card and starts (RULES §4.1), not player {leader}"
