@@ -20,6 +20,7 @@ from typing import Final, TypedDict, cast
 import attrs
 
 from tienlen import _bits
+from tienlen._context import Context, context_of, turn_key
 from tienlen._movegen import Tables
 from tienlen._shapes import SINGLE, STRUCTURES, shape_code, structural_key
 from tienlen.actions import (
@@ -45,7 +46,7 @@ from tienlen.errors import (
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
-from tienlen.rules._base import BaseRules, as_hand
+from tienlen.rules._base import as_hand
 from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
 
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
@@ -69,7 +70,14 @@ def _ints(values: Iterable[int]) -> tuple[int, ...]:
 
 @attrs.frozen(kw_only=True)
 class GameSetup:
-    """How a game started, as passed to `GameState.deal` or `GameState.from_hands`."""
+    """How a game started, as passed to `GameState.deal` or `GameState.from_hands`.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> setup = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC).setup
+        >>> setup.first_game, setup.leader, setup.dealer
+        (True, None, 1)
+    """
 
     first_game: bool
     """Whether it is the first game of a match (RULES §2.4)."""
@@ -137,10 +145,15 @@ class GameState:
     """The key of the combination to beat (0 when leading; `top` builds it)."""
     _top_mask: int = attrs.field(default=0, repr=False)
     """Its cards (0 when leading)."""
+    _top_combo: Combo | None = attrs.field(default=None, eq=False, repr=False)
+    """`top` once built (``None`` until then): the states of a trick share it."""
     last_player: int | None = None
     """Who played `top`."""
     _beaten: int | None = attrs.field(default=None, repr=False)
     """Who played the combination `top` beat, when the turn policy needs it (§12.10)."""
+    _turn: int = attrs.field(default=0, eq=False, repr=False)
+    """`to_act`, `last_player`, `locked`, `out` and ``_beaten`` as one int: the key of
+    the game's `TurnTable` (`tienlen._context.turn_key`)."""
     locked: int = 0
     """Bit ``i`` set when player ``i`` has passed in this trick (see `passed`)."""
     out: int = 0
@@ -167,7 +180,7 @@ class GameState:
     """The actions applied since the deal, latest first (`history` lists them)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started, with its leader and dealer (not part of equality)."""
-    _context: _Context = attrs.field(eq=False, repr=False)
+    _context: Context = attrs.field(eq=False, repr=False)
     """What every state of the game shares."""
     _serial: int = attrs.field(default=0, eq=False, repr=False)
     """The state's trust token (see `tienlen.actions`)."""
@@ -175,14 +188,11 @@ class GameState:
     def _derive(self, changes: _Changes) -> GameState:
         """A successor state: this one's fields with *changes* (the one derive path).
 
-        The hot transitions write their changes straight into `_successor`'s copy
-        instead; both end in `_state`.
+        The hot transitions write their changes straight into a copy of the fields
+        instead.
         """
-        return _state({**self.__dict__, **changes})  # type: ignore[typeddict-item]  # every field
-
-    def _successor(self) -> _Changes:
-        """A copy of this state's fields, for a transition to write its changes into."""
-        return self.__dict__.copy()  # type: ignore[return-value]  # every field: a _Fields
+        fields: _Fields = {**self.__dict__, **changes}  # type: ignore[typeddict-item]  # every field
+        return _state(_with_turn(fields))
 
     # -- construction -------------------------------------------------------------
 
@@ -239,7 +249,7 @@ class GameState:
             _bits.from_indices(deck[i * size : (i + 1) * size]) for i in range(players)
         ]
         spare = deck[players * size :]
-        if rules.deal_policy.gives_spare_card(players, len(spare)):
+        if context_of(rules, players).deal.gives_spare_card(players, len(spare)):
             starter = _spare_starter(rules, masks, setup)
             masks[starter] |= 1 << spare[0]
             return cls._start(rules, masks, leader=starter, required=0, setup=setup)
@@ -305,7 +315,8 @@ class GameState:
             players, first_game, leader, after_instant_win, dealer
         )
         masks = [hand.mask for hand in parsed]
-        starter = rules.deal_policy.spare_holder([len(hand) for hand in parsed], size)
+        deal = context_of(rules, players).deal
+        starter = deal.spare_holder([len(hand) for hand in parsed], size)
         if starter is not None:
             if leader is not None and leader != starter:
                 msg = f"player {starter} holds the spare card and starts (RULES §4.1), not player {leader}"
@@ -341,7 +352,7 @@ class GameState:
         setup: GameSetup,
     ) -> GameState:
         """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
-        context = _Context(rules, len(masks))
+        context = context_of(rules, len(masks))
         hands = tuple(map(_hand, masks))
         fields = cast(_Fields, _FRESH) | {
             "rules": rules,
@@ -354,7 +365,7 @@ class GameState:
             "setup": setup,
             "_context": context,
         }
-        state = _state(fields)
+        state = _state(_with_turn(fields))
         for player in context.seating.order_from(leader):
             win = context.deal.instant_win(
                 rules, hands[player], first_game=setup.first_game
@@ -367,7 +378,13 @@ class GameState:
 
     @property
     def hands(self) -> tuple[Hand, ...]:
-        """Every player's cards, by player index."""
+        """Every player's cards, by player index.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> [str(hand) for hand in GameState.from_hands(["3s 7h", "4d"], CLASSIC).hands]
+            ['3s 7h', '4d']
+        """
         return tuple(map(_hand, self._masks))
 
     def hand(self, player: int) -> Hand:
@@ -396,12 +413,33 @@ class GameState:
 
     @property
     def top(self) -> Combo | None:
-        """The combination to beat; ``None`` when the player to act leads."""
-        return make_combo(self._top_mask, self._top) if self._top else None
+        """The combination to beat; ``None`` when the player to act leads.
+
+        Built once per play: the states of a trick that follow it share it.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+            >>> state.top is None, str(state.play("3s").top)
+            (True, '3s')
+        """
+        if not self._top:
+            return None
+        combo = self._top_combo
+        if combo is None:  # a cache, not a change: equality ignores it
+            combo = self.__dict__["_top_combo"] = make_combo(self._top_mask, self._top)
+        return combo
 
     @property
     def history(self) -> tuple[Action, ...]:
-        """Every action applied since the deal, in order (not part of equality)."""
+        """Every action applied since the deal, in order (not part of equality).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+            >>> state.play("3s").pass_turn().history
+            (Play(player=0, cards=Hand.parse('3s')), Pass(player=1))
+        """
         actions: list[Action] = []
         log = self._log
         while log is not None:
@@ -412,22 +450,49 @@ class GameState:
 
     @property
     def players(self) -> int:
-        """How many players sit at the table."""
+        """How many players sit at the table.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> GameState.deal(CLASSIC, 3, seed=1).players
+            3
+        """
         return len(self._masks)
 
     @property
     def passed(self) -> frozenset[int]:
-        """The players locked out of the current trick (RULES §1.5.3)."""
+        """The players locked out of the current trick (RULES §1.5.3).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 7h", "4d 9c", "5c Jd"], CLASSIC)
+            >>> sorted(state.play("3s").pass_turn().passed)
+            [1]
+        """
         return frozenset(p for p in range(self.players) if self.locked >> p & 1)
 
     @property
     def must_include(self) -> Card | None:
-        """The card the current lead must include (3♠ or the lowest dealt card), if any."""
+        """The card the current lead must include (3♠ or the lowest dealt card), if any.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["4s 7h", "5d 9c"], CLASSIC)  # no 3♠ dealt
+            >>> str(state.must_include), state.play("4s").must_include
+            ('4s', None)
+        """
         return DECK[self.required.bit_length() - 1] if self.required else None
 
     @property
     def is_continuing(self) -> bool:
-        """Whether the player to act may continue or close their trick (RULES §3.4)."""
+        """Whether the player to act may continue or close their trick (RULES §3.4).
+
+        Example:
+            >>> from tienlen import JUSTUS_PANG
+            >>> state = GameState.from_hands(["3s 7h", "4d 5c"], JUSTUS_PANG).play("3s")
+            >>> state.pass_turn().is_continuing  # player 1 passed: player 0 goes on
+            True
+        """
         return self._top != 0 and self.to_act == self.last_player
 
     def in_game(self, player: int) -> bool:
@@ -436,6 +501,12 @@ class GameState:
         Raises:
             InvalidArgumentError: *player* is not at the table.
             TypeError: *player* is not an ``int``.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s", "4d 9c", "5c Jd"], CLASSIC).play("3s")
+            >>> state.in_game(0), state.in_game(1)
+            (False, True)
         """
         return not self.out >> self._seat(player) & 1
 
@@ -453,6 +524,44 @@ class GameState:
         actions._serial = self._serial
         actions._singles = actions._count = 0
         actions._others = ()
+        player = self.to_act
+        tables = self._context.plain_tables
+        if tables is None or player is None:
+            return self._every_action(actions)
+        actions._player = player  # the compiled tables, no play refused (hot path)
+        top = self._top
+        masks: Sequence[int]
+        if not top:
+            actions._masks = masks = tables.leads(self._masks[player], self.required)
+            actions._pass = decline = self.may_decline
+            actions._len = len(masks) + decline
+            return actions
+        size = 1  # the pass
+        if top >> 6 == _SINGLE_CODE:  # singles kept as one mask (the commonest case)
+            hand = self._masks[player]
+            actions._singles = singles = tables.beating_singles(hand, top)
+            actions._count = count = singles.bit_count()
+            size += count
+            masks = tables.bombs(hand, top) if top in tables.bombers else ()
+        else:
+            masks = tables.plays(self._masks[player], top)
+        if player == self.last_player:  # continuation: same shape only (RULES §3.4)
+            masks = [m for m in masks if structural_key(m) >> 6 == top >> 6]
+        actions._masks = masks
+        actions._pass = True
+        size += len(masks)
+        if self._context.jump_ins:
+            actions._others = others = self._jump_ins(player)
+            for _, group in others:
+                size += len(group)
+        actions._len = size
+        return actions
+
+    def _every_action(self, actions: Actions) -> Actions:
+        """`legal_actions` on every path: the game over, any rule set, §12.12 limits.
+
+        *actions* has its state, token and empty singles and jump-ins set.
+        """
         player = self.to_act
         if player is None:  # the game is over: nobody acts
             actions._player = 0
@@ -525,7 +634,7 @@ class GameState:
                 continue
             masks = [
                 p.mask
-                for p in rules.legal_plays(self.hands[player], top)
+                for p in rules.legal_plays(_hand(self._masks[player]), top)
                 if rules.may_jump_in(p, top)
             ]
             if masks and self._forbids_going_out(player):
@@ -591,7 +700,14 @@ class GameState:
         self._verdict(action)
 
     def is_legal(self, action: Action) -> bool:
-        """Whether *action* is legal now (`check` without the exception)."""
+        """Whether *action* is legal now (`check` without the exception).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+            >>> state.is_legal(Play(player=0, cards="3s")), state.is_legal(Pass(player=0))
+            (True, False)
+        """
         try:
             self._verdict(action)
         except IllegalPlayError:
@@ -603,13 +719,23 @@ class GameState:
 
         Raises:
             IllegalPlayError: the action is illegal now (see `check`).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+            >>> after = state.apply(Play(player=0, cards="3s"))
+            >>> after.to_act, str(after.top), state.to_act, state.top
+            (1, '3s', 0, None)
         """
         if type(action) is Play:
             if action._origin == self._serial:  # from legal_actions(): legal here
                 mask = action._mask
-                return self._after_play(
-                    action._player, mask, structural_key(mask), action
+                key = (  # `structural_key`, inlined for a single card
+                    _SINGLE_KEY | mask.bit_length() - 1
+                    if not mask & (mask - 1)
+                    else structural_key(mask)
                 )
+                return self._after_play(action._player, mask, key, action)
         elif (
             type(action) is Pass
             and type(action.player) is int  # not a look-alike forged around `Pass`
@@ -630,6 +756,12 @@ class GameState:
         Raises:
             IllegalPlayError: the play is illegal now.
             InvalidCardError: bad card text.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).play("3s")
+            >>> str(state.play("6d", player=1).top)
+            '6d'
         """
         return self.apply(Play(player=self._actor(player, cards), cards=cards))
 
@@ -678,6 +810,12 @@ class GameState:
 
         Raises:
             IllegalPlayError: passing is illegal now.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d", "7c 8c"], CLASSIC)
+            >>> state.play("3s").pass_turn().to_act
+            2
         """
         return self.apply(Pass(player=self._actor(player, None)))
 
@@ -839,94 +977,92 @@ class GameState:
         return self._context.seating.seats_after(self._seat(player))
 
     def _after_pass(self, player: int) -> GameState:
-        """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4)."""
-        context = self._context
-        last = self.last_player
-        nxt, locked = context.turns.after_pass(
-            context.seating, player, last, self.locked, self.out
-        )
-        fields = self._successor()
+        """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4).
+
+        Its answer is looked up in the game's `TurnTable` (`tienlen._context`).
+        """
+        nxt, locked, ends, turn = self._context.turn_table.passes[self._turn]
+        fields: _Fields = self.__dict__.copy()  # type: ignore[assignment]  # every field
         fields["_log"] = (self._log, _PASSES[player])
-        if last is None:  # the first lead declined (RULES §3.3, D-6)
+        if ends:
+            return self._new_trick(nxt, turn, self.chop, self.items, fields)
+        if self.last_player is None:  # the first lead declined (RULES §3.3, D-6)
             fields["required"] = 0
             fields["may_decline"] = False
-        elif nxt is None:
-            leader = context.turns.trick_leader(
-                context.seating,
-                last=last,
-                out=self.out,
-                last_to_act=player,
-                beaten=self._beaten,
-            )
-            return self._new_trick(leader, self.chop, self.items, fields)
         fields["to_act"] = nxt
         fields["locked"] = locked
-        return _state(fields)  # type: ignore[arg-type]  # a full copy
+        fields["_turn"] = turn
+        fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
+        state = _new(GameState)
+        _set_dict(state, fields)
+        return state
 
     def _after_play(
         self, player: int, mask: int, key: int, action: Action
     ) -> GameState:
-        """*player* played *mask*: catches, going out, then who acts (RULES §1.5, §6.6)."""
+        """*player* played *mask*: catches, going out, then who acts (RULES §1.5, §6.6).
+
+        Who acts is looked up in the game's `TurnTable`, as for a pass.
+        """
         context = self._context
         masks = list(self._masks)
         held = masks[player]
-        left = held ^ mask if held <= _bits.LOW_HALF else _bits.difference(held, mask)
+        left = held ^ mask if held <= _LOW_HALF else _bits.difference(held, mask)
         masks[player] = left
-        changes = self._successor()
-        changes["_masks"] = tuple(masks)
-        changes["_top"] = key
-        changes["_top_mask"] = mask
-        changes["last_player"] = player
-        changes["_log"] = (self._log, action)
+        fields: _Fields = self.__dict__.copy()  # type: ignore[assignment]  # every field
+        fields["_masks"] = tuple(masks)
+        fields["_top"] = key
+        fields["_top_mask"] = mask
+        fields["_top_combo"] = None
+        fields["last_player"] = player
+        fields["_log"] = (self._log, action)
         if self.required:  # the first lead is made (RULES §2.4)
-            changes["required"] = 0
-            changes["may_decline"] = False
+            fields["required"] = 0
+            fields["may_decline"] = False
         if context.remembers_beaten:  # RULES §12.10
-            changes["_beaten"] = self.last_player
-        chop, items = self.chop, self.items
-        if self._top and context.scorer.scores_catches:
-            chop, items = self._scored_catch(player, make_combo(mask, key), left == 0)
-            changes["chop"] = chop
-            changes["items"] = items
-        out = self.out
+            fields["_beaten"] = self.last_player
+        if self._top and context.scores_catches:
+            play = make_combo(mask, key)
+            fields["_top_combo"] = play
+            fields["chop"], fields["items"] = self._scored_catch(player, play, not left)
+        question = self._turn & ~15 | player  # `turn_key` with the player to act
         if not left:
-            out = self._going_out(player, masks, changes)
-        turns = context.turns
-        nxt, locked = turns.after_play(context.seating, player, self.locked, out)
-        changes["locked"] = locked
-        if not left and turns.is_over(len(masks), out, len(changes["finish_order"])):
-            return _state(changes)._finished(player)  # type: ignore[arg-type]  # a full copy
-        if nxt is None:
-            leader = turns.trick_leader(
-                context.seating,
-                last=player,
-                out=out,
-                last_to_act=player,
-                beaten=changes.get("_beaten"),
-            )
-            return self._new_trick(
-                leader, changes.get("chop", chop), changes.get("items", items), changes
-            )
-        changes["to_act"] = nxt
-        return _state(changes)  # type: ignore[arg-type]  # a full copy
+            out = self._going_out(player, masks, fields)
+            turns = context.turns
+            if turns.is_over(len(masks), out, len(fields["finish_order"])):
+                fields["locked"] = turns.after_play(
+                    context.seating, player, self.locked, out
+                )[1]
+                return _state(_with_turn(fields))._finished(player)
+            question = question & ~(255 << 16) | out << 16
+        nxt, locked, ends, turn = context.turn_table.plays[question]
+        if ends:
+            return self._new_trick(nxt, turn, fields["chop"], fields["items"], fields)
+        fields["to_act"] = nxt
+        fields["locked"] = locked
+        fields["_turn"] = turn
+        fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
+        state = _new(GameState)
+        _set_dict(state, fields)
+        return state
 
-    def _going_out(self, player: int, masks: list[int], changes: _Changes) -> int:
-        """*player* played their last card (RULES §1.5.5): record it in *changes*.
+    def _going_out(self, player: int, masks: list[int], fields: _Fields) -> int:
+        """*player* played their last card (RULES §1.5.5): record it in *fields*.
 
         On first place the scorer may freeze players (RULES §6.6.3). Returns the new
         mask of players out of the game.
         """
         out = self.out | 1 << player
         finish_order = (*self.finish_order, player)
-        changes["finish_order"] = finish_order
-        if len(finish_order) == 1:
+        fields["finish_order"] = finish_order
+        if len(finish_order) == 1 and self._context.freezes:
             frozen, paid = self._first_out(player, masks, out)
-            changes["items"] = (*changes.get("items", self.items), *paid)
-            changes["frozen"] = frozen
-            changes["_bottom"] = (*self._bottom, *reversed(frozen))
+            fields["items"] = (*fields["items"], *paid)
+            fields["frozen"] = frozen
+            fields["_bottom"] = (*self._bottom, *reversed(frozen))
             for victim in frozen:
                 out |= 1 << victim
-        changes["out"] = out
+        fields["out"] = out
         return out
 
     def _scored_catch(
@@ -962,25 +1098,29 @@ class GameState:
     def _new_trick(
         self,
         leader: int,
+        turn: int,
         chop: ChopChain | None,
         items: tuple[ScoreItem, ...],
-        fields: _Changes,
+        fields: _Fields,
     ) -> GameState:
-        """The successor of *fields* (a `_successor` copy) with the trick ended.
+        """The successor of *fields* (a copy of every field) with the trick ended.
 
-        The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2).
+        The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2);
+        *turn* is the new position's `turn_key`.
         """
         if chop is not None:
             items = (*items, *self._context.scorer.on_trick_end(chop))
         fields["to_act"] = leader
         fields["_top"] = 0
         fields["_top_mask"] = 0
+        fields["_top_combo"] = None
         fields["last_player"] = None
         fields["_beaten"] = None
         fields["locked"] = 0
+        fields["_turn"] = turn
         fields["chop"] = None
         fields["items"] = items
-        state = _state(fields)  # type: ignore[arg-type]  # a full copy
+        state = _state(fields)
         return state._rot_if_stuck() if self._context.limits_going_out else state
 
     def _rot_if_stuck(self) -> GameState:
@@ -1006,7 +1146,8 @@ class GameState:
         """The game is over: the scorer settles it (RULES §2.5, §4.4, §6.6)."""
         context = self._context
         hands = self.hands
-        remaining = [p for p in self._order_from(last_out) if self.in_game(p)]
+        out = self.out
+        remaining = [p for p in self._order_from(last_out) if not out >> p & 1]
         order = context.turns.places(
             self.finish_order, remaining, hands, self._bottom[::-1]
         )
@@ -1041,7 +1182,17 @@ class GameState:
 
     @property
     def rotted(self) -> tuple[int, ...]:
-        """The players who rotted (stuck leading with no play, RULES §12.12), in order."""
+        """The players who rotted (stuck leading with no play, RULES §12.12), in order.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC
+            >>> rules = attrs.evolve(CLASSIC, name="no-2-out", no_going_out_with_two=True)
+            >>> state = GameState.from_hands(["3s 2h", "4d 5d", "6c 7c"], rules)
+            >>> state = state.play("3s").pass_turn().pass_turn()  # 0 leads with only 2h
+            >>> state.rotted, state.to_act
+            ((0,), 1)
+        """
         return tuple(p for p in self._bottom if p not in self.frozen)
 
     # -- text ---------------------------------------------------------------------
@@ -1093,6 +1244,7 @@ class GameState:
         """Pickle the fields, the history as a flat tuple (no deep nesting to recurse)."""
         fields = self.__dict__.copy()
         del fields["_serial"]
+        fields["_top_combo"] = None  # built again on demand
         fields["_log"] = self.history
         return fields
 
@@ -1141,44 +1293,6 @@ class GameState:
         return "\n".join(lines)
 
 
-class _Context:
-    """What every state of a game shares: seating, the policies and the play generator."""
-
-    __slots__ = (
-        "deal",
-        "jump_ins",
-        "limits_going_out",
-        "remembers_beaten",
-        "scorer",
-        "seating",
-        "tables",
-        "trusted",
-        "turns",
-    )
-
-    def __init__(self, rules: RuleSet, players: int) -> None:
-        self.seating = Seating.of(rules.direction.value, players)
-        """Seat order and who acts next (RULES §2.1, §6.1)."""
-        self.turns = rules.turn_policy
-        self.deal = rules.deal_policy
-        self.scorer = rules.scorer
-        self.jump_ins = self.turns.jump_ins
-        """Whether other players may jump in (the turn policy's, read once)."""
-        self.limits_going_out = self.turns.limits_going_out
-        """Whether some plays may not empty a hand (RULES §12.12)."""
-        self.remembers_beaten = self.turns.beaten(0) is not None
-        """Whether a play remembers the player it beat (RULES §12.10)."""
-        self.tables: Tables | None = None
-        """The rule set's compiled play generator, when no rule hook of `BaseRules`
-        is overridden: legal actions then come from it (R24)."""
-        self.trusted = False
-        """Whether the rule set is `BaseRules`' own answers: its `legal_plays` lists
-        exactly the plays it allows, without a check of each."""
-        if isinstance(rules, BaseRules) and not _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
-            self.trusted = True
-            self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
-
-
 @functools.cache
 def _every_combination() -> Tables:
     """Tables that list every combination a hand holds, of any shape and rank."""
@@ -1186,28 +1300,9 @@ def _every_combination() -> Tables:
     return Tables(codes, {code >> 6 for code in codes}, lambda _: {})
 
 
-_RULE_HOOKS: Final = (
-    "classify",
-    "beats",
-    "is_leadable",
-    "legal_plays",
-    "max_top_rank",
-    "may_jump_in",
-    "is_chop_target",
-    "is_bomb",
-)
-"""The rule questions the compiled tables answer: overriding one leaves the fast path."""
-
-
-@functools.cache
-def _overrides_rule_hooks(cls: type) -> bool:
-    """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
-    return any(
-        getattr(cls, name) is not getattr(BaseRules, name) for name in _RULE_HOOKS
-    )
-
-
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
+_SINGLE_KEY: Final = _SINGLE_CODE << 6
+_LOW_HALF: Final = _bits.LOW_HALF
 _SEAT_PREFIX: Final = re.compile(r"\s*([0-9])\s*:", re.ASCII)
 """A seat before the action text, as in ``"2: 3s 3c 4s 4c 5s 5c 6s 6c"`` (seats 0-7)."""
 _PASS_WORDS: Final = frozenset({"pass", "p", "bỏ", "bỏ lượt", "bo"})
@@ -1223,8 +1318,10 @@ class _Fields(TypedDict):
     to_act: int | None
     _top: int
     _top_mask: int
+    _top_combo: Combo | None
     last_player: int | None
     _beaten: int | None
+    _turn: int
     locked: int
     out: int
     finish_order: tuple[int, ...]
@@ -1238,7 +1335,7 @@ class _Fields(TypedDict):
     is_over: bool
     _log: _Log
     setup: GameSetup
-    _context: _Context
+    _context: Context
     _serial: int
 
 
@@ -1249,8 +1346,10 @@ class _Changes(TypedDict, total=False):
     to_act: int | None
     _top: int
     _top_mask: int
+    _top_combo: Combo | None
     last_player: int | None
     _beaten: int | None
+    _turn: int
     locked: int
     out: int
     finish_order: tuple[int, ...]
@@ -1275,14 +1374,28 @@ _FRESH: Final = {
 _set_fields: Final = object.__setattr__
 
 
+def _with_turn(fields: _Fields) -> _Fields:
+    """*fields* with their `turn_key` (``_turn``) derived again."""
+    fields["_turn"] = turn_key(
+        fields["to_act"],
+        fields["last_player"],
+        fields["locked"],
+        fields["out"],
+        fields["_beaten"],
+    )
+    return fields
+
+
 def _state(fields: _Fields) -> GameState:
     """A `GameState` with these field values, built without attrs' checks (hot path)."""
     fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `TOKENS.next`, inlined
     state = _new(GameState)
-    _set_fields(state, "__dict__", fields)
+    _set_dict(state, fields)
     return state
 
 
+_set_dict: Final = GameState.__dict__["__dict__"].__set__
+"""Set a new state's fields (`object.__setattr__` of ``__dict__``, without its lookup)."""
 _next_token: Final = TOKENS.next
 _TOKEN_PREFIX: Final = TOKENS.prefix
 _TOKEN_COUNT: Final = TOKENS.count

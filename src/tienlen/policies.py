@@ -54,6 +54,13 @@ class LeaderAfterGoingOut(enum.Enum):
     A player whose last cards are left unbeaten cannot lead the next trick; these are
     the readings tables play. Each applies only then: otherwise the player who made the
     last play leads (RULES §1.5.4).
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> CLASSIC.leader_after_going_out
+        <LeaderAfterGoingOut.NEXT_WITH_CARDS: 'next-with-cards'>
+        >>> LeaderAfterGoingOut("beaten-player").name
+        'BEATEN_PLAYER'
     """
 
     NEXT_WITH_CARDS = "next-with-cards"
@@ -113,15 +120,30 @@ class Seating:
 
     @staticmethod
     def of(step: int, players: int) -> Seating:
-        """The seating for *players* in direction *step* (1 clockwise, -1 counter)."""
+        """The seating for *players* in direction *step* (1 clockwise, -1 counter).
+
+        Example:
+            >>> Seating.of(-1, 4).order_from(0), Seating.of(1, 4) is Seating.of(1, 4)
+            ((0, 3, 2, 1), True)
+        """
         return _seating(step, players)
 
     def seats_after(self, seat: int) -> tuple[int, ...]:
-        """The other seats in play direction after *seat*."""
+        """The other seats in play direction after *seat*.
+
+        Example:
+            >>> Seating.of(1, 3).seats_after(1)
+            (2, 0)
+        """
         return self._after[seat][:-1]
 
     def order_from(self, seat: int) -> tuple[int, ...]:
-        """Every seat in play direction, *seat* first."""
+        """Every seat in play direction, *seat* first.
+
+        Example:
+            >>> Seating.of(1, 3).order_from(1)
+            (1, 2, 0)
+        """
         return (seat, *self._after[seat][:-1])
 
     def next_to_act(self, actor: int, last: int | None, skip: int) -> int | None:
@@ -129,6 +151,11 @@ class Seating:
 
         ``None`` when the turn would reach *last*, who made the last play: everyone
         else still in the game has passed, so the trick is over (RULES §1.5.4).
+
+        Example:
+            >>> seating = Seating.of(1, 4)
+            >>> seating.next_to_act(0, 0, skip=0b0010), seating.next_to_act(3, 0, skip=0b0110)
+            (2, None)
         """
         return self._next[actor][0 if last is None else last + 1][skip]
 
@@ -144,6 +171,19 @@ class TurnPolicy:
 
     ``locked`` is a mask of players who may not act again until the trick ends (or,
     without lock-out, until the next play); ``out`` a mask of players out of the game.
+
+    A policy is a frozen value: its answers depend only on its arguments. The engine
+    asks each distinct question once per policy and seating and remembers the answer,
+    so a pass or a play is a table lookup; a table's own policy (a subclass given as
+    ``custom_turn_policy``) is remembered the same way.
+
+    Example:
+        >>> from tienlen import CLASSIC, JUSTUS_PANG
+        >>> seating = Seating.of(1, 4)
+        >>> CLASSIC.turn_policy.after_pass(seating, 3, 2, 0b0011, 0)  # all passed
+        (None, 11)
+        >>> JUSTUS_PANG.turn_policy.after_pass(seating, 3, 2, 0b0011, 0)  # continue
+        (2, 11)
     """
 
     continuation: bool = False
@@ -167,11 +207,23 @@ class TurnPolicy:
 
     @property
     def limits_going_out(self) -> bool:
-        """Whether some plays may not empty a hand, so a leader may be stuck (§12.12)."""
+        """Whether some plays may not empty a hand, so a leader may be stuck (§12.12).
+
+        Example:
+            >>> TurnPolicy().limits_going_out, TurnPolicy(no_going_out_with_two=True).limits_going_out
+            (False, True)
+        """
         return self.no_going_out_with_two or self.no_going_out_with_bomb
 
     def may_go_out_with(self, rules: RuleSet, combo: Combo) -> bool:
-        """Whether a player may go out by playing *combo* (RULES §12.12)."""
+        """Whether a player may go out by playing *combo* (RULES §12.12).
+
+        Example:
+            >>> from tienlen import CLASSIC, classify
+            >>> policy = TurnPolicy(no_going_out_with_two=True)
+            >>> policy.may_go_out_with(CLASSIC, classify("2h")), policy.may_go_out_with(CLASSIC, classify("Ah"))
+            (False, True)
+        """
         if self.no_going_out_with_two and any(
             card.rank is Rank.TWO for card in combo.cards
         ):
@@ -181,7 +233,15 @@ class TurnPolicy:
     def after_play(
         self, seating: Seating, player: int, locked: int, out: int
     ) -> tuple[int | None, int]:
-        """After *player*'s play: who acts (``None``: the trick ends) and the lock-outs."""
+        """After *player*'s play: who acts (``None``: the trick ends) and the lock-outs.
+
+        Example:
+            >>> seating = Seating.of(1, 4)
+            >>> TurnPolicy().after_play(seating, 0, locked=0b0010, out=0)  # 1 passed
+            (2, 2)
+            >>> TurnPolicy(pass_locks_out=False).after_play(seating, 0, 0b0010, 0)
+            (1, 0)
+        """
         if not self.pass_locks_out:
             locked = 0
         nxt = seating._next[player][player + 1][locked | out]  # `next_to_act`
@@ -192,7 +252,12 @@ class TurnPolicy:
     def after_pass(
         self, seating: Seating, player: int, last: int | None, locked: int, out: int
     ) -> tuple[int | None, int]:
-        """After *player*'s pass on *last*'s play (``None``: a declined first lead)."""
+        """After *player*'s pass on *last*'s play (``None``: a declined first lead).
+
+        Example:
+            >>> TurnPolicy().after_pass(Seating.of(1, 4), 1, 0, locked=0, out=0)
+            (2, 2)
+        """
         if player == last:  # closing a continuation (RULES §3.4, D-7)
             return None, locked
         locked |= 1 << player
@@ -207,7 +272,13 @@ class TurnPolicy:
         return nxt, locked
 
     def beaten(self, previous: int | None) -> int | None:
-        """What a play remembers of the player it beat (only what `trick_leader` uses)."""
+        """What a play remembers of the player it beat (only what `trick_leader` uses).
+
+        Example:
+            >>> reading = LeaderAfterGoingOut.BEATEN_PLAYER
+            >>> TurnPolicy().beaten(2), TurnPolicy(leader_after_going_out=reading).beaten(2)
+            (None, 2)
+        """
         if self.leader_after_going_out is LeaderAfterGoingOut.BEATEN_PLAYER:
             return previous
         return None
@@ -221,7 +292,15 @@ class TurnPolicy:
         last_to_act: int,
         beaten: int | None,
     ) -> int:
-        """Who leads the next trick, which ended on *last*'s play (RULES §1.5.4-§1.5.5)."""
+        """Who leads the next trick, which ended on *last*'s play (RULES §1.5.4-§1.5.5).
+
+        Example:
+            >>> seating = Seating.of(1, 4)
+            >>> TurnPolicy().trick_leader(seating, last=1, out=0, last_to_act=0, beaten=None)
+            1
+            >>> TurnPolicy().trick_leader(seating, last=1, out=0b0110, last_to_act=0, beaten=None)
+            3
+        """
         if not out >> last & 1:
             return last
         start = last
@@ -245,6 +324,12 @@ class TurnPolicy:
 
         *out* is the mask of players out of the game, *finished* how many of them
         went out by playing their cards.
+
+        Example:
+            >>> TurnPolicy().is_over(4, out=0b0111, finished=3), TurnPolicy().is_over(4, 0b0001, 1)
+            (True, False)
+            >>> TurnPolicy(ends_at_first_out=True).is_over(4, out=0b0001, finished=1)
+            True
         """
         return (
             self.ends_at_first_out and finished > 0
@@ -262,6 +347,12 @@ class TurnPolicy:
         *remaining* are the players still holding cards, in play order from the last
         one out; under `ends_at_first_out` they rank by fewest cards left, play order
         breaking ties (RULES §4.4). *bottom* (frozen players) take the last places.
+
+        Example:
+            >>> from tienlen import Hand
+            >>> hands = [Hand.parse(text) for text in ("", "3s 4s", "5d", "6c 7c 8c")]
+            >>> TurnPolicy(ends_at_first_out=True).places([0], [1, 2, 3], hands, [])
+            (0, 2, 1, 3)
         """
         left = list(remaining)
         if self.ends_at_first_out:
@@ -271,17 +362,34 @@ class TurnPolicy:
 
 @attrs.frozen(kw_only=True)
 class DealPolicy:
-    """The spare card and instant wins at the deal (RULES §4.1, §5.4, §6.7, D-8)."""
+    """The spare card and instant wins at the deal (RULES §4.1, §5.4, §6.7, D-8).
+
+    Example:
+        >>> from tienlen import CLASSIC, KENNETH_LO
+        >>> KENNETH_LO.deal_policy.spare_card_to_starter, CLASSIC.deal_policy
+        (True, DealPolicy(spare_card_to_starter=False))
+    """
 
     spare_card_to_starter: bool = False
     """With three players of 17 cards, the 52nd card goes to the starter (D-8)."""
 
     def gives_spare_card(self, players: int, spare: int) -> bool:
-        """Whether the *spare* undealt cards of a *players* deal go to the starter."""
+        """Whether the *spare* undealt cards of a *players* deal go to the starter.
+
+        Example:
+            >>> policy = DealPolicy(spare_card_to_starter=True)
+            >>> policy.gives_spare_card(3, spare=1), policy.gives_spare_card(4, spare=0)
+            (True, False)
+        """
         return self.spare_card_to_starter and players == 3 and spare == 1
 
     def spare_holder(self, sizes: Sequence[int], size: int) -> int | None:
-        """Of given hands' *sizes*, the starter holding the spare card, if any (§4.1)."""
+        """Of given hands' *sizes*, the starter holding the spare card, if any (§4.1).
+
+        Example:
+            >>> DealPolicy(spare_card_to_starter=True).spare_holder([17, 18, 17], 17)
+            1
+        """
         if not self.gives_spare_card(len(sizes), 1):
             return None
         if sorted(sizes) != [size, size, size + 1]:
@@ -294,5 +402,11 @@ class DealPolicy:
         """The instant win *hand* holds at the deal of a game, as the rule set says.
 
         *first_game*: whether the game is a match's first (RULES §5.4, §6.7, §12.5).
+
+        Example:
+            >>> from tienlen import POKER, Hand
+            >>> hand = Hand.parse("3s 3c 5d 5h 7s 7c 9d 9h Js Jc Kd Kh 2s")
+            >>> POKER.deal_policy.instant_win(POKER, hand, first_game=True)
+            <InstantWin.SIX_PAIRS: 'six-pairs'>
         """
         return rules.instant_win(hand, first_game=first_game)

@@ -169,10 +169,12 @@ def assert_fields_complete(state: GameState) -> None:
 def snapshot(state: GameState) -> tuple[object, ...]:
     """Every field of *state*, history included, to prove it did not change.
 
-    The `GameState.hands` cache is left out: it is filled on first use.
+    The `GameState.top` cache is left out: it is filled on first use.
     """
     fields = [
-        getattr(state, f.name) for f in attrs.fields(GameState) if f.name != "_hands"
+        getattr(state, f.name)
+        for f in attrs.fields(GameState)
+        if f.name != "_top_combo"
     ]
     return (*fields, state.hands, state.top, state.history)
 

@@ -1,0 +1,288 @@
+"""Private: what every state of a game shares, built once per rule set and table size.
+
+A `Context` holds the seating, the three policies of the rule set, the play generator
+and a `TurnTable`: the turn policy's answers, remembered per distinct question, so that
+a pass or a play is a dictionary lookup instead of a policy call (issue 10). The policy
+stays the one place each rule of who acts lives (`tienlen.policies.TurnPolicy`); the
+table only remembers what it said, so a table's own policy works the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Final
+
+from tienlen.policies import Seating
+from tienlen.rules._base import BaseRules
+from tienlen.scoring import Scorer
+
+if TYPE_CHECKING:
+    from tienlen._movegen import Tables
+    from tienlen.policies import TurnPolicy
+    from tienlen.rules import RuleSet
+
+__all__ = ["Context", "TurnTable", "context_of", "turn_key"]
+
+Turn = tuple[int, int, bool, int]
+"""A turn decision: who acts, the lock-out mask, whether a new trick begins (then the
+first is its leader and the mask 0), and the `turn_key` of the position it leads to."""
+
+MEMO_LIMIT: Final = 1 << 15
+"""Answers a `TurnTable` remembers before it starts afresh (eight players can reach
+hundreds of thousands of distinct questions over many games)."""
+
+
+def turn_key(
+    to_act: int | None, last: int | None, locked: int, out: int, beaten: int | None
+) -> int:
+    """Who acts, who played the top, who passed, who is out and who was beaten, as one int.
+
+    Four bits each for the seats (``None`` as 0, seat *i* as ``i + 1`` for *last* and
+    *beaten*), eight for each mask: the key of a `TurnTable` question.
+
+    Example:
+        >>> hex(turn_key(2, 0, 0b0010, 0b1000, None))
+        '0x80212'
+    """
+    return (
+        (to_act or 0)
+        | (0 if last is None else last + 1) << 4
+        | locked << 8
+        | out << 16
+        | (0 if beaten is None else beaten + 1) << 24
+    )
+
+
+def _seat(code: int) -> int | None:
+    """A seat of a `turn_key`, decoded (0 is ``None``)."""
+    return None if not code else code - 1
+
+
+def _decode(key: int) -> tuple[int, int | None, int, int, int | None]:
+    """The arguments of `turn_key` from the key."""
+    last, beaten = _seat(key >> 4 & 15), _seat(key >> 24 & 15)
+    return key & 15, last, key >> 8 & 255, key >> 16 & 255, beaten
+
+
+class _Answers(dict[int, Turn]):
+    """A policy's answers by `turn_key`, each asked the first time (`__missing__`)."""
+
+    __slots__ = ("_policy", "_seating")
+
+    def __init__(self, policy: TurnPolicy, seating: Seating) -> None:
+        super().__init__()
+        self._policy = policy
+        self._seating = seating
+
+    def _remember(self, key: int, answer: Turn) -> Turn:
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
+        self[key] = answer
+        return answer
+
+    def _new_trick(
+        self, last: int, out: int, last_to_act: int, beaten: int | None
+    ) -> Turn:
+        """The trick ended on *last*'s play: the policy's leader leads it."""
+        leader = self._policy.trick_leader(
+            self._seating, last=last, out=out, last_to_act=last_to_act, beaten=beaten
+        )
+        return leader, 0, True, turn_key(leader, None, 0, out, None)
+
+
+class _PassAnswers(_Answers):
+    """`TurnPolicy.after_pass` (and `trick_leader` when the trick ends), remembered.
+
+    Keyed by the position's `turn_key`: the player to act passes.
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, key: int) -> Turn:
+        player, last, locked, out, beaten = _decode(key)
+        return self._remember(key, self._ask(player, last, locked, out, beaten))
+
+    def _ask(
+        self, player: int, last: int | None, locked: int, out: int, beaten: int | None
+    ) -> Turn:
+        nxt, locked = self._policy.after_pass(self._seating, player, last, locked, out)
+        if nxt is None and last is not None:  # everyone passed: the trick is over
+            return self._new_trick(last, out, player, beaten)
+        assert nxt is not None  # a declined first lead passes the turn on
+        return nxt, locked, False, turn_key(nxt, last, locked, out, beaten)
+
+
+class _PlayAnswers(_Answers):
+    """`TurnPolicy.after_play` (and `trick_leader` when the trick ends), remembered.
+
+    Keyed by the `turn_key` of the position with the player who plays in place of the
+    player to act, and *out* after the play. Asked only while the game goes on
+    (`TurnPolicy.is_over` is asked first).
+    """
+
+    __slots__ = ()
+
+    def __missing__(self, key: int) -> Turn:
+        player, last, locked, out, _ = _decode(key)
+        return self._remember(key, self._ask(player, last, locked, out))
+
+    def _ask(self, player: int, last: int | None, locked: int, out: int) -> Turn:
+        beaten = self._policy.beaten(last)  # the previous play's player
+        nxt, locked = self._policy.after_play(self._seating, player, locked, out)
+        if nxt is None:  # nobody may answer: the trick is over
+            return self._new_trick(player, out, player, beaten)
+        return nxt, locked, False, turn_key(nxt, player, locked, out, beaten)
+
+
+class TurnTable:
+    """A turn policy's answers at one seating, remembered per distinct question.
+
+    ``passes[key]`` and ``plays[key]`` are `Turn` decisions, for positions given by
+    their `turn_key` (for a play, with the player who plays as the one to act); a
+    question asked for the first time is put to the policy. A policy's answers depend
+    only on its arguments (it is a frozen value), which makes remembering them exact.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> table = turn_table(CLASSIC.turn_policy, Seating.of(1, 4))
+        >>> table.passes[turn_key(1, 0, 0b0000, 0, None)][:3]  # 1 passes on 0's play
+        (2, 2, False)
+        >>> table.plays[turn_key(3, 2, 0b0110, 0, None)][:3]  # 3 plays, 1 and 2 passed
+        (0, 6, False)
+        >>> table.passes[turn_key(0, 3, 0b0110, 0, None)][:3]  # the trick ends: 3 leads
+        (3, 0, True)
+    """
+
+    __slots__ = ("passes", "plays")
+
+    def __init__(self, policy: TurnPolicy, seating: Seating) -> None:
+        self.passes: dict[int, Turn] = _PassAnswers(policy, seating)
+        """Who acts after a pass (RULES §1.5.2-§1.5.4, §3.3, §3.4, §12.8, §12.10)."""
+        self.plays: dict[int, Turn] = _PlayAnswers(policy, seating)
+        """Who acts after a play (RULES §1.5.4-§1.5.6, §3.4, §12.10)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _shared_turn_table(policy: TurnPolicy, seating: Seating) -> TurnTable:
+    return TurnTable(policy, seating)
+
+
+def turn_table(policy: TurnPolicy, seating: Seating) -> TurnTable:
+    """The `TurnTable` of *policy* at *seating*, shared by every game that plays it.
+
+    An unhashable policy (a table's own class with mutable parts) gets a table of its
+    own.
+    """
+    try:
+        return _shared_turn_table(policy, seating)
+    except TypeError:  # unhashable: nothing to share it by
+        return TurnTable(policy, seating)
+
+
+class Context:
+    """What every state of a game shares: seating, the policies and the play generator."""
+
+    __slots__ = (
+        "deal",
+        "freezes",
+        "jump_ins",
+        "limits_going_out",
+        "plain_tables",
+        "players",
+        "remembers_beaten",
+        "rules",
+        "scorer",
+        "scores_catches",
+        "seating",
+        "tables",
+        "trusted",
+        "turn_table",
+        "turns",
+    )
+
+    def __init__(self, rules: RuleSet, players: int) -> None:
+        self.rules = rules
+        """The rule set it was built for."""
+        self.players = players
+        """How many players."""
+        self.seating = Seating.of(rules.direction.value, players)
+        """Seat order and who acts next (RULES §2.1, §6.1)."""
+        self.turns = rules.turn_policy
+        self.deal = rules.deal_policy
+        self.scorer = rules.scorer
+        self.turn_table = turn_table(self.turns, self.seating)
+        """The turn policy's answers (see `TurnTable`)."""
+        self.freezes = type(self.scorer).on_first_out is not Scorer.on_first_out
+        """Whether the scorer may freeze players on first place (RULES §6.6.3)."""
+        self.scores_catches = self.scorer.scores_catches
+        """Whether a play that beats another may score (Poker chops, RULES §6.6.2)."""
+        self.jump_ins = self.turns.jump_ins
+        """Whether other players may jump in (the turn policy's, read once)."""
+        self.limits_going_out = self.turns.limits_going_out
+        """Whether some plays may not empty a hand (RULES §12.12)."""
+        self.remembers_beaten = self.turns.beaten(0) is not None
+        """Whether a play remembers the player it beat (RULES §12.10)."""
+        self.tables: Tables | None = None
+        """The rule set's compiled play generator, when no rule hook of `BaseRules`
+        is overridden: legal actions then come from it (R24)."""
+        self.trusted = False
+        """Whether the rule set is `BaseRules`' own answers: its `legal_plays` lists
+        exactly the plays it allows, without a check of each."""
+        if isinstance(rules, BaseRules) and not _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
+            self.trusted = True
+            self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
+        self.plain_tables = None if self.limits_going_out else self.tables
+        """`tables` when they list exactly the legal plays, none refused (§12.12)."""
+
+    def __reduce__(self) -> tuple[object, tuple[RuleSet, int]]:
+        """Pickle the rule set and table size; the context is rebuilt (or shared)."""
+        return context_of, (self.rules, self.players)
+
+
+_CONTEXTS: Final[dict[tuple[int, int], Context]] = {}
+"""The contexts of the rule sets played lately, by the rule set's id and table size.
+
+Each context holds its rule set, so an id here is never reused by another object."""
+CONTEXTS_KEPT: Final = 32
+"""How many contexts `context_of` keeps."""
+
+
+def context_of(rules: RuleSet, players: int) -> Context:
+    """The `Context` of *rules* at a table of *players*, shared by the games that play it.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> context_of(CLASSIC, 4) is context_of(CLASSIC, 4), context_of(CLASSIC, 4).players
+        (True, 4)
+    """
+    if not isinstance(rules, BaseRules):  # a rule set of its own may not be a value
+        return Context(rules, players)
+    key = (id(rules), players)
+    context = _CONTEXTS.get(key)
+    if context is None or context.rules is not rules:
+        context = Context(rules, players)
+        if len(_CONTEXTS) >= CONTEXTS_KEPT:
+            del _CONTEXTS[next(iter(_CONTEXTS))]  # the oldest
+        _CONTEXTS[key] = context
+    return context
+
+
+_RULE_HOOKS: Final = (
+    "classify",
+    "beats",
+    "is_leadable",
+    "legal_plays",
+    "max_top_rank",
+    "may_jump_in",
+    "is_chop_target",
+    "is_bomb",
+)
+"""The rule questions the compiled tables answer: overriding one leaves the fast path."""
+
+
+@functools.cache
+def _overrides_rule_hooks(cls: type) -> bool:
+    """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
+    return any(
+        getattr(cls, name) is not getattr(BaseRules, name) for name in _RULE_HOOKS
+    )

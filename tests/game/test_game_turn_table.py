@@ -1,0 +1,225 @@
+"""The turn table: who acts is the turn policy's answer, remembered (issue 10, RULES §1.5).
+
+`tienlen._context.TurnTable` remembers `TurnPolicy.after_pass`, `after_play` and
+`trick_leader` per distinct question, so a pass or a play is a lookup. These tests put
+the same questions to the policy itself at every step of random games, for the presets,
+for house rules and for a table's own policies (a subclass, an unhashable one), and
+check the table's limits, the context shared between games, and the two paths of
+`GameState.legal_actions`.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.game.helpers import PRESETS, house_rules
+from tienlen import CLASSIC, POKER, BaseRules, GameState, Pass, Play
+from tienlen import _context as context_module
+from tienlen._context import Context, context_of, turn_key
+from tienlen.policies import Seating, TurnPolicy
+
+
+@attrs.frozen
+class _LowestSeatAnswers(TurnPolicy):
+    """A table's own rule: after a play, the lowest seat still free answers it.
+
+    Whatever the direction of play; it is the whole rule of who acts after a play.
+    """
+
+    def after_play(
+        self, seating: Seating, player: int, locked: int, out: int
+    ) -> tuple[int | None, int]:
+        """The lowest seat neither *player*, locked nor out; ``None`` if there is none."""
+        free = [
+            seat
+            for seat in range(seating.players)
+            if seat != player and not (locked | out) >> seat & 1
+        ]
+        return (free[0] if free else None), locked
+
+
+@attrs.frozen
+class _WithNotes(TurnPolicy):
+    """A policy with a mutable part: it cannot be hashed, so no table is shared."""
+
+    notes: list[str] = attrs.field(factory=list, eq=True)
+
+
+def _custom(name: str, policy: TurnPolicy) -> BaseRules:
+    return attrs.evolve(CLASSIC, name=name, custom_turn_policy=policy)
+
+
+CUSTOM = (
+    _custom("lowest-seat", _LowestSeatAnswers()),
+    _custom("with-notes", _WithNotes()),
+)
+
+
+def _expected(state: GameState, action: Play | Pass) -> tuple[int | None, int, bool]:
+    """Who acts after *action*, the lock-outs and whether a trick starts, as the policy says.
+
+    Put to `TurnPolicy` directly, as the engine asked before it remembered answers.
+    """
+    policy = state.rules.turn_policy
+    seating = Seating.of(state.rules.direction.value, state.players)
+    beaten = state._beaten
+    if isinstance(action, Pass):
+        last = state.last_player
+        nxt, locked = policy.after_pass(
+            seating, action.player, last, state.locked, state.out
+        )
+        if nxt is None and last is not None:
+            leader = policy.trick_leader(
+                seating,
+                last=last,
+                out=state.out,
+                last_to_act=action.player,
+                beaten=beaten,
+            )
+            return leader, 0, True
+        return nxt, locked, False
+    after = state.apply(action)
+    out = after.out
+    nxt, locked = policy.after_play(seating, action.player, state.locked, out)
+    if nxt is None:
+        leader = policy.trick_leader(
+            seating,
+            last=action.player,
+            out=out,
+            last_to_act=action.player,
+            beaten=policy.beaten(state.last_player),
+        )
+        return leader, 0, True
+    return nxt, locked, False
+
+
+def _walk_checking_turns(state: GameState, rng: random.Random) -> int:
+    """Play *state* out at random; at each step the successor follows the policy.
+
+    Returns the number of steps checked.
+    """
+    steps = 0
+    while not state.is_over:
+        assert state._turn == turn_key(
+            state.to_act, state.last_player, state.locked, state.out, state._beaten
+        )
+        actions = state.legal_actions()
+        action = actions[rng.randrange(len(actions))]
+        after = state.apply(action)
+        if not after.is_over and after.rotted == state.rotted:  # §12.12 moves on
+            nxt, locked, new_trick = _expected(state, action)
+            assert (after.to_act, after.locked) == (nxt, locked), (state, action)
+            assert after.top is None or not new_trick
+        state = after
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize("rules", [*PRESETS, *CUSTOM], ids=lambda rules: rules.name)
+def test_every_step_follows_the_turn_policy(rules: BaseRules) -> None:
+    """Who acts, the lock-outs and the end of a trick are the policy's answers (§1.5)."""
+    rng = random.Random(f"turns:{rules.name}")
+    for players in range(rules.min_players, rules.max_players + 1):
+        for _ in range(3):
+            state = GameState.deal(rules, players, rng)
+            assert _walk_checking_turns(state, rng) > 0 or state.is_over
+
+
+@settings(max_examples=30, deadline=None)
+@given(rules=house_rules(), seed=st.integers(0, 2**32))
+def test_house_rules_follow_their_turn_policy(rules: BaseRules, seed: int) -> None:
+    """Under random house rules (§12.8, §12.10, §12.12) every step is the policy's."""
+    rng = random.Random(seed)
+    players = rng.randint(rules.min_players, rules.max_players)
+    _walk_checking_turns(GameState.deal(rules, players, rng), rng)
+
+
+def test_a_table_own_policy_is_asked() -> None:
+    """A subclass overriding `after_play` decides who answers a play (issue 10 §2)."""
+    rules = CUSTOM[0]
+    state = GameState.from_hands(["3s 9h", "4d 9c", "5c Jd", "6h Qs"], rules)
+    state = state.play("3s")  # clockwise would be 1; the lowest free seat is also 1
+    assert state.to_act == 1
+    state = state.pass_turn().play("5c")  # 2 plays: 0 is the lowest free seat
+    assert state.to_act == 0
+
+
+def test_an_unhashable_policy_gets_a_table_of_its_own() -> None:
+    """A policy that cannot be hashed is not shared, and still answers every step."""
+    rules = CUSTOM[1]
+    with pytest.raises(TypeError):
+        hash(rules.turn_policy)
+    context = Context(rules, 4)
+    assert context.turn_table is not Context(rules, 4).turn_table
+    rng = random.Random(3)
+    assert _walk_checking_turns(GameState.deal(rules, 4, rng), rng) > 0
+
+
+def test_a_full_table_starts_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past `MEMO_LIMIT` answers the table forgets them and asks again, still exact."""
+    monkeypatch.setattr(context_module, "MEMO_LIMIT", 3)
+    rules = attrs.evolve(CLASSIC, name="small-memo", pass_locks_out=False)
+    rng = random.Random(4)
+    for _ in range(3):
+        _walk_checking_turns(GameState.deal(rules, 4, rng), rng)
+    table = context_of(rules, 4).turn_table
+    assert len(table.passes) <= 3
+    assert len(table.plays) <= 3
+
+
+def test_games_share_the_context_of_their_rule_set() -> None:
+    """Every game of a rule set and table size shares one context; a pickle rebuilds it.
+
+    The unpickled rule set is a new object, equal to the old: its context is new, and
+    shares the turn table of the equal policy.
+    """
+    state = GameState.deal(POKER, 4, seed=5)
+    other = GameState.deal(POKER, 4, seed=6)
+    assert state._context is other._context
+    assert state._context is not GameState.deal(POKER, 3, seed=5)._context
+    copied = pickle.loads(pickle.dumps(state))  # noqa: S301 - our own bytes
+    assert copied == state
+    assert copied._context.rules is copied.rules
+    assert copied._context.turn_table is state._context.turn_table
+    assert list(copied.legal_actions()) == list(state.legal_actions())
+
+
+def test_the_context_cache_is_bounded() -> None:
+    """Only the latest rule sets keep a context; an evicted one is rebuilt the same."""
+    first = attrs.evolve(CLASSIC, name="first")
+    kept = context_of(first, 4)
+    for index in range(context_module.CONTEXTS_KEPT):
+        context_of(attrs.evolve(CLASSIC, name=f"other-{index}"), 4)
+    assert len(context_module._CONTEXTS) <= context_module.CONTEXTS_KEPT
+    rebuilt = context_of(first, 4)
+    assert rebuilt is not kept
+    assert rebuilt.turn_table is kept.turn_table  # the same policy's table, shared
+
+
+def _listed(state: GameState) -> list[tuple[int, int] | str]:
+    return [
+        "pass" if isinstance(action, Pass) else (action.player, action.cards.mask)
+        for action in state.legal_actions()
+    ]
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda rules: rules.name)
+def test_both_paths_of_legal_actions_agree(rules: BaseRules) -> None:
+    """The short path over the compiled tables lists what the general path lists."""
+    rng = random.Random(f"paths:{rules.name}")
+    general = Context(rules, 4)
+    general.plain_tables = None  # every state below takes `_every_action`
+    for _ in range(5):
+        state = GameState.deal(rules, 4, rng)
+        while not state.is_over:
+            slow = state._derive({})
+            slow.__dict__["_context"] = general
+            assert _listed(slow) == _listed(state)
+            actions = state.legal_actions()
+            state = state.apply(actions[rng.randrange(len(actions))])
