@@ -30,12 +30,13 @@ from typing import Final, cast
 import attrs
 
 from tienlen import _bits
+from tienlen._context import context_of
 from tienlen._shapes import structural_key
 from tienlen.actions import hand_of
 from tienlen.cards import DECK, Hand
 from tienlen.combos import Combo, make_combo
 from tienlen.errors import TienLenError
-from tienlen.game import GameSetup, GameState, _Context, _Fields, _state
+from tienlen.game import GameSetup, GameState, _Fields, _state, _with_turn
 from tienlen.policies import Seating
 from tienlen.records import _CUSTOM_POLICIES, RecordError, _settings
 from tienlen.rules import RULESETS, BaseRules, RuleSet, get_rules
@@ -517,7 +518,8 @@ class _Reader:
             "is_over": False,
             "_log": None,
             "setup": setup,
-            "_context": _Context(rules, players),
+            "_context": context_of(rules, players),
+            "_top_combo": None,
         }
         self.check_end(out, len(finish_order))
         result = self.result(cast(_Fields, fields), chop)
@@ -529,7 +531,7 @@ class _Reader:
             raise self.fields["to"].error(
                 "nobody is to act, but neither 'over' nor 'won' ends the game"
             )
-        return _state(cast(_Fields, fields))
+        return _state(_with_turn(cast(_Fields, fields)))
 
     # -- cards --------------------------------------------------------------------
 
