@@ -12,6 +12,7 @@ import pytest
 from tests.strategies import PRESETS
 from tienlen import (
     CLASSIC,
+    CLASSIC_TWO_DECKS,
     JUSTUS_PANG,
     KENNETH_LO,
     POKER,
@@ -27,9 +28,11 @@ from tienlen import (
     classify,
     legal_plays,
 )
+from tienlen.rules import two_decks
 
 ALL = PRESETS
-TWO_DECK = tuple(rules for rules in PRESETS if rules.decks == 2)
+TWO_DECK = (CLASSIC_TWO_DECKS, two_decks(JUSTUS_PANG), two_decks(KENNETH_LO))
+"""The presets that seat five to eight on two decks (RULES §2.1)."""
 
 # (row, variants, top — None for a lead —, play, legal?, why) exactly as in RULES §9.
 ROWS: list[tuple[int, tuple[BaseRules, ...], str | None, str, bool, str]] = [
