@@ -28,6 +28,7 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -120,15 +121,25 @@ def solo() -> Callable[[], None]:
     return run
 
 
+def random_legal(
+    masks: np.ndarray[Any, np.dtype[np.int8]], rng: np.random.Generator
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """A uniformly random legal index per row of *masks* (one pass over the masks)."""
+    legal = np.flatnonzero(masks.view(np.bool_))  # row-major: row by row, in order
+    counts = np.bincount(legal // masks.shape[1], minlength=len(masks))
+    starts = np.cumsum(counts) - counts
+    chosen = legal[starts + (rng.random(len(masks)) * counts).astype(np.int64)]
+    columns: np.ndarray[Any, np.dtype[np.int64]] = chosen % masks.shape[1]
+    return columns
+
+
 def vector() -> Callable[[], None]:
     envs = VectorEnv(CHUNK, CLASSIC, players=4, seed=5)
     masks = [envs.reset()[1]]
     rng = np.random.default_rng(5)
 
     def run() -> None:
-        mask = masks[0]
-        noise = rng.random(mask.shape) * mask  # a random legal index per game
-        masks[0] = envs.step(noise.argmax(axis=1))[1]
+        masks[0] = envs.step(random_legal(masks[0], rng))[1]
 
     return run
 
