@@ -327,13 +327,14 @@ def test_vector_env_refuses_bad_actions_and_changes_nothing() -> None:
     before = envs.states
     legal = [int(row.nonzero()[0][0]) for row in masks]
     illegal = int((masks[1] == 0).nonzero()[0][0])
-    for bad, error in (
+    bad_actions: list[tuple[list[Any], type[Exception]]] = [
         ([legal[0], illegal, legal[2]], IllegalActionError),
         ([legal[0], -1, legal[2]], IllegalActionError),
         ([legal[0], 10_000, legal[2]], IllegalActionError),
         ([0.0, 1.0, 2.0], TypeError),
         (legal[:2], ValueError),
-    ):
+    ]
+    for bad, error in bad_actions:
         with pytest.raises(error):
             envs.step(bad)
         assert envs.states == before

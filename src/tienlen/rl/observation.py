@@ -45,7 +45,7 @@ from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Play
 from tienlen.players import Observation
-from tienlen.rl._arrays import card_rows, halves, popcount
+from tienlen.rl._arrays import card_rows, halves
 from tienlen.rl.table import class_key
 from tienlen.rules import BaseRules, Direction, GameEnd, Scoring
 
@@ -187,7 +187,8 @@ class ObservationEncoder:
     `encode` (flat), `structured` or `perfect` for any seat at any time. It is an
     `ObservationBatch` of one game: it keeps each seat's cards and the last actions,
     and reads the rest off the state in constant time, so no step rebuilds the game's
-    history.
+    history. Actions are recorded when an observation is next asked for: one, or the
+    state itself when several came in between (bots' moves, say).
     """
 
     def __init__(self, rules: BaseRules, players: int, history: int = 8) -> None:
@@ -195,27 +196,40 @@ class ObservationEncoder:
         """The field layout."""
         self._batch = ObservationBatch(self.layout, 1)
         self._recent: list[Action] = []
+        self._pending: list[Action] = []
 
     def reset(self, state: GameState) -> None:
         """Start from *state* (usually a deal; any state works)."""
         self._recent = list(state.history[::-1][: self.layout.history])
+        self._pending = []
         self._batch.load([0], [state], [self._recent])
 
     def update(self, action: Action) -> None:
         """Record *action*, just applied to the game."""
         self._recent.insert(0, action)
         del self._recent[self.layout.history :]
-        mask = action.cards.mask if type(action) is Play else 0
-        self._batch.record([0], [action.player], [mask])
+        self._pending.append(action)
 
     @property
     def recent(self) -> list[Action]:
         """The last actions, latest first (at most ``layout.history``)."""
         return self._recent
 
+    def _follow(self, state: GameState) -> ObservationBatch:
+        """The batch, caught up with the actions since the last observation."""
+        pending = self._pending
+        if len(pending) == 1:
+            action = pending[0]
+            mask = action.cards.mask if type(action) is Play else 0
+            self._batch.record([0], [action.player], [mask])
+        elif pending:
+            self._batch.load([0], [state], [self._recent])
+        self._pending = []
+        return self._batch
+
     def encode(self, state: GameState, seat: int) -> Array:
         """The flat observation of *state* for *seat* (a new float32 array)."""
-        row: Array = self._batch.encode([state], [seat])[0].copy()
+        row: Array = self._follow(state).encode([state], [seat])[0].copy()
         return row
 
     def structured(self, state: GameState, seat: int) -> dict[str, Array]:
@@ -224,7 +238,7 @@ class ObservationEncoder:
 
     def perfect(self, state: GameState, seat: int) -> Array:
         """`encode` followed by every seat's hand, from *seat* on (centralised critics)."""
-        row: Array = self._batch.perfect([state], [seat])[0]
+        row: Array = self._follow(state).perfect([state], [seat])[0]
         return row
 
 
@@ -274,11 +288,10 @@ class BatchEncoder:
 class ObservationBatch:
     """The public record of *games* games of one table as arrays, updated once per action.
 
-    Row *g* belongs to game *g*: each seat's cards held and cards played and its card
-    count, in seat order, the cards played by anyone, and the game's last actions (a
-    ring of ``layout.history`` slots). `load` fills rows from states; `record` takes
+    Row *g* belongs to game *g*: each seat's cards held and cards played, in seat
+    order, and the game's last actions (a ring of ``layout.history`` slots). `load` fills rows from states; `record` takes
     the actions just applied, one per game, in one numpy pass over the batch (the
-    actor's cards and count, and the ring); `encode` assembles, for every game, the flat
+    actor's cards and the ring); `encode` assembles, for every game, the flat
     observation of one seat, relative to that seat, into one array it reuses. The rest
     of an observation (the top, who acts, passes, who is out, the flags) is a few ints
     read off each state.
@@ -310,24 +323,18 @@ class ObservationBatch:
         self._decks = layout.rules.deal_size(players)[0]
         self._seats = np.zeros((games * players, 2, _CARDS), dtype=np.uint8)
         """Per (game, seat), row ``game * players + seat``: the cards held, played."""
-        self._public = np.zeros((games, _CARDS), dtype=np.uint8)
-        """Per game, the cards anyone has played."""
-        self._counts = np.zeros((games, players), dtype=np.int64)
         self._ring = np.zeros((games * slots, _CARDS + 1), dtype=np.uint8)
         """Per (game, slot), row ``game * slots + slot``: an action's cards, a pass."""
         self._ring_seat = np.zeros(games * slots, dtype=np.int64)
-        self._head = np.zeros(games, dtype=np.int64)
-        """Per game, the ring slot the next action takes."""
-        self._filled = np.zeros(games, dtype=np.int64)
-        """Per game, how many ring slots hold an action."""
+        self._done = np.zeros(games, dtype=np.int64)
+        """Per game, how many actions the ring took (the next goes to slot done % k)."""
         self._out = np.zeros((games, layout.size), dtype=np.float32)
         self._out[:, layout.slices["rules"]] = rule_features(layout.rules)
         self._rows = np.arange(games)
         self._seat_rows = self._rows[:, None] * players
         self._steps = np.arange(k)
         self._ring_rows = self._rows[:, None] * slots
-        self._history_rows = np.repeat(self._rows, k)
-        self._history_steps = np.tile(self._steps, games)
+        self._positions = np.arange(max(players, len(_KINDS)))
         self._orders: npt.NDArray[np.int64] | None = None
         self._relative: npt.NDArray[np.int64] | None = None
 
@@ -364,9 +371,6 @@ class ObservationBatch:
         seat_rows = (at[:, None] * players + np.arange(players)).ravel()
         self._seats[seat_rows, 0] = held.reshape(-1, _CARDS)
         self._seats[seat_rows, 1] = played.reshape(-1, _CARDS)
-        self._public[at] = played.sum(axis=1)
-        sizes = popcount(low) + (0 if high is None else popcount(high))
-        self._counts[at] = sizes.reshape(2, len(states), players)[1]
         if not k:
             return
         self._ring[(at[:, None] * k + self._steps).ravel()] = 0
@@ -381,8 +385,7 @@ class ObservationBatch:
                 slots.append(row * k + len(latest) - 1 - i)
                 seats.append(action.player)
                 plays.append(action.cards.mask if type(action) is Play else 0)
-            self._head[row] = len(latest) % k
-            self._filled[row] = len(latest)
+            self._done[row] = len(latest)
         if slots:
             low, high = halves(plays)
             self._ring[slots, :_CARDS] = card_rows(low, high)
@@ -405,17 +408,14 @@ class ObservationBatch:
         seat_rows = at * self.layout.players + who
         self._seats[seat_rows, 0] -= cards
         self._seats[seat_rows, 1] += cards
-        self._public[at] += cards
-        self._counts[at, who] -= popcount(low) + (0 if high is None else popcount(high))
         k = self.layout.history
         if k:
-            slot = self._head[at]
-            ring_rows = at * k + slot
+            done = self._done[at]
+            ring_rows = at * k + done % k
             self._ring[ring_rows, :_CARDS] = cards
             self._ring[ring_rows, _CARDS] = low == 0
             self._ring_seat[ring_rows] = who
-            self._head[at] = (slot + 1) % k
-            self._filled[at] = np.minimum(self._filled[at] + 1, k)
+            self._done[at] = done + 1
 
     def _set_orders(self, state: GameState) -> None:
         players = self.layout.players
@@ -446,21 +446,20 @@ class ObservationBatch:
         hand = cards[:, 0, 0]
         out[:, parts["hand"]] = hand
         out[:, parts["played"]] = cards[:, :, 1].reshape(n, -1)
-        out[:, parts["unseen"]] = self._decks - hand - self._public
-        out[:, parts["card_counts"]] = np.take_along_axis(self._counts, order, axis=1)
+        played_all = cards[:, :, 1].sum(axis=1, dtype=np.uint8)
+        out[:, parts["unseen"]] = self._decks - hand - played_all
+        out[:, parts["card_counts"]] = cards[:, :, 0].sum(axis=2)
         out[:, parts["top"]] = card_rows(*halves([s._top_mask for s in states]))
         to_act, last, top, locked, gone, required, declines = _scalars(states)
-        rows = self._rows
         held_top = top != 0
         acting_now = to_act >= 0
-        for name, present, column in (
-            ("top_kind", held_top, _KIND_POSITION[top >> 12]),
-            ("top_player", held_top, relative[seat, last]),
-            ("to_act", acting_now, relative[seat, to_act]),
+        for name, column in (  # one-hot fields, −1 for none
+            ("top_kind", np.where(held_top, _KIND_POSITION[top >> 12], -1)),
+            ("top_player", np.where(held_top, relative[seat, last], -1)),
+            ("to_act", np.where(acting_now, relative[seat, to_act], -1)),
         ):
             part = parts[name]
-            out[:, part] = 0
-            out[rows[present], part.start + column[present]] = 1
+            out[:, part] = column[:, None] == self._positions[: part.stop - part.start]
         out[:, parts["passed"]] = locked[:, None] >> order & 1
         out[:, parts["out"]] = gone[:, None] >> order & 1
         acting = seat == to_act
@@ -480,13 +479,12 @@ class ObservationBatch:
         n, k, players = self.games, self.layout.history, self.layout.players
         history = part.reshape(n, k, -1)  # a view: the field is contiguous per row
         ring_rows = (
-            self._ring_rows + (self._head[:, None] - 1 - self._steps) % k
+            self._ring_rows + (self._done[:, None] - 1 - self._steps) % k
         ).ravel()
         history[:, :, players:] = self._ring.take(ring_rows, axis=0).reshape(n, k, -1)
-        history[:, :, :players] = 0
-        who = relative[np.repeat(seat, k), self._ring_seat[ring_rows]]
-        present = self._steps < self._filled[:, None]
-        history[self._history_rows, self._history_steps, who] = present.ravel()
+        who = relative[seat[:, None], self._ring_seat[ring_rows].reshape(n, k)]
+        who = np.where(self._steps < self._done[:, None], who, -1)
+        history[:, :, :players] = who[:, :, None] == self._positions[:players]
 
     def perfect(self, states: Sequence[GameState], seats: Sequence[int]) -> Array:
         """`encode` followed by every seat's hand, from the observing seat on (a new array)."""
@@ -543,7 +541,10 @@ def check_table(layout: ObservationLayout, state: GameState) -> None:
         ...
         tienlen.errors.InvalidArgumentError: this encoder is for 4 players of poker
     """
-    if state.players != layout.players or state.rules != layout.rules:
+    rules = state.rules
+    if state.players != layout.players or (
+        rules is not layout.rules and rules != layout.rules
+    ):
         msg = f"this encoder is for {layout.players} players of {layout.rules.name}"
         raise InvalidArgumentError(msg)
 
