@@ -108,8 +108,12 @@ class VectorEnv:
         self._rows = np.arange(num_envs)
         self._masks = np.zeros((num_envs, self.num_actions), dtype=np.int8)
         singles = self.table.indices([1 << card for card in range(_CARDS)])
-        self._single_index: Final = singles
-        """The table index of the single of each card."""
+        first = int(singles[0])
+        contiguous = bool((singles == np.arange(first, first + _CARDS)).all())
+        self._single_columns: Final = (
+            slice(first, first + _CARDS) if contiguous else singles
+        )
+        """The mask columns of the singles of the 52 cards (a slice when in a row)."""
         self._single_card: Final = np.full(len(self.table), -1, dtype=np.int64)
         self._single_card[singles] = np.arange(_CARDS)
         # The decision of each game: its decider and what the decider is offered.
@@ -359,7 +363,7 @@ class VectorEnv:
                 0, np.int64
             )
         self._flat = flat
-        masks[:, self._single_index] |= card_rows(*halves(self._singles)).view(np.int8)
+        masks[:, self._single_columns] |= card_rows(*halves(self._singles)).view(np.int8)
         masks[:, self.table.PASS] = self._passes
         deciders = np.array(self._deciders, dtype=np.int64)
         observations = self._observations.encode(self._states, self._deciders)
