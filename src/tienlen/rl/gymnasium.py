@@ -61,6 +61,13 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         illegal: ``"lose"`` (end with −1) or ``"raise"`` (`IllegalActionError`).
         history: Past actions in each observation.
         render_mode: ``"ansi"`` or ``None``.
+
+    Example:
+        >>> from tienlen import GreedyPlayer
+        >>> solo = SoloEnv(players=3, seat=1, opponents=[GreedyPlayer()] * 2)
+        >>> observation, info = solo.reset(seed=4)
+        >>> solo.state.to_act == 1, bool((solo.action_masks() == info["action_mask"]).all())
+        (True, True)
     """
 
     metadata = {"render_modes": ["ansi"]}  # noqa: RUF012  # Gymnasium's attribute

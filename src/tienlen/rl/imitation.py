@@ -45,6 +45,15 @@ def arrays(
 
     Raises:
         ValueError: no records, records of different tables, or no decision of *seats*.
+
+    Example:
+        >>> import random
+        >>> from tienlen import POKER, GameState, GreedyPlayer, play_game
+        >>> from tienlen.records import record
+        >>> final = play_game(GameState.deal(POKER, 4, seed=3), [GreedyPlayer()] * 4, random.Random(3))
+        >>> observations, masks, actions = arrays([record(final)], seats=[0])
+        >>> len(actions) == sum(a.player == 0 for a in final.history), masks.shape[1]
+        (True, 616)
     """
     wanted = None if seats is None else set(seats)
     observations: list[npt.NDArray[np.float32]] = []

@@ -50,6 +50,14 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         reward: ``"score"``, ``"win"`` or ``"place"`` (see `tienlen.rl.turns.rewards`).
         history: Past actions in each observation.
         render_mode: ``"ansi"`` (the table as text) or ``None``.
+
+    Example:
+        >>> game = TienLenEnv(players=3, reward="win")
+        >>> game.reset(seed=1)
+        >>> agent = game.agent_selection
+        >>> mask = game.observe(agent)["action_mask"]
+        >>> int(game.action_space(agent).n) == len(mask), int(mask.sum()) > 0
+        (True, True)
     """
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -186,10 +194,23 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
 
 def raw_env(**kwargs: Any) -> TienLenEnv:
-    """A `TienLenEnv` without PettingZoo's checking wrappers."""
+    """A `TienLenEnv` without PettingZoo's checking wrappers.
+
+    Example:
+        >>> from tienlen import POKER
+        >>> raw_env(rules=POKER, players=4).metadata["name"]
+        'tienlen_v0'
+    """
     return TienLenEnv(**kwargs)
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """``tienlen_v0``: a `TienLenEnv` in PettingZoo's order-enforcing wrapper."""
+    """``tienlen_v0``: a `TienLenEnv` in PettingZoo's order-enforcing wrapper.
+
+    Example:
+        >>> game = env(players=2)
+        >>> game.reset(seed=0)
+        >>> game.agents
+        ['player_0', 'player_1']
+    """
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))

@@ -52,7 +52,14 @@ ENV_ID: Final = "tienlen"
 
 
 def register() -> None:
-    """Register ``"tienlen"`` with RLCard (a second call does nothing)."""
+    """Register ``"tienlen"`` with RLCard (a second call does nothing).
+
+    Example:
+        >>> from rlcard.envs.registration import registry
+        >>> register()
+        >>> ENV_ID in registry.env_specs
+        True
+    """
     from rlcard.envs.registration import registry  # noqa: PLC0415
 
     if ENV_ID not in registry.env_specs:
@@ -106,7 +113,14 @@ class _Game:
 
 
 class TienLenRLCardEnv(Env):  # type: ignore[misc]
-    """Tiến Lên as an RLCard environment (see the module docstring for the config)."""
+    """Tiến Lên as an RLCard environment (see the module docstring for the config).
+
+    Example:
+        >>> env = TienLenRLCardEnv({"game_rules": "classic", "seed": 1, "allow_step_back": False})
+        >>> state, player = env.reset()
+        >>> env.num_players, env.num_actions, player == env.game.turns.decider
+        (4, 616, True)
+    """
 
     def __init__(self, config: dict[str, Any]) -> None:
         rules = config.get("game_rules", CLASSIC)

@@ -40,7 +40,17 @@ REWARDS: Final = ("score", "win", "place")
 
 
 class IllegalActionError(TienLenError, ValueError):
-    """An action index that the deciding seat may not choose now."""
+    """An action index that the deciding seat may not choose now.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC
+        >>> game = Turns.deal(CLASSIC, 4, random.Random(1))
+        >>> game.act(0)  # PASS: the first lead may not pass
+        Traceback (most recent call last):
+        ...
+        tienlen.rl.turns.IllegalActionError: action 0 is not legal for seat ... now
+    """
 
 
 def rewards(result: GameResult, reward: Reward) -> list[float]:
@@ -75,7 +85,14 @@ def check_reward(reward: str) -> Reward:
 
 
 def deal_playable(rules: BaseRules, players: int, rng: random.Random) -> GameState:
-    """A deal from *rng* that needs a decision: instant wins (RULES §5.4, §6.7) are redealt."""
+    """A deal from *rng* that needs a decision: instant wins (RULES §5.4, §6.7) are redealt.
+
+    Example:
+        >>> import random
+        >>> from tienlen import POKER
+        >>> deal_playable(POKER, 4, random.Random(2)).is_over
+        False
+    """
     while True:
         state = GameState.deal(rules, players, seed=rng)
         if not state.is_over:
@@ -83,7 +100,22 @@ def deal_playable(rules: BaseRules, players: int, rng: random.Random) -> GameSta
 
 
 class Turns:
-    """One game, decision by decision, with its observation encoder kept up to date."""
+    """One game, decision by decision, with its observation encoder kept up to date.
+
+    The decider is the player to act, or before them each seat that could jump in
+    (Poker, RULES §6.4); `legal_indices` and `mask` give its choices, `act` takes one.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC
+        >>> game = Turns.deal(CLASSIC, 4, random.Random(3))
+        >>> while game.decider is not None:
+        ...     seat = game.decider
+        ...     observation = game.observe(seat)
+        ...     action = game.act(game.legal_indices()[-1])
+        >>> game.state.is_over, observation.shape == (game.encoder.layout.size,)
+        (True, True)
+    """
 
     def __init__(
         self,

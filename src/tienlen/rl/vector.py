@@ -70,6 +70,15 @@ class VectorEnv:
         history: Past actions in each observation.
         copy: Return new observation and mask arrays from each call (the default);
             with ``False``, the environment's own arrays, which the next call rewrites.
+
+    Example:
+        >>> from tienlen import POKER
+        >>> envs = VectorEnv(4, POKER, players=3, seed=7, reward="win")
+        >>> observations, masks, deciders = envs.reset()
+        >>> actions = masks.argmax(axis=1)  # the lowest legal index in every game
+        >>> observations, masks, deciders, rewards, terminated = envs.step(actions)
+        >>> observations.shape == (4, envs.layout.size), rewards.shape, bool(terminated.any())
+        (True, (4, 3), False)
     """
 
     def __init__(
@@ -363,7 +372,9 @@ class VectorEnv:
                 0, np.int64
             )
         self._flat = flat
-        masks[:, self._single_columns] |= card_rows(*halves(self._singles)).view(np.int8)
+        masks[:, self._single_columns] |= card_rows(*halves(self._singles)).view(
+            np.int8
+        )
         masks[:, self.table.PASS] = self._passes
         deciders = np.array(self._deciders, dtype=np.int64)
         observations = self._observations.encode(self._states, self._deciders)
