@@ -123,8 +123,12 @@ class VectorEnv:
             slice(first, first + _CARDS) if contiguous else singles
         )
         """The mask columns of the singles of the 52 cards (a slice when in a row)."""
-        self._single_card: Final = np.full(len(self.table), -1, dtype=np.int64)
-        self._single_card[singles] = np.arange(_CARDS)
+        single_card = np.full(len(self.table), -1, dtype=np.int64)
+        single_card[singles] = np.arange(_CARDS)
+        self._single_bit: Final[list[int]] = [
+            1 << int(card) if card >= 0 else 0 for card in single_card
+        ]
+        """Per table index, the card mask of its single (0 for other classes)."""
         # The decision of each game: its decider and what the decider is offered.
         self._deciders: list[int] = []
         self._singles: list[int] = []
@@ -134,7 +138,7 @@ class VectorEnv:
         self._passes: list[bool] = []
         """Whether PASS is offered (for a seat asked about a jump-in: declining)."""
         self._own: list[Actions] = []
-        """The legal actions of each game's state."""
+        """The legal actions of a game whose seats are asked about jump-ins."""
         self._polls: list[list[tuple[int, Sequence[int]]]] = []
         """Seats still to be asked about a jump-in, and their jump-ins."""
         # The plays offered, flattened over the games (`_offer` builds them).
@@ -262,7 +266,7 @@ class VectorEnv:
         dealt: list[int] = []
         states, deciders, flat = self._states, self._deciders, self._flat
         singles, plays, passes = self._singles, self._plays, self._passes
-        single_card = self._single_card
+        single_bit = self._single_bit
         for env in range(self.num_envs):
             state = states[env]
             seat = deciders[env]
@@ -270,7 +274,7 @@ class VectorEnv:
             if position >= 0:
                 mask = flat[position]
             elif indices[env]:
-                mask = 1 << int(single_card[indices[env]])
+                mask = single_bit[indices[env]]
             elif seat != state.to_act:
                 self._decline(env)
                 continue
@@ -286,7 +290,6 @@ class VectorEnv:
                 dealt.append(env)
             states[env] = state
             own = state.legal_actions()  # `_begin`, inlined: the hot path
-            self._own[env] = own
             if own._others:
                 self._begin(env, state, own)
             else:
