@@ -326,6 +326,13 @@ class ObservationBatch:
     """
 
     def __init__(self, layout: ObservationLayout, games: int) -> None:
+        given: object = layout  # checked at run time: callers may pass anything
+        if not isinstance(given, ObservationLayout):
+            msg = f"expected an ObservationLayout, got {type(given).__name__}"
+            raise TypeError(msg)
+        if type(games) is not int or games < 1:
+            msg = f"games must be a positive int, not {games!r}"
+            raise InvalidArgumentError(msg)
         self.layout: Final = layout
         """The field layout."""
         self.games: Final = games

@@ -46,7 +46,13 @@ from tienlen.game import GameState
 from tienlen.rl._arrays import card_rows, halves
 from tienlen.rl.observation import ObservationBatch, ObservationLayout, check_table
 from tienlen.rl.table import ActionTable
-from tienlen.rl.turns import IllegalActionError, check_reward, deal_playable, rewards
+from tienlen.rl.turns import (
+    IllegalActionError,
+    _single_indices,
+    check_reward,
+    deal_playable,
+    rewards,
+)
 from tienlen.rules import CLASSIC, BaseRules
 
 __all__ = ["VectorEnv"]
@@ -116,7 +122,7 @@ class VectorEnv:
         self._states: list[GameState] = []
         self._rows = np.arange(num_envs)
         self._masks = np.zeros((num_envs, self.num_actions), dtype=np.int8)
-        singles = self.table.indices([1 << card for card in range(_CARDS)])
+        singles = np.array(_single_indices(self.table), dtype=np.int64)
         first = int(singles[0])
         contiguous = bool((singles == np.arange(first, first + _CARDS)).all())
         self._single_columns: Final = (
@@ -141,7 +147,7 @@ class VectorEnv:
         """The legal actions of a game whose seats are asked about jump-ins."""
         self._polls: list[list[tuple[int, Sequence[int]]]] = []
         """Seats still to be asked about a jump-in, and their jump-ins."""
-        # The plays offered, flattened over the games (`_offer` builds them).
+        # The plays offered, flattened over the games (`_decisions` builds them).
         self._flat: list[int] = []
         self._flat_rows = self._flat_index = self._flat_value = np.zeros(0, np.int64)
 
