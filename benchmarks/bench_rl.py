@@ -11,10 +11,13 @@ games (a new deal when one ends), and all rows run in the same interleaved round
 
 - **bare GameState loop**: ``state.apply(actions[random])`` (no observation): the baseline;
 - **observation only**: `ObservationEncoder.encode` of the deciding seat, per decision;
+- **observation only, 256 at once**: `ObservationBatch.encode` of 256 games in one call
+  (what `VectorEnv` pays per step for observations), per row;
 - **PettingZoo AEC env**: ``last()`` (observation and mask) then ``step`` (classic, 4);
 - **Gymnasium SoloEnv**: learner decisions only; the three `RandomPlayer` bots' moves
   are inside each step (counted as one decision, so this row is pessimistic);
-- **VectorEnv, 256 games**: one ``step`` of 256 games is 256 decisions;
+- **VectorEnv, 256 games**: one ``step`` of 256 games is 256 decisions, each a
+  uniformly random legal index (`random_legal`, one numpy pass over the masks);
 - **RLCard doudizhu**: RLCard's own env, ``step`` with a random legal action id.
 
 Targets (issue 12 §4): AEC ≥ RLCard Dou Dizhu per decision; VectorEnv(256) ≥ 0.5× the
@@ -28,6 +31,7 @@ import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -41,7 +45,7 @@ import rlcard
 
 from tienlen import CLASSIC, GameState
 from tienlen.rl.gymnasium import SoloEnv
-from tienlen.rl.observation import ObservationEncoder
+from tienlen.rl.observation import ObservationBatch, ObservationEncoder
 from tienlen.rl.pettingzoo import raw_env
 from tienlen.rl.vector import VectorEnv
 
@@ -85,6 +89,24 @@ def observation_only() -> Callable[[], None]:
     return run
 
 
+def observation_batch() -> Callable[[], None]:
+    """`ObservationBatch.encode` of 256 games in progress, one row per decision."""
+    envs = VectorEnv(CHUNK, CLASSIC, players=4, seed=7)
+    _, masks, deciders = envs.reset()
+    rng = np.random.default_rng(7)
+    for _ in range(20):  # into the games: tops, passes and history to encode
+        _, masks, deciders, _, _ = envs.step(random_legal(masks, rng))
+    batch = ObservationBatch(envs.layout, CHUNK)
+    states = list(envs.states)
+    batch.load(range(CHUNK), states)
+    seats = deciders.tolist()
+
+    def run() -> None:
+        batch.encode(states, seats)
+
+    return run
+
+
 def aec() -> Callable[[], None]:
     env = raw_env(rules=CLASSIC, players=4)
     env.reset(seed=3)
@@ -120,15 +142,25 @@ def solo() -> Callable[[], None]:
     return run
 
 
+def random_legal(
+    masks: np.ndarray[Any, np.dtype[np.int8]], rng: np.random.Generator
+) -> np.ndarray[Any, np.dtype[np.int64]]:
+    """A uniformly random legal index per row of *masks* (one pass over the masks)."""
+    legal = np.flatnonzero(masks.view(np.bool_))  # row-major: row by row, in order
+    counts = np.bincount(legal // masks.shape[1], minlength=len(masks))
+    starts = np.cumsum(counts) - counts
+    chosen = legal[starts + (rng.random(len(masks)) * counts).astype(np.int64)]
+    columns: np.ndarray[Any, np.dtype[np.int64]] = chosen % masks.shape[1]
+    return columns
+
+
 def vector() -> Callable[[], None]:
     envs = VectorEnv(CHUNK, CLASSIC, players=4, seed=5)
     masks = [envs.reset()[1]]
     rng = np.random.default_rng(5)
 
     def run() -> None:
-        mask = masks[0]
-        noise = rng.random(mask.shape) * mask  # a random legal index per game
-        masks[0] = envs.step(noise.argmax(axis=1))[1]
+        masks[0] = envs.step(random_legal(masks[0], rng))[1]
 
     return run
 
@@ -157,6 +189,7 @@ def main() -> None:
     rows = {
         "bare GameState loop": bare(),
         "observation only (encode)": observation_only(),
+        "observation only, 256 at once (ObservationBatch)": observation_batch(),
         "PettingZoo AEC env": aec(),
         "Gymnasium SoloEnv (learner decisions)": solo(),
         "VectorEnv, 256 games": vector(),
@@ -174,11 +207,11 @@ def main() -> None:
         quiet=True,
     )
     dou = results["RLCard doudizhu, random legal"]["ns_per_op"]
-    print(f"{'row':40s} {'decisions/s':>12s} {'x bare':>8s} {'x doudizhu':>10s}")
+    print(f"{'row':50s} {'decisions/s':>12s} {'x bare':>8s} {'x doudizhu':>10s}")
     for name, row in results.items():
         speed = 1 / row["ratio_to_bare GameState loop"]
         print(
-            f"{name:40s} {row['ops_per_s']:12,.0f} {speed:8.2f} {dou / row['ns_per_op']:10.2f}"
+            f"{name:50s} {row['ops_per_s']:12,.0f} {speed:8.2f} {dou / row['ns_per_op']:10.2f}"
         )
 
 

@@ -18,7 +18,7 @@ import gymnasium
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
-from tests.rl.walk import ONE_DECK, table_id
+from tests.rl.walk import ONE_DECK, TABLES, decider, table_id
 from tienlen import (
     CLASSIC,
     POKER,
@@ -27,6 +27,7 @@ from tienlen import (
     GameResult,
     GameState,
     GreedyPlayer,
+    Observation,
     play_game,
 )
 from tienlen.records import record
@@ -35,7 +36,8 @@ from tienlen.rl import pettingzoo as tienlen_pettingzoo
 from tienlen.rl import rlcard as tienlen_rlcard
 from tienlen.rl.gymnasium import ENV_ID, SoloEnv
 from tienlen.rl.imitation import arrays
-from tienlen.rl.turns import IllegalActionError, rewards
+from tienlen.rl.observation import reference_observation
+from tienlen.rl.turns import IllegalActionError, Turns, rewards
 from tienlen.rl.vector import VectorEnv
 
 
@@ -104,8 +106,6 @@ def test_pettingzoo_jump_in_is_polled_out_of_turn() -> None:
     """
     hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
     state = GameState.from_hands(hands, POKER, first_game=False, leader=0).play("2s")
-    from tienlen.rl.turns import Turns  # noqa: PLC0415
-
     turns = Turns(state)
     assert turns.decider == 2
     assert turns.polling
@@ -212,9 +212,10 @@ def test_vector_env_auto_redeals_and_matches_single_games() -> None:
         rng = np.random.default_rng(1)
         total = np.zeros(4)
         for _ in range(400):
-            for env, game in enumerate(envs.games):
-                if not game.polling:
-                    expected = ACTIONS.mask(game.state, int(deciders[env]))
+            polling = envs.polling
+            for env, state in enumerate(envs.states):
+                if not polling[env]:
+                    expected = ACTIONS.mask(state, int(deciders[env]))
                     assert np.array_equal(masks[env], expected)
             actions = [rng.choice(row.nonzero()[0]) for row in masks]
             observations, masks, deciders, reward, terminated = envs.step(actions)
@@ -232,6 +233,132 @@ def test_vector_env_auto_redeals_and_matches_single_games() -> None:
         VectorEnv(2).step([0, 0])
     with pytest.raises(ValueError, match="num_envs"):
         VectorEnv(0)
+
+
+def step_beside_turns(
+    envs: VectorEnv, turns: list[Turns], seed: int, steps: int
+) -> int:
+    """Step *envs* and one `Turns` per game with the same random choices.
+
+    At every decision each game's state, decider, mask and observation equal those of
+    its `Turns` (and the observation the reference encoder's); a game that ends does
+    so in both, with the same rewards, and both deal the same next game. Returns how
+    many decisions were jump-in polls.
+    """
+    observations, masks, deciders = envs._decisions()
+    rng = np.random.default_rng(seed)
+    polls = 0
+    for _ in range(steps):
+        polling = envs.polling
+        for env, game in enumerate(turns):
+            seat = decider(game)
+            assert game.state == envs.states[env]
+            assert (seat, game.polling) == (deciders[env], polling[env])
+            assert np.array_equal(game.mask(), masks[env])
+            reference = reference_observation(Observation.of(game.state, seat))
+            assert np.array_equal(
+                np.concatenate(list(reference.values())), observations[env]
+            )
+            polls += game.polling
+        legal = [row.nonzero()[0] for row in masks]
+        eager = rng.random(len(masks)) < 0.5  # the highest class: 2s and bombs
+        choice = [
+            row[-1] if hot else rng.choice(row)
+            for row, hot in zip(legal, eager, strict=True)
+        ]
+        observations, masks, deciders, reward, terminated = envs.step(choice)
+        for env, game in enumerate(turns):
+            game.act(int(choice[env]))
+            assert terminated[env] == (game.decider is None)
+            if terminated[env]:
+                assert reward[env].tolist() == game.seat_rewards(envs.reward)
+                episode = int(envs.episodes[env])
+                rng_env = random.Random(f"{envs.seed}:{env}:{episode}")
+                turns[env] = Turns.deal(envs.rules, envs.players, rng_env, envs.table)
+    return polls
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_vector_env_equals_turns_and_reference_at_every_step(
+    table: tuple[BaseRules, int],
+) -> None:
+    """Contract (issue 12 §2, §4).
+
+    The batched step, with its incremental observations and key-table masks, is the
+    slow path game for game: states, deciders, masks (the legal action set), lowest-
+    suit fills, observations (equal to `reference_observation`), rewards and redeals.
+    """
+    rules, players = table
+    envs = VectorEnv(4, rules, players, seed=players)
+    envs.reset()
+    turns = [
+        Turns.deal(rules, players, random.Random(f"{players}:{env}:0"), envs.table)
+        for env in range(4)
+    ]
+    step_beside_turns(envs, turns, seed=players, steps=30 * players)
+    assert envs.episodes.sum() > 0
+
+
+def test_vector_env_polls_jump_ins_like_turns() -> None:
+    """RULES §6.4.
+
+    Started from a Poker position where a seat may jump in onto a 2, the batched env
+    asks that seat first (PASS declines), exactly as `Turns` does.
+    """
+    hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
+    start = GameState.from_hands(hands, POKER, first_game=False, leader=0).play("2s")
+    for seed in range(6):
+        envs = VectorEnv(3, POKER, players=4, seed=seed)
+        _, _, deciders = envs.reset([start] * 3)
+        assert deciders.tolist() == [2, 2, 2]
+        assert envs.polling.all()
+        turns = [Turns(start, envs.table) for _ in range(3)]
+        assert step_beside_turns(envs, turns, seed=seed, steps=4) >= 3
+
+
+def test_vector_env_refuses_bad_actions_and_changes_nothing() -> None:
+    """Bad input (issue 14 contracts).
+
+    Illegal, out-of-range, non-integer or wrongly sized actions are refused with a
+    clear error, and no game moves; a start of another table is refused.
+    """
+    envs = VectorEnv(3, CLASSIC, players=4, seed=2)
+    _, masks, _ = envs.reset()
+    before = envs.states
+    legal = [int(row.nonzero()[0][0]) for row in masks]
+    illegal = int((masks[1] == 0).nonzero()[0][0])
+    bad_actions: list[tuple[list[Any], type[Exception]]] = [
+        ([legal[0], illegal, legal[2]], IllegalActionError),
+        ([legal[0], -1, legal[2]], IllegalActionError),
+        ([legal[0], 10_000, legal[2]], IllegalActionError),
+        ([0.0, 1.0, 2.0], TypeError),
+        (legal[:2], ValueError),
+    ]
+    for bad, error in bad_actions:
+        with pytest.raises(error):
+            envs.step(bad)
+        assert envs.states == before
+    with pytest.raises(ValueError, match="4 players of classic"):
+        envs.reset([GameState.deal(POKER, 4, seed=1)] * 3)
+    with pytest.raises(ValueError, match="GameStates"):
+        envs.reset(before[:2])
+    assert envs.states == before
+    _, again, _ = envs.reset()
+    assert np.array_equal(again, masks)
+    with pytest.raises(TypeError):
+        VectorEnv(2, rules="classic")  # type: ignore[arg-type]
+
+
+def test_vector_env_copy_false_returns_its_own_buffers() -> None:
+    """Contract: with ``copy=False`` the arrays are the env's, rewritten by each step."""
+    envs = VectorEnv(2, CLASSIC, players=4, seed=1, copy=False)
+    observations, masks, _ = envs.reset()
+    first = observations.copy()
+    legal = [int(row.nonzero()[0][0]) for row in masks]
+    after, masks_after, _, _, _ = envs.step(legal)
+    assert after is observations
+    assert masks_after is masks
+    assert not np.array_equal(after, first)
 
 
 def test_imitation_arrays_from_records() -> None:

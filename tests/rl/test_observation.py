@@ -24,6 +24,7 @@ from tienlen import (
 from tienlen.rl.observation import (
     ACTION_FEATURES,
     BatchEncoder,
+    ObservationBatch,
     ObservationEncoder,
     ObservationLayout,
     action_feature,
@@ -142,3 +143,43 @@ def test_action_features_name_cards_kind_and_pass() -> None:
     assert features[1, :-1].sum() == 0
     assert action_features([]).shape == (0, ACTION_FEATURES)
     assert np.array_equal(action_feature(Pass(player=2)), features[1])
+
+
+def test_observation_batch_refuses_bad_sizes() -> None:
+    """Bad input: a batch needs a layout and a positive number of games."""
+    layout = ObservationLayout(CLASSIC, 4)
+    with pytest.raises(ValueError, match="positive int"):
+        ObservationBatch(layout, 0)
+    with pytest.raises(TypeError):
+        ObservationBatch("classic", 2)  # type: ignore[arg-type]
+
+
+def test_observation_batch_follows_many_games_action_by_action() -> None:
+    """Contract.
+
+    One batch, loaded once and recorded once per action, equals the reference encoder
+    for every game at every step (games of different lengths, jump-in polls kept).
+    """
+    rules, players = POKER, 3
+    games = [
+        [(turns.state, decider(turns)) for turns in walk(rules, players, seed, games=1)]
+        for seed in range(4)
+    ]
+    batch = ObservationBatch(ObservationLayout(rules, players), len(games))
+    previous = [game[0][0] for game in games]
+    batch.load(range(len(games)), previous)
+    for step in range(max(len(game) for game in games)):
+        now = [game[min(step, len(game) - 1)] for game in games]
+        states = [state for state, _ in now]
+        moved = [g for g, state in enumerate(states) if state is not previous[g]]
+        played = [states[g].history[-1] for g in moved]
+        batch.record(
+            moved,
+            [action.player for action in played],
+            [action.cards.mask if isinstance(action, Play) else 0 for action in played],
+        )
+        previous = states
+        rows = batch.encode(states, [seat for _, seat in now])
+        for row, (state, seat) in zip(rows, now, strict=True):
+            fields = reference_observation(Observation.of(state, seat))
+            assert np.array_equal(row, np.concatenate(list(fields.values())))

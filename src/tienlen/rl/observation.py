@@ -45,25 +45,27 @@ from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Play
 from tienlen.players import Observation
+from tienlen.rl._arrays import card_rows, halves
 from tienlen.rl.table import class_key
 from tienlen.rules import BaseRules, Direction, GameEnd, Scoring
 
 __all__ = [
     "ACTION_FEATURES",
     "BatchEncoder",
+    "ObservationBatch",
     "ObservationEncoder",
     "ObservationLayout",
     "action_feature",
     "action_features",
     "card_matrix",
     "card_vector",
+    "check_table",
     "reference_observation",
     "rule_features",
 ]
 
 Array = npt.NDArray[np.float32]
 _CARDS: Final = 52
-_LOW_HALF: Final = (1 << _CARDS) - 1
 _KINDS: Final = tuple(ComboKind)
 _FLAGS: Final = ("must_include", "may_decline", "may_continue", "jumping_in")
 
@@ -174,50 +176,72 @@ def card_vector(mask: int) -> Array:
         >>> card_vector(Hand.parse("3s 2h").mask).nonzero()[0].tolist()
         [0, 51]
     """
-    low = _unpack(mask & _LOW_HALF)
-    high = mask >> _CARDS
-    return low + _unpack(high) if high else low
-
-
-def _unpack(mask: int) -> Array:
-    raw = np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8)
-    return np.unpackbits(raw, bitorder="little")[:_CARDS].astype(np.float32)
+    vector: Array = card_matrix([mask])[0]
+    return vector
 
 
 class ObservationEncoder:
     """Observations of one game, kept up to date once per action.
 
     Call `reset` with the first state, `update` with every action applied, and
-    `encode` (flat), `structured` or `perfect` for any seat at any time. The encoder
-    keeps only the last actions; everything else it reads off the state in constant
-    time (cards played are the dealt cards less the hand), so no step rebuilds the
-    game's history.
+    `encode` (flat), `structured` or `perfect` for any seat at any time. It is an
+    `ObservationBatch` of one game: it keeps each seat's cards and the last actions,
+    and reads the rest off the state in constant time, so no step rebuilds the game's
+    history. Actions are recorded when an observation is next asked for: one, or the
+    state itself when several came in between (bots' moves, say).
+
+    Example:
+        >>> from tienlen import POKER, GameState
+        >>> state = GameState.deal(POKER, 4, seed=3)
+        >>> encoder = ObservationEncoder(POKER, 4, history=2)
+        >>> encoder.reset(state)
+        >>> action = state.legal_actions()[0]
+        >>> state = state.apply(action)
+        >>> encoder.update(action)
+        >>> fields = encoder.structured(state, action.player)
+        >>> int(fields["hand"].sum()), int(fields["played"][:52].sum()) == len(action.cards)
+        (12, True)
     """
 
     def __init__(self, rules: BaseRules, players: int, history: int = 8) -> None:
         self.layout: Final = ObservationLayout(rules, players, history)
         """The field layout."""
-        self._batch = BatchEncoder(self.layout)
+        self._batch = ObservationBatch(self.layout, 1)
         self._recent: list[Action] = []
+        self._pending: list[Action] = []
 
     def reset(self, state: GameState) -> None:
         """Start from *state* (usually a deal; any state works)."""
-        self._batch.check(state)
         self._recent = list(state.history[::-1][: self.layout.history])
+        self._pending = []
+        self._batch.load([0], [state], [self._recent])
 
     def update(self, action: Action) -> None:
         """Record *action*, just applied to the game."""
         self._recent.insert(0, action)
         del self._recent[self.layout.history :]
+        self._pending.append(action)
 
     @property
     def recent(self) -> list[Action]:
         """The last actions, latest first (at most ``layout.history``)."""
         return self._recent
 
+    def _follow(self, state: GameState) -> ObservationBatch:
+        """The batch, caught up with the actions since the last observation."""
+        pending = self._pending
+        if len(pending) == 1:
+            action = pending[0]
+            mask = action.cards.mask if type(action) is Play else 0
+            self._batch.record([0], [action.player], [mask])
+        elif pending:
+            self._batch.load([0], [state], [self._recent])
+        self._pending = []
+        return self._batch
+
     def encode(self, state: GameState, seat: int) -> Array:
         """The flat observation of *state* for *seat* (a new float32 array)."""
-        row: Array = self._batch.encode([(state, seat, self._recent)])[0]
+        row: Array = self._follow(state).encode([state], [seat])[0].copy()
         return row
 
     def structured(self, state: GameState, seat: int) -> dict[str, Array]:
@@ -226,132 +250,285 @@ class ObservationEncoder:
 
     def perfect(self, state: GameState, seat: int) -> Array:
         """`encode` followed by every seat's hand, from *seat* on (centralised critics)."""
-        row: Array = self._batch.perfect([(state, seat, self._recent)])[0]
+        row: Array = self._follow(state).perfect([state], [seat])[0]
         return row
 
 
 class BatchEncoder:
-    """Flat observations of many games at once, assembled with a few numpy operations.
+    """Flat observations of many unrelated states at once, each from its own record.
 
     Each item is ``(state, seat, recent actions latest first)``; the rows come back in
-    one ``(len(items), layout.size)`` float32 array. `ObservationEncoder` is one game
-    of it; `tienlen.rl.vector.VectorEnv` steps hundreds.
+    one ``(len(items), layout.size)`` float32 array. Every call loads the items into a
+    fresh `ObservationBatch`; to follow games action by action, keep one of those.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> states = [GameState.deal(CLASSIC, 4, seed=seed) for seed in range(3)]
+        >>> encoder = BatchEncoder(ObservationLayout(CLASSIC, 4))
+        >>> encoder.encode([(state, state.to_act, ()) for state in states]).shape[0]
+        3
     """
 
     def __init__(self, layout: ObservationLayout) -> None:
         self.layout: Final = layout
-        rules = layout.rules
-        self._decks = rules.deal_size(layout.players)[0]
-        self._rules_row = rule_features(rules)
-        self._orders: list[list[int]] | None = None
 
     def check(self, state: GameState) -> None:
         """Refuse a state of another table than the layout's."""
-        layout = self.layout
-        if state.players != layout.players or state.rules != layout.rules:
-            msg = f"this encoder is for {layout.players} players of {layout.rules.name}"
-            raise InvalidArgumentError(msg)
+        check_table(self.layout, state)
 
-    def _order(self, state: GameState, seat: int) -> list[int]:
-        if self._orders is None:
-            self._orders = [
-                [s, *state.seats_after(s)] for s in range(self.layout.players)
-            ]
-        return self._orders[seat]
+    def _loaded(
+        self, items: Sequence[tuple[GameState, int, Sequence[Action]]]
+    ) -> tuple[ObservationBatch, list[GameState], list[int]]:
+        batch = ObservationBatch(self.layout, len(items))
+        states = [state for state, _, _ in items]
+        batch.load(range(len(items)), states, [recent for _, _, recent in items])
+        return batch, states, [seat for _, seat, _ in items]
 
     def encode(self, items: Sequence[tuple[GameState, int, Sequence[Action]]]) -> Array:
         """One flat observation per ``(state, seat, recent actions)`` item."""
-        layout = self.layout
-        n, players, k = len(items), layout.players, layout.history
-        per_row = players + 2 + k  # hand, played by each seat, top, history
-        masks: list[int] = []
-        ints = np.zeros((n, 3 + 3 * players + 4 + k), dtype=np.int64)
-        ints[:, :3] = -1  # top kind, top player, to act: none
-        for row, (state, seat, recent) in enumerate(items):
-            order = self._order(state, seat)
-            hands = [state.hand(s).mask for s in order]
-            masks.append(hands[0])
-            one_deck = self._decks == 1
-            for s, held in zip(order, hands, strict=True):
-                dealt = state.dealt[s].mask
-                masks.append(
-                    dealt & ~held if one_deck else (state.dealt[s] - state.hand(s)).mask
-                )
-            top = state.top
-            masks.append(top.mask if top is not None else 0)
-            line = ints[row]
-            if top is not None:
-                line[0] = _KIND_INDEX[top.kind]
-                line[1] = order.index(state.last_player)  # type: ignore[arg-type]
-            to_act = state.to_act
-            if to_act is not None:
-                line[2] = order.index(to_act)
-            base = 3
-            for rel, s in enumerate(order):
-                line[base + rel] = hands[rel].bit_count()
-                line[base + players + rel] = state.locked >> s & 1
-                line[base + 2 * players + rel] = state.out >> s & 1
-            base += 3 * players
-            acting = seat == to_act
-            line[base] = acting and state.required != 0
-            line[base + 1] = acting and state.may_decline
-            line[base + 2] = acting and state.is_continuing
-            line[base + 3] = to_act is not None and not acting
-            base += 4
-            for i in range(k):
-                if i < len(recent):
-                    action = recent[i]
-                    line[base + i] = order.index(action.player)
-                    masks.append(action.cards.mask if type(action) is Play else 0)
-                else:
-                    line[base + i] = -1
-                    masks.append(0)
-        cards = card_matrix(masks).reshape(n, per_row, _CARDS)
-        return self._assemble(cards, ints)
-
-    def _assemble(self, cards: Array, ints: npt.NDArray[np.int64]) -> Array:
-        layout = self.layout
-        parts = layout.slices
-        n, players, k = len(ints), layout.players, layout.history
-        out = np.zeros((n, layout.size), dtype=np.float32)
-        rows = np.arange(n)
-        hand = cards[:, 0]
-        played = cards[:, 1 : 1 + players]
-        out[:, parts["hand"]] = hand
-        out[:, parts["played"]] = played.reshape(n, -1)
-        out[:, parts["unseen"]] = self._decks - hand - played.sum(axis=1)
-        out[:, parts["top"]] = cards[:, 1 + players]
-        for name, column in (("top_kind", 0), ("top_player", 1), ("to_act", 2)):
-            present = ints[:, column] >= 0
-            out[rows[present], parts[name].start + ints[present, column]] = 1
-        base = 3
-        for name in ("card_counts", "passed", "out"):
-            out[:, parts[name]] = ints[:, base : base + players]
-            base += players
-        out[:, parts["flags"]] = ints[:, base : base + 4]
-        base += 4
-        out[:, parts["rules"]] = self._rules_row
-        history = np.zeros((n, k, layout.action_size), dtype=np.float32)
-        who = ints[:, base : base + k]
-        recorded = who >= 0
-        env_index, step_index = recorded.nonzero()
-        history[env_index, step_index, who[recorded]] = 1
-        history[:, :, players:-1] = cards[:, 2 + players :]
-        history[:, :, -1] = recorded & (history[:, :, players:-1].sum(axis=2) == 0)
-        out[:, parts["history"]] = history.reshape(n, -1)
-        return out
+        batch, states, seats = self._loaded(items)
+        return batch.encode(states, seats)
 
     def perfect(
         self, items: Sequence[tuple[GameState, int, Sequence[Action]]]
     ) -> Array:
         """`encode` followed by every seat's hand, from the observing seat on."""
-        hands = [
-            state.hand(s).mask
-            for state, seat, _ in items
-            for s in self._order(state, seat)
-        ]
-        extra = card_matrix(hands).reshape(len(items), -1)
-        return np.concatenate([self.encode(items), extra], axis=1)
+        batch, states, seats = self._loaded(items)
+        return batch.perfect(states, seats)
+
+
+class ObservationBatch:
+    """The public record of *games* games of one table as arrays, updated once per action.
+
+    Row *g* belongs to game *g*: each seat's cards held and cards played, in seat
+    order, and the game's last actions (a ring of ``layout.history`` slots). `load` fills rows from states; `record` takes
+    the actions just applied, one per game, in one numpy pass over the batch (the
+    actor's cards and the ring); `encode` assembles, for every game, the flat
+    observation of one seat, relative to that seat, into one array it reuses. The rest
+    of an observation (the top, who acts, passes, who is out, the flags) is a few ints
+    read off each state.
+
+    `tienlen.rl.vector.VectorEnv` keeps one for all its games, `ObservationEncoder`
+    one for a single game; the tests hold both equal to `reference_observation` at
+    every step of random games.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> states = [GameState.deal(CLASSIC, 4, seed=seed) for seed in (1, 2)]
+        >>> batch = ObservationBatch(ObservationLayout(CLASSIC, 4), games=2)
+        >>> batch.load([0, 1], states)
+        >>> play = states[0].legal_actions()[0]
+        >>> states[0] = states[0].apply(play)
+        >>> batch.record([0], [play.player], [play.cards.mask])
+        >>> rows = batch.encode(states, [state.to_act for state in states])
+        >>> rows.shape == (2, batch.layout.size), int(rows[0, 52:260].sum())
+        (True, 1)
+    """
+
+    def __init__(self, layout: ObservationLayout, games: int) -> None:
+        given: object = layout  # checked at run time: callers may pass anything
+        if not isinstance(given, ObservationLayout):
+            msg = f"expected an ObservationLayout, got {type(given).__name__}"
+            raise TypeError(msg)
+        if type(games) is not int or games < 1:
+            msg = f"games must be a positive int, not {games!r}"
+            raise InvalidArgumentError(msg)
+        self.layout: Final = layout
+        """The field layout."""
+        self.games: Final = games
+        """How many games (rows)."""
+        players, k = layout.players, layout.history
+        slots = max(k, 1)
+        self._decks = layout.rules.deal_size(players)[0]
+        self._seats = np.zeros((games * players, 2, _CARDS), dtype=np.uint8)
+        """Per (game, seat), row ``game * players + seat``: the cards held, played."""
+        self._ring = np.zeros((games * slots, _CARDS + 1), dtype=np.uint8)
+        """Per (game, slot), row ``game * slots + slot``: an action's cards, a pass."""
+        self._ring_seat = np.zeros(games * slots, dtype=np.int64)
+        self._done = np.zeros(games, dtype=np.int64)
+        """Per game, how many actions the ring took (the next goes to slot done % k)."""
+        self._out = np.zeros((games, layout.size), dtype=np.float32)
+        self._out[:, layout.slices["rules"]] = rule_features(layout.rules)
+        self._rows = np.arange(games)
+        self._seat_rows = self._rows[:, None] * players
+        self._steps = np.arange(k)
+        self._ring_rows = self._rows[:, None] * slots
+        self._positions = np.arange(max(players, len(_KINDS)))
+        self._orders: npt.NDArray[np.int64] | None = None
+        self._relative: npt.NDArray[np.int64] | None = None
+
+    def load(
+        self,
+        rows: Sequence[int],
+        states: Sequence[GameState],
+        recent: Sequence[Sequence[Action]] | None = None,
+    ) -> None:
+        """Fill *rows* from *states* (a deal, or any state), one state per row.
+
+        Args:
+            rows: Distinct game rows.
+            states: Their states.
+            recent: Each state's last actions, latest first (default: its history).
+
+        Raises:
+            ValueError: a state of another table than the layout's.
+        """
+        layout = self.layout
+        players, k = layout.players, layout.history
+        for state in states:
+            check_table(layout, state)
+        if not states:
+            return
+        if self._orders is None:
+            self._set_orders(states[0])
+        masks = [hand.mask for state in states for hand in state.dealt]
+        masks += [mask for state in states for mask in state._masks]
+        low, high = halves(masks)
+        dealt, held = card_rows(low, high).reshape(2, len(states), players, _CARDS)
+        played = dealt - held
+        at = np.asarray(rows, dtype=np.int64)
+        seat_rows = (at[:, None] * players + np.arange(players)).ravel()
+        self._seats[seat_rows, 0] = held.reshape(-1, _CARDS)
+        self._seats[seat_rows, 1] = played.reshape(-1, _CARDS)
+        if not k:
+            return
+        self._ring[(at[:, None] * k + self._steps).ravel()] = 0
+        if recent is None:
+            recent = [state.history[::-1][:k] for state in states]
+        slots: list[int] = []
+        seats: list[int] = []
+        plays: list[int] = []
+        for row, actions in zip(rows, recent, strict=True):
+            latest = actions[:k]
+            for i, action in enumerate(latest):  # the i-th latest sits i slots back
+                slots.append(row * k + len(latest) - 1 - i)
+                seats.append(action.player)
+                plays.append(action.cards.mask if type(action) is Play else 0)
+            self._done[row] = len(latest)
+        if slots:
+            low, high = halves(plays)
+            self._ring[slots, :_CARDS] = card_rows(low, high)
+            self._ring[slots, _CARDS] = low == 0
+            self._ring_seat[slots] = seats
+
+    def record(
+        self, rows: Sequence[int], seats: Sequence[int], masks: Sequence[int]
+    ) -> None:
+        """The actions just applied: in game ``rows[i]``, seat ``seats[i]`` played ``masks[i]``.
+
+        *rows* are distinct; a mask of 0 is a pass.
+        """
+        if not len(rows):
+            return
+        low, high = halves(masks)
+        cards = card_rows(low, high)
+        at = np.asarray(rows, dtype=np.int64)
+        who = np.asarray(seats, dtype=np.int64)
+        seat_rows = at * self.layout.players + who
+        self._seats[seat_rows, 0] -= cards
+        self._seats[seat_rows, 1] += cards
+        k = self.layout.history
+        if k:
+            done = self._done[at]
+            ring_rows = at * k + done % k
+            self._ring[ring_rows, :_CARDS] = cards
+            self._ring[ring_rows, _CARDS] = low == 0
+            self._ring_seat[ring_rows] = who
+            self._done[at] = done + 1
+
+    def _set_orders(self, state: GameState) -> None:
+        players = self.layout.players
+        orders = np.array(
+            [[seat, *state.seats_after(seat)] for seat in range(players)],
+            dtype=np.int64,
+        )
+        relative = np.empty_like(orders)
+        relative[np.arange(players)[:, None], orders] = np.arange(players)
+        self._orders, self._relative = orders, relative
+
+    def encode(self, states: Sequence[GameState], seats: Sequence[int]) -> Array:
+        """The flat observation of ``seats[g]`` in ``states[g]``, for every game *g*.
+
+        *states* are the games' current states, one per row, as `load` and `record`
+        followed them. The array returned is reused by the next call: copy it to keep it.
+        """
+        layout, out = self.layout, self._out
+        parts = layout.slices
+        orders, relative = self._orders, self._relative
+        assert orders is not None, "load() first"
+        assert relative is not None
+        n, players = self.games, layout.players
+        seat = np.asarray(seats, dtype=np.int64)
+        order = orders[seat]  # (n, players): the seats in play direction from each
+        cards = self._seats.take((self._seat_rows + order).ravel(), axis=0)
+        cards = cards.reshape(n, players, 2, _CARDS)
+        hand = cards[:, 0, 0]
+        out[:, parts["hand"]] = hand
+        out[:, parts["played"]] = cards[:, :, 1].reshape(n, -1)
+        played_all = cards[:, :, 1].sum(axis=1, dtype=np.uint8)
+        out[:, parts["unseen"]] = self._decks - hand - played_all
+        out[:, parts["card_counts"]] = cards[:, :, 0].sum(axis=2)
+        out[:, parts["top"]] = card_rows(*halves([s._top_mask for s in states]))
+        to_act, last, top, locked, gone, required, declines = _scalars(states)
+        held_top = top != 0
+        acting_now = to_act >= 0
+        for name, column in (  # one-hot fields, −1 for none
+            ("top_kind", np.where(held_top, _KIND_POSITION[top >> 12], -1)),
+            ("top_player", np.where(held_top, relative[seat, last], -1)),
+            ("to_act", np.where(acting_now, relative[seat, to_act], -1)),
+        ):
+            part = parts[name]
+            out[:, part] = column[:, None] == self._positions[: part.stop - part.start]
+        out[:, parts["passed"]] = locked[:, None] >> order & 1
+        out[:, parts["out"]] = gone[:, None] >> order & 1
+        acting = seat == to_act
+        flags = out[:, parts["flags"]]
+        flags[:, 0] = acting & (required != 0)
+        flags[:, 1] = acting & (declines != 0)
+        flags[:, 2] = acting & held_top & (to_act == last)
+        flags[:, 3] = acting_now & ~acting
+        if layout.history:
+            self._history(out[:, parts["history"]], seat, relative)
+        return out
+
+    def _history(
+        self, part: Array, seat: npt.NDArray[np.int64], relative: npt.NDArray[np.int64]
+    ) -> None:
+        """The ``history`` field: the last actions, latest first, from the ring."""
+        n, k, players = self.games, self.layout.history, self.layout.players
+        history = part.reshape(n, k, -1)  # a view: the field is contiguous per row
+        ring_rows = (
+            self._ring_rows + (self._done[:, None] - 1 - self._steps) % k
+        ).ravel()
+        history[:, :, players:] = self._ring.take(ring_rows, axis=0).reshape(n, k, -1)
+        who = relative[seat[:, None], self._ring_seat[ring_rows].reshape(n, k)]
+        who = np.where(self._steps < self._done[:, None], who, -1)
+        history[:, :, :players] = who[:, :, None] == self._positions[:players]
+
+    def perfect(self, states: Sequence[GameState], seats: Sequence[int]) -> Array:
+        """`encode` followed by every seat's hand, from the observing seat on (a new array)."""
+        observed = self.encode(states, seats)
+        assert self._orders is not None
+        order = self._orders[np.asarray(seats, dtype=np.int64)]
+        hands = self._seats[(self._seat_rows + order).ravel(), 0]
+        return np.concatenate([observed, hands.reshape(self.games, -1)], axis=1)
+
+
+def _scalars(states: Sequence[GameState]) -> npt.NDArray[np.int64]:
+    """Per state: to act, last player (−1 for none), top key, passed, out, required, may decline."""
+    values = [
+        (
+            -1 if s.to_act is None else s.to_act,
+            -1 if s.last_player is None else s.last_player,
+            s._top,
+            s.locked,
+            s.out,
+            s.required != 0,
+            s.may_decline,
+        )
+        for s in states
+    ]
+    return np.array(values, dtype=np.int64).reshape(len(states), 7).T
 
 
 def card_matrix(masks: Sequence[int]) -> Array:
@@ -362,17 +539,33 @@ def card_matrix(masks: Sequence[int]) -> Array:
         >>> card_matrix([Hand.parse("3s").mask, 0]).sum(axis=1).tolist()
         [1.0, 0.0]
     """
-    low = b"".join((mask & _LOW_HALF).to_bytes(7, "little") for mask in masks)
-    raw = np.frombuffer(low, dtype=np.uint8).reshape(len(masks), 7)
-    bits = np.unpackbits(raw, axis=1, bitorder="little")[:, :_CARDS]
-    if any(mask >> _CARDS for mask in masks):
-        high = b"".join((mask >> _CARDS).to_bytes(7, "little") for mask in masks)
-        raw = np.frombuffer(high, dtype=np.uint8).reshape(len(masks), 7)
-        bits = bits + np.unpackbits(raw, axis=1, bitorder="little")[:, :_CARDS]
-    return bits.astype(np.float32)
+    return card_rows(*halves(masks)).astype(np.float32)
 
 
-_KIND_INDEX: Final = {kind: i for i, kind in enumerate(_KINDS)}
+_KIND_POSITION: Final = np.zeros(1 + max(kind.value for kind in _KINDS), dtype=np.int64)
+"""A kind's position in `_KINDS` by its value (a class key's top bits)."""
+_KIND_POSITION[[kind.value for kind in _KINDS]] = np.arange(len(_KINDS))
+
+
+def check_table(layout: ObservationLayout, state: GameState) -> None:
+    """Refuse a state of another table than *layout*'s.
+
+    Raises:
+        ValueError: *state* has another rule set or table size.
+
+    Example:
+        >>> from tienlen import CLASSIC, POKER, GameState
+        >>> check_table(ObservationLayout(POKER, 4), GameState.deal(CLASSIC, 4, seed=1))
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidArgumentError: this encoder is for 4 players of poker
+    """
+    rules = state.rules
+    if state.players != layout.players or (
+        rules is not layout.rules and rules != layout.rules
+    ):
+        msg = f"this encoder is for {layout.players} players of {layout.rules.name}"
+        raise InvalidArgumentError(msg)
 
 
 def reference_observation(
@@ -382,6 +575,16 @@ def reference_observation(
 
     Only the seat's own view is used, card by card: the tests hold
     `ObservationEncoder.structured` equal to it at every step of random games.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Observation
+        >>> state = GameState.deal(CLASSIC, 4, seed=1)
+        >>> slow = reference_observation(Observation.of(state, 0))
+        >>> encoder = ObservationEncoder(CLASSIC, 4)
+        >>> encoder.reset(state)
+        >>> fast = encoder.structured(state, 0)
+        >>> all((fast[name] == slow[name]).all() for name in slow)
+        True
     """
     rules = observation.rules
     assert isinstance(rules, BaseRules)
@@ -478,7 +681,14 @@ def action_feature(action: Action) -> Array:
 
 
 def action_features(actions: Sequence[Action]) -> Array:
-    """`action_feature` of every action, one row each."""
+    """`action_feature` of every action, one row each.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> actions = GameState.deal(CLASSIC, 4, seed=1).legal_actions()
+        >>> action_features(actions).shape == (len(actions), ACTION_FEATURES)
+        True
+    """
     if not actions:
         return np.zeros((0, ACTION_FEATURES), dtype=np.float32)
     return np.stack([action_feature(action) for action in actions])

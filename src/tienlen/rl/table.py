@@ -37,6 +37,7 @@ from tienlen.cards import DECK, Card, Hand, Rank
 from tienlen.combos import ComboKind, Shape
 from tienlen.errors import InvalidArgumentError, InvalidRulesError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
+from tienlen.rl._arrays import Words, class_keys, halves
 from tienlen.rules import RULESETS, BaseRules
 
 __all__ = ["ACTIONS", "ActionClass", "ActionTable", "UnknownActionError"]
@@ -310,6 +311,41 @@ class ActionTable(Sequence[ActionClass | None]):
         """The index of the play whose cards are *mask* (a legal play's mask)."""
         return self._index[class_key(mask)]
 
+    def indices(self, masks: Sequence[int]) -> npt.NDArray[np.int64]:
+        """`index_of_mask` of many legal plays at once, computed by numpy.
+
+        Raises:
+            UnknownActionError: a mask that is no combination of the table.
+
+        Example:
+            >>> from tienlen import Hand
+            >>> masks = [Hand.parse(text).mask for text in ("3s", "9s 9h", "5d 6c 7h")]
+            >>> ACTIONS.indices(masks).tolist() == [ACTIONS.index_of_mask(m) for m in masks]
+            True
+        """
+        if any(type(mask) is not int or mask <= 0 for mask in masks):
+            msg = "expected the masks of plays: positive ints"
+            raise TypeError(msg)
+        return self._indices(*halves(masks))
+
+    def _indices(self, low: Words, high: Words | None) -> npt.NDArray[np.int64]:
+        """`indices` of masks already split into halves (`tienlen.rl._arrays`)."""
+        keys = class_keys(low, high, _SHAPE_CODE_ARRAY)
+        lookup = self._lookup
+        found = lookup[np.minimum(keys, len(lookup) - 1)]
+        if (found < 0).any():
+            msg = "a mask that is no combination of this action table"
+            raise UnknownActionError(msg)
+        return found
+
+    @functools.cached_property
+    def _lookup(self) -> npt.NDArray[np.int64]:
+        """Class key → index (−1 where no class has the key), with a −1 sentinel last."""
+        lookup = np.full(max(self._index) + 2, -1, dtype=np.int64)
+        for key, index in self._index.items():
+            lookup[key] = index
+        return lookup
+
     def index_of_key(self, key: int) -> int:
         """The index of the class named *key* (a `tienlen.Combo.key`).
 
@@ -540,6 +576,19 @@ def _shape_codes() -> Mapping[tuple[int, int], int]:
 
 
 _SHAPE_CODES: Final = _shape_codes()
+
+
+def _shape_code_array() -> npt.NDArray[np.int64]:
+    """`_SHAPE_CODES` as an array indexed ``[ranks, cards per rank]`` (0: no shape)."""
+    array = np.zeros(
+        (_RANKS + 1, 1 + max(per for _, per in _SHAPE_CODES)), dtype=np.int64
+    )
+    for (ranks, per), code in _SHAPE_CODES.items():
+        array[ranks, per] = code
+    return array
+
+
+_SHAPE_CODE_ARRAY: Final = _shape_code_array()
 
 
 @functools.cache

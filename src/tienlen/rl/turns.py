@@ -17,16 +17,19 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Sequence
 from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from tienlen.actions import PASSES, make_play
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Pass, Play
+from tienlen.game import Action, GameState, Pass
 from tienlen.rl.observation import ObservationEncoder
-from tienlen.rl.table import ACTIONS, ActionTable
+from tienlen.rl.table import ACTIONS, ActionTable, class_key
 from tienlen.rules import BaseRules
 from tienlen.scoring import GameResult
 
@@ -37,7 +40,17 @@ REWARDS: Final = ("score", "win", "place")
 
 
 class IllegalActionError(TienLenError, ValueError):
-    """An action index that the deciding seat may not choose now."""
+    """An action index that the deciding seat may not choose now.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC
+        >>> game = Turns.deal(CLASSIC, 4, random.Random(1))
+        >>> game.act(0)  # PASS: the first lead may not pass
+        Traceback (most recent call last):
+        ...
+        tienlen.rl.turns.IllegalActionError: action 0 is not legal for seat ... now
+    """
 
 
 def rewards(result: GameResult, reward: Reward) -> list[float]:
@@ -72,7 +85,14 @@ def check_reward(reward: str) -> Reward:
 
 
 def deal_playable(rules: BaseRules, players: int, rng: random.Random) -> GameState:
-    """A deal from *rng* that needs a decision: instant wins (RULES §5.4, §6.7) are redealt."""
+    """A deal from *rng* that needs a decision: instant wins (RULES §5.4, §6.7) are redealt.
+
+    Example:
+        >>> import random
+        >>> from tienlen import POKER
+        >>> deal_playable(POKER, 4, random.Random(2)).is_over
+        False
+    """
     while True:
         state = GameState.deal(rules, players, seed=rng)
         if not state.is_over:
@@ -80,7 +100,22 @@ def deal_playable(rules: BaseRules, players: int, rng: random.Random) -> GameSta
 
 
 class Turns:
-    """One game, decision by decision, with its observation encoder kept up to date."""
+    """One game, decision by decision, with its observation encoder kept up to date.
+
+    The decider is the player to act, or before them each seat that could jump in
+    (Poker, RULES §6.4); `legal_indices` and `mask` give its choices, `act` takes one.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC
+        >>> game = Turns.deal(CLASSIC, 4, random.Random(3))
+        >>> while game.decider is not None:
+        ...     seat = game.decider
+        ...     observation = game.observe(seat)
+        ...     action = game.act(game.legal_indices()[-1])
+        >>> game.state.is_over, observation.shape == (game.encoder.layout.size,)
+        (True, True)
+    """
 
     def __init__(
         self,
@@ -98,8 +133,12 @@ class Turns:
         self.encoder: Final = ObservationEncoder(rules, state.players, history)
         self.encoder.reset(state)
         self.state = state
-        self._poll: list[int] = []
-        self._groups: dict[int, list[Action]] = {}
+        self._keys = table._index
+        self._single = _single_indices(table)
+        self._poll: list[tuple[int, Sequence[int]]] = []
+        self._seat: int | None = None
+        self._groups: dict[int, list[int]] = {}
+        """The decider's choices: each index's plays as card masks (PASS: ``[0]``)."""
         self._begin_round()
 
     @classmethod
@@ -117,18 +156,25 @@ class Turns:
     @property
     def decider(self) -> int | None:
         """The seat whose decision it is; ``None`` once the game is over."""
-        if self.state.to_act is None:
-            return None
-        return self._poll[0] if self._poll else self.state.to_act
+        return self._seat
 
     @property
     def polling(self) -> bool:
         """Whether the decider is asked out of turn about a jump-in (RULES §6.4)."""
-        return bool(self._poll)
+        return self._seat is not None and self._seat != self.state.to_act
 
     def offered(self) -> dict[int, list[Action]]:
         """The decider's actions by index (a polled seat's PASS declines to jump in)."""
-        return self._groups
+        seat, serial = self._seat, self.state._serial
+        if seat is None:
+            return {}
+        return {
+            index: [
+                make_play(seat, mask, serial) if mask else PASSES[seat]
+                for mask in masks
+            ]
+            for index, masks in self._groups.items()
+        }
 
     def legal_indices(self) -> list[int]:
         """The indices the decider may choose, ascending."""
@@ -150,57 +196,59 @@ class Turns:
         Raises:
             IllegalActionError: the decider may not take *index* now.
         """
-        group = self._groups.get(index)
-        if group is None:
-            msg = f"action {index} is not legal for seat {self.decider} now"
+        masks = self._groups.get(index)
+        seat = self._seat
+        if masks is None or seat is None:
+            msg = f"action {index} is not legal for seat {seat} now"
             raise IllegalActionError(msg)
-        action = group[0]
-        if len(group) > 1:
-            wanted = self.table.fill(
-                index, self.state.hand(action.player), action.player
-            )
-            assert isinstance(wanted, Play)
-            action = next(
-                a for a in group if type(a) is Play and a.cards == wanted.cards
-            )
+        # The lowest suits are the member of least card value (`ActionTable.fill`).
+        mask = min(masks, key=_card_value) if len(masks) > 1 else masks[0]
+        action = make_play(seat, mask, self.state._serial) if mask else PASSES[seat]
         self.apply(action)
         return action
 
     def apply(self, action: Action) -> None:
         """The decider takes *action*, one of `offered`."""
-        if self._poll and type(action) is Pass:
-            self._poll.pop(0)  # declined to jump in
-            poll = self._poll
-            self._groups = self._jump_groups(poll[0]) if poll else self._own_groups()
+        if type(action) is Pass and self.polling:
+            self._next_poll()  # declined to jump in
             return
         self.state = self.state.apply(action)
         self.encoder.update(action)
         self._begin_round()
 
     def _begin_round(self) -> None:
-        state = self.state
-        self._actions = state.legal_actions()
-        self._poll = []
-        to_act = state.to_act
-        if to_act is None:
-            self._groups = {}
+        actions = self.state.legal_actions()
+        self._actions = actions
+        self._poll = list(actions._others)  # in play direction (RULES §6.4)
+        self._next_poll()
+
+    def _next_poll(self) -> None:
+        """Offer the next seat that could jump in its jump-ins, else the player to act."""
+        if self._poll:
+            seat, plays = self._poll.pop(0)
+            self._offer(seat, 0, plays, passes=True)
             return
-        jumpers = {a.player for a in self._actions if a.player != to_act}
-        if jumpers:
-            self._poll = [seat for seat in state.seats_after(to_act) if seat in jumpers]
-            self._groups = self._jump_groups(self._poll[0])
-        else:
-            self._groups = self._own_groups()
-
-    def _own_groups(self) -> dict[int, list[Action]]:
         to_act = self.state.to_act
-        assert to_act is not None
-        return self.table.group(self._actions, to_act)
+        if to_act is None:
+            self._seat, self._groups = None, {}
+            return
+        actions = self._actions
+        self._offer(to_act, actions._singles, actions._masks, passes=actions._pass)
 
-    def _jump_groups(self, seat: int) -> dict[int, list[Action]]:
-        groups = self.table.group(self._actions, seat)
-        groups[self.table.PASS] = [Pass(player=seat)]
-        return groups
+    def _offer(
+        self, seat: int, singles: int, plays: Sequence[int], *, passes: bool
+    ) -> None:
+        groups: dict[int, list[int]] = {}  # in the order of `tienlen.Actions`
+        single, keys = self._single, self._keys
+        while singles:
+            low = singles & -singles
+            groups[single[low.bit_length() - 1]] = [low]
+            singles ^= low
+        for mask in plays:
+            groups.setdefault(keys[class_key(mask)], []).append(mask)
+        if passes:
+            groups[self.table.PASS] = [0]
+        self._seat, self._groups = seat, groups
 
     def seat_rewards(self, reward: Reward) -> list[float]:
         """Every seat's reward: the game's once it is over, else zeros."""
@@ -208,3 +256,19 @@ class Turns:
         if result is None:
             return [0.0] * self.state.players
         return rewards(result, reward)
+
+
+def _card_value(mask: int) -> int:
+    """The sum of ``2 ** card`` over a play's cards: least for the lowest suits."""
+    return (mask & _LOW_HALF) + (mask >> _CARDS)
+
+
+@functools.cache
+def _single_indices(table: ActionTable) -> list[int]:
+    """The index of the single of each card in *table*."""
+    indices: list[int] = table.indices([1 << card for card in range(_CARDS)]).tolist()
+    return indices
+
+
+_CARDS: Final = 52
+_LOW_HALF: Final = (1 << _CARDS) - 1

@@ -6,6 +6,13 @@ games as arrays. A finished game is dealt again at once (auto-redeal): its row t
 holds the new game's first decision, and ``terminated`` and ``rewards`` report the
 game that ended. Game *e* of environment *i* is dealt from the seed ``(seed, i, e)``.
 
+Decisions are those of `tienlen.rl.turns.Turns`, game for game: Poker seats that could
+jump in (RULES §6.4) are asked first, in play direction, PASS declining, and a class
+index plays the class filled with the decider's lowest suits. The step is built for
+speed: observations live in an `tienlen.rl.observation.ObservationBatch`, updated with
+the actions of all games in one numpy pass, and masks come from the legal plays' card
+masks through the action table's key → index map, with no action object built.
+
 Example:
     >>> import numpy as np
     >>> from tienlen import CLASSIC
@@ -25,6 +32,7 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 from typing import Final
@@ -32,22 +40,28 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
+from tienlen.actions import PASSES, Actions, make_play
 from tienlen.errors import InvalidArgumentError
-from tienlen.rl.observation import BatchEncoder, ObservationLayout
+from tienlen.game import GameState
+from tienlen.rl._arrays import card_rows, halves
+from tienlen.rl.observation import ObservationBatch, ObservationLayout, check_table
 from tienlen.rl.table import ActionTable
-from tienlen.rl.turns import Turns, check_reward
+from tienlen.rl.turns import (
+    IllegalActionError,
+    _single_indices,
+    check_reward,
+    deal_playable,
+    rewards,
+)
 from tienlen.rules import CLASSIC, BaseRules
 
 __all__ = ["VectorEnv"]
 
 _Floats = npt.NDArray[np.float32]
-_Step = tuple[
-    _Floats,
-    npt.NDArray[np.int8],
-    npt.NDArray[np.int64],
-    _Floats,
-    npt.NDArray[np.bool_],
-]
+_Ints = npt.NDArray[np.int64]
+_Decisions = tuple[_Floats, npt.NDArray[np.int8], _Ints]
+_Step = tuple[_Floats, npt.NDArray[np.int8], _Ints, _Floats, npt.NDArray[np.bool_]]
+_CARDS: Final = 52
 
 
 class VectorEnv:
@@ -60,6 +74,17 @@ class VectorEnv:
         seed: The root of every deal's seed ``(seed, env, episode)``.
         reward: ``"score"``, ``"win"`` or ``"place"`` (see `tienlen.rl.turns.rewards`).
         history: Past actions in each observation.
+        copy: Return new observation and mask arrays from each call (the default);
+            with ``False``, the environment's own arrays, which the next call rewrites.
+
+    Example:
+        >>> from tienlen import POKER
+        >>> envs = VectorEnv(4, POKER, players=3, seed=7, reward="win")
+        >>> observations, masks, deciders = envs.reset()
+        >>> actions = masks.argmax(axis=1)  # the lowest legal index in every game
+        >>> observations, masks, deciders, rewards, terminated = envs.step(actions)
+        >>> observations.shape == (4, envs.layout.size), rewards.shape, bool(terminated.any())
+        (True, (4, 3), False)
     """
 
     def __init__(
@@ -71,40 +96,142 @@ class VectorEnv:
         seed: int = 0,
         reward: str = "score",
         history: int = 8,
+        copy: bool = True,
     ) -> None:
         if type(num_envs) is not int or num_envs < 1:
             msg = f"num_envs must be a positive int, not {num_envs!r}"
             raise InvalidArgumentError(msg)
+        given: object = rules  # checked at run time: callers may pass anything
+        if not isinstance(given, BaseRules):
+            msg = f"the environments need a BaseRules rule set, not {type(rules).__name__}"
+            raise TypeError(msg)
         rules.deal_size(players)
         self.num_envs: Final = num_envs
         self.rules: Final = rules
         self.players: Final = players
         self.seed: Final = seed
         self.reward: Final = check_reward(reward)
+        self.copy: Final = bool(copy)
         self.table: Final = ActionTable.for_rules(rules)
         self.layout: Final = ObservationLayout(rules, players, history)
         self.num_actions: Final = self.table.actions_for(players)
         """The size of the action space."""
         self.episodes = np.zeros(num_envs, dtype=np.int64)
         """How many games each environment has finished."""
-        self._encoder = BatchEncoder(self.layout)
-        self._games: list[Turns] = []
-
-    def _deal(self, env: int) -> Turns:
-        rng = random.Random(f"{self.seed}:{env}:{int(self.episodes[env])}")
-        return Turns.deal(
-            self.rules, self.players, rng, self.table, self.layout.history
+        self._observations = ObservationBatch(self.layout, num_envs)
+        self._states: list[GameState] = []
+        self._rows = np.arange(num_envs)
+        self._masks = np.zeros((num_envs, self.num_actions), dtype=np.int8)
+        singles = np.array(_single_indices(self.table), dtype=np.int64)
+        first = int(singles[0])
+        contiguous = bool((singles == np.arange(first, first + _CARDS)).all())
+        self._single_columns: Final = (
+            slice(first, first + _CARDS) if contiguous else singles
         )
+        """The mask columns of the singles of the 52 cards (a slice when in a row)."""
+        single_card = np.full(len(self.table), -1, dtype=np.int64)
+        single_card[singles] = np.arange(_CARDS)
+        self._single_bit: Final[list[int]] = [
+            1 << int(card) if card >= 0 else 0 for card in single_card
+        ]
+        """Per table index, the card mask of its single (0 for other classes)."""
+        # The decision of each game: its decider and what the decider is offered.
+        self._deciders: list[int] = []
+        self._singles: list[int] = []
+        """Single-card plays offered, as one mask (`tienlen.Actions` keeps them so)."""
+        self._plays: list[Sequence[int]] = []
+        """The other plays offered, as card masks."""
+        self._passes: list[bool] = []
+        """Whether PASS is offered (for a seat asked about a jump-in: declining)."""
+        self._own: list[Actions] = []
+        """The legal actions of a game whose seats are asked about jump-ins."""
+        self._polls: list[list[tuple[int, Sequence[int]]]] = []
+        """Seats still to be asked about a jump-in, and their jump-ins."""
+        # The plays offered, flattened over the games (`_decisions` builds them).
+        self._flat: list[int] = []
+        self._flat_rows = self._flat_index = self._flat_value = np.zeros(0, np.int64)
 
-    def reset(self) -> tuple[_Floats, npt.NDArray[np.int8], npt.NDArray[np.int64]]:
-        """Deal every game afresh (episode counts back to 0).
+    def _deal(self, env: int) -> GameState:
+        rng = random.Random(f"{self.seed}:{env}:{int(self.episodes[env])}")
+        return deal_playable(self.rules, self.players, rng)
+
+    def reset(self, states: Sequence[GameState] | None = None) -> _Decisions:
+        """Deal every game afresh (episode counts back to 0), or start from *states*.
+
+        Args:
+            states: One position per game to start from (games of this table with a
+                player to act), instead of the seeded deals; the games after them are
+                dealt from the seeds as usual.
 
         Returns:
             The observations ``(N, size)``, masks ``(N, actions)`` and deciding seats.
+
+        Raises:
+            ValueError: *states* are not one game in progress per environment, of this
+                rule set and table size.
         """
-        self.episodes[:] = 0
-        self._games = [self._deal(env) for env in range(self.num_envs)]
+        count = self.num_envs
+        if states is None:
+            self.episodes[:] = 0
+            games = [self._deal(env) for env in range(count)]
+        else:
+            games = list(states)
+            if len(games) != count or not all(
+                type(state) is GameState and state.to_act is not None for state in games
+            ):
+                msg = f"expected {count} GameStates with a player to act"
+                raise InvalidArgumentError(msg)
+            for state in games:
+                check_table(self.layout, state)
+            self.episodes[:] = 0
+        self._observations.load(range(count), games)
+        self._states = games
+        self._deciders = [0] * count
+        self._singles = [0] * count
+        self._plays = [()] * count
+        self._passes = [False] * count
+        self._own = [games[0].legal_actions()] * count  # each replaced just below
+        self._polls = [[] for _ in range(count)]
+        for env in range(count):
+            self._begin(env, games[env])
         return self._decisions()
+
+    def _begin(
+        self, env: int, state: GameState, actions: Actions | None = None
+    ) -> None:
+        """Start the decisions of *state*: seats that could jump in first (RULES §6.4)."""
+        if actions is None:
+            actions = state.legal_actions()
+        self._own[env] = actions
+        others = actions._others
+        if others:
+            (seat, plays), *rest = others
+            self._polls[env] = rest
+            self._offer_jump_in(env, seat, plays)
+        else:
+            self._deciders[env] = state.to_act  # type: ignore[assignment]  # in play
+            self._singles[env] = actions._singles
+            self._plays[env] = actions._masks
+            self._passes[env] = actions._pass
+
+    def _offer_jump_in(self, env: int, seat: int, plays: Sequence[int]) -> None:
+        self._deciders[env] = seat
+        self._singles[env] = 0
+        self._plays[env] = plays
+        self._passes[env] = True
+
+    def _decline(self, env: int) -> None:
+        """The seat asked about a jump-in declined: ask the next, or the player to act."""
+        poll = self._polls[env]
+        if poll:
+            seat, plays = poll.pop(0)
+            self._offer_jump_in(env, seat, plays)
+            return
+        actions = self._own[env]
+        self._deciders[env] = self._states[env].to_act  # type: ignore[assignment]  # in play
+        self._singles[env] = actions._singles
+        self._plays[env] = actions._masks
+        self._passes[env] = actions._pass
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> _Step:
         """Each game's deciding seat takes its action; finished games are dealt again.
@@ -115,46 +242,167 @@ class VectorEnv:
             each game ended.
 
         Raises:
-            tienlen.rl.turns.IllegalActionError: an action is not legal in its game.
+            tienlen.rl.turns.IllegalActionError: an action is not legal in its game
+                (no game moves).
+            TypeError: the actions are not integers.
             RuntimeError: `reset` was not called.
         """
-        if not self._games:
+        if not self._states:
             msg = "call reset() before step()"
             raise RuntimeError(msg)
-        if len(actions) != self.num_envs:
-            msg = f"{len(actions)} actions for {self.num_envs} games"
-            raise InvalidArgumentError(msg)
-        rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
+        chosen = self._checked(actions)
+        rewards_out = np.zeros((self.num_envs, self.players), dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
-        for env, (game, action) in enumerate(zip(self._games, actions, strict=True)):
-            game.act(int(action))
-            if game.decider is None:
-                rewards[env] = game.seat_rewards(self.reward)
-                terminated[env] = True
-                self.episodes[env] += 1
-                self._games[env] = self._deal(env)
+        self._play(chosen, rewards_out, terminated)
         observations, masks, deciders = self._decisions()
-        return observations, masks, deciders, rewards, terminated
+        return observations, masks, deciders, rewards_out, terminated
+
+    def _play(
+        self,
+        chosen: _Ints,
+        rewards_out: _Floats,
+        terminated: npt.NDArray[np.bool_],
+    ) -> None:
+        """Every game's decider takes its (legal) choice; the record follows."""
+        positions = self._members(chosen).tolist()
+        indices = chosen.tolist()
+        moved: list[int] = []
+        seats: list[int] = []
+        masks: list[int] = []
+        dealt: list[int] = []
+        states, deciders, flat = self._states, self._deciders, self._flat
+        singles, plays, passes = self._singles, self._plays, self._passes
+        single_bit = self._single_bit
+        for env in range(self.num_envs):
+            state = states[env]
+            seat = deciders[env]
+            position = positions[env]
+            if position >= 0:
+                mask = flat[position]
+            elif indices[env]:
+                mask = single_bit[indices[env]]
+            elif seat != state.to_act:
+                self._decline(env)
+                continue
+            else:
+                mask = 0
+            action = make_play(seat, mask, state._serial) if mask else PASSES[seat]
+            state = state.apply(action)
+            moved.append(env)
+            seats.append(seat)
+            masks.append(mask)
+            if state.to_act is None:
+                state = self._finish(env, state, rewards_out, terminated)
+                dealt.append(env)
+            states[env] = state
+            own = state.legal_actions()  # `_begin`, inlined: the hot path
+            if own._others:
+                self._begin(env, state, own)
+            else:
+                deciders[env] = state.to_act  # type: ignore[assignment]  # in play
+                singles[env] = own._singles
+                plays[env] = own._masks
+                passes[env] = own._pass
+        self._observations.record(moved, seats, masks)
+        self._observations.load(dealt, [states[env] for env in dealt])
+
+    def _finish(
+        self,
+        env: int,
+        state: GameState,
+        rewards_out: _Floats,
+        terminated: npt.NDArray[np.bool_],
+    ) -> GameState:
+        """Settle game *env*, which is over, and deal its next game."""
+        assert state.result is not None
+        rewards_out[env] = rewards(state.result, self.reward)
+        terminated[env] = True
+        self.episodes[env] += 1
+        return self._deal(env)
+
+    def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> _Ints:
+        """*actions* as an int64 array, refused unless each is legal in its game."""
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,):
+            msg = f"expected {self.num_envs} actions, got an array of shape {chosen.shape}"
+            raise InvalidArgumentError(msg)
+        if not np.issubdtype(chosen.dtype, np.integer):
+            msg = f"actions must be integers, not {chosen.dtype}"
+            raise TypeError(msg)
+        chosen = chosen.astype(np.int64, copy=False)
+        inside = (chosen >= 0) & (chosen < self.num_actions)
+        legal = inside.copy()
+        legal[inside] = self._masks[self._rows[inside], chosen[inside]] == 1
+        if not legal.all():
+            bad = np.flatnonzero(~legal)[:5].tolist()
+            shown = ", ".join(
+                f"{chosen[env]} for seat {self._deciders[env]} of game {env}"
+                for env in bad
+            )
+            msg = f"illegal actions: {shown}"
+            raise IllegalActionError(msg)
+        return chosen
+
+    def _members(self, chosen: _Ints) -> _Ints:
+        """Per game, the position in `_flat` of the play to make, or −1.
+
+        A class with several members is filled with the lowest suits: the member with
+        the smallest card value (`tienlen.rl.table.ActionTable.fill`; −1 means a single
+        from the singles mask, or a pass).
+        """
+        positions = np.full(self.num_envs, -1, dtype=np.int64)
+        candidates = np.flatnonzero(self._flat_index == chosen[self._flat_rows])
+        if not candidates.size:
+            return positions
+        rows = self._flat_rows[candidates]
+        order = np.lexsort((self._flat_value[candidates], rows))
+        candidates, rows = candidates[order], rows[order]
+        first = np.ones(len(rows), dtype=np.bool_)
+        first[1:] = rows[1:] != rows[:-1]
+        positions[rows[first]] = candidates[first]
+        return positions
+
+    def _decisions(self) -> _Decisions:
+        """The observations, masks and deciders of every game's decision."""
+        plays = self._plays
+        flat = list(itertools.chain.from_iterable(plays))
+        lengths = np.fromiter(map(len, plays), np.int64, self.num_envs)
+        masks = self._masks
+        masks.fill(0)
+        if flat:
+            low, high = halves(flat)
+            self._flat_index = self.table._indices(low, high)
+            self._flat_rows = np.repeat(self._rows, lengths)
+            value = low.astype(np.int64)
+            self._flat_value = value if high is None else value + high.astype(np.int64)
+            masks[self._flat_rows, self._flat_index] = 1
+        else:
+            self._flat_rows = self._flat_index = self._flat_value = np.zeros(
+                0, np.int64
+            )
+        self._flat = flat
+        masks[:, self._single_columns] |= card_rows(*halves(self._singles)).view(
+            np.int8
+        )
+        masks[:, self.table.PASS] = self._passes
+        deciders = np.array(self._deciders, dtype=np.int64)
+        observations = self._observations.encode(self._states, self._deciders)
+        if self.copy:
+            return observations.copy(), masks.copy(), deciders
+        return observations, masks, deciders
 
     @property
-    def games(self) -> list[Turns]:
-        """The games in progress (their ``state`` is each `tienlen.GameState`)."""
-        return self._games
+    def states(self) -> tuple[GameState, ...]:
+        """Each game's `tienlen.GameState` now."""
+        return tuple(self._states)
 
-    def _decisions(self) -> tuple[_Floats, npt.NDArray[np.int8], npt.NDArray[np.int64]]:
-        games = self._games
-        deciders = np.array([game.decider for game in games], dtype=np.int64)
-        items = [
-            (game.state, int(seat), game.encoder.recent)
-            for game, seat in zip(games, deciders, strict=True)
-        ]
-        observations = self._encoder.encode(items)
-        masks = np.zeros((self.num_envs, self.num_actions), dtype=np.int8)
-        rows: list[int] = []
-        columns: list[int] = []
-        for env, game in enumerate(games):
-            legal = game.offered()
-            rows += [env] * len(legal)
-            columns += legal
-        masks[rows, columns] = 1
-        return observations, masks, deciders
+    @property
+    def polling(self) -> npt.NDArray[np.bool_]:
+        """Per game, whether its decider is asked out of turn about a jump-in (RULES §6.4)."""
+        return np.array(
+            [
+                decider != state.to_act
+                for decider, state in zip(self._deciders, self._states, strict=True)
+            ],
+            dtype=np.bool_,
+        )
