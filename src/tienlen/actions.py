@@ -78,12 +78,22 @@ class Play:
 
     @property
     def player(self) -> int:
-        """Who plays."""
+        """Who plays.
+
+        Example:
+            >>> Play(player=2, cards="3s 3c").player
+            2
+        """
         return self._player
 
     @property
     def cards(self) -> Hand:
-        """The cards played."""
+        """The cards played, as a `Hand` (in card order, whatever the text's order).
+
+        Example:
+            >>> Play(player=0, cards="4d 3s").cards
+            Hand.parse('3s 4d')
+        """
         return hand_of(self._mask)
 
     def __eq__(self, other: object) -> bool:

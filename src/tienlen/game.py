@@ -101,6 +101,14 @@ class GameSetup:
 
         Raises:
             InvalidStateError: *leader* or *dealer* is not a seat.
+
+        Example:
+            >>> GameSetup.checked(4, True, None, False, 3).dealer
+            3
+            >>> GameSetup.checked(4, False, 4, False, 0)
+            Traceback (most recent call last):
+            ...
+            tienlen.errors.InvalidStateError: leader 4 is not a player (0-3)
         """
         for name, seat in (("leader", leader), ("dealer", dealer)):
             if seat is not None and (type(seat) is not int or not 0 <= seat < players):
