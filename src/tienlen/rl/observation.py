@@ -140,7 +140,14 @@ class ObservationLayout:
 
     @property
     def action_size(self) -> int:
-        """The size of one ``history`` entry: who (one-hot), the cards, a pass."""
+        """The size of one ``history`` entry: who (one-hot), the cards, a pass.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> layout = ObservationLayout(CLASSIC, players=4, history=2)
+            >>> layout.action_size, layout.fields["history"] == 2 * layout.action_size
+            (57, True)
+        """
         return self.players + _CARDS + 1
 
     @cached_property
@@ -155,16 +162,38 @@ class ObservationLayout:
 
     @property
     def size(self) -> int:
-        """The length of the flat observation."""
+        """The length of the flat observation.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> layout = ObservationLayout(CLASSIC, players=4, history=2)
+            >>> layout.size, layout.size == sum(layout.fields.values())
+            (532, True)
+        """
         return sum(self.fields.values())
 
     @property
     def high(self) -> float:
-        """An upper bound of every value (for a `Box`): the largest hand."""
+        """An upper bound of every value (for a `Box`): the largest hand.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> [ObservationLayout(CLASSIC, players).high for players in (2, 4, 8)]
+            [52.0, 26.0, 17.0]
+        """
         return float(max(17, 2 * _CARDS // max(self.players, 1)))
 
     def split(self, flat: Array) -> dict[str, Array]:
-        """The structured form of a flat observation: one array per field (views)."""
+        """The structured form of a flat observation: one array per field (views).
+
+        Example:
+            >>> import numpy as np
+            >>> from tienlen import CLASSIC
+            >>> layout = ObservationLayout(CLASSIC, players=4, history=2)
+            >>> fields = layout.split(np.arange(layout.size, dtype=np.float32))
+            >>> list(fields) == list(layout.fields), fields["card_counts"].tolist()
+            (True, [312.0, 313.0, 314.0, 315.0])
+        """
         return {name: flat[part] for name, part in self.slices.items()}
 
 
@@ -211,20 +240,55 @@ class ObservationEncoder:
         self._pending: list[Action] = []
 
     def reset(self, state: GameState) -> None:
-        """Start from *state* (usually a deal; any state works)."""
+        """Start from *state* (usually a deal; any state works).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> state = state.apply(state.legal_actions()[0])
+            >>> encoder = ObservationEncoder(CLASSIC, 4)
+            >>> encoder.reset(state)  # a state in play: its history fills the record
+            >>> [str(action) for action in encoder.recent]
+            ['3s']
+        """
         self._recent = list(state.history[::-1][: self.layout.history])
         self._pending = []
         self._batch.load([0], [state], [self._recent])
 
     def update(self, action: Action) -> None:
-        """Record *action*, just applied to the game."""
+        """Record *action*, just applied to the game.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> encoder = ObservationEncoder(CLASSIC, 4)
+            >>> encoder.reset(state)
+            >>> action = state.legal_actions()[0]
+            >>> state = state.apply(action)
+            >>> encoder.update(action)
+            >>> int(encoder.structured(state, action.player)["hand"].sum())
+            12
+        """
         self._recent.insert(0, action)
         del self._recent[self.layout.history :]
         self._pending.append(action)
 
     @property
     def recent(self) -> list[Action]:
-        """The last actions, latest first (at most ``layout.history``)."""
+        """The last actions, latest first (at most ``layout.history``).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> encoder = ObservationEncoder(CLASSIC, 4, history=1)
+            >>> encoder.reset(state)
+            >>> for _ in range(2):
+            ...     action = state.legal_actions()[0]
+            ...     state = state.apply(action)
+            ...     encoder.update(action)
+            >>> encoder.recent == [state.history[-1]]
+            True
+        """
         return self._recent
 
     def _follow(self, state: GameState) -> ObservationBatch:
@@ -240,16 +304,50 @@ class ObservationEncoder:
         return self._batch
 
     def encode(self, state: GameState, seat: int) -> Array:
-        """The flat observation of *state* for *seat* (a new float32 array)."""
+        """The flat observation of *state* for *seat* (a new float32 array).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> encoder = ObservationEncoder(CLASSIC, 4, history=2)
+            >>> encoder.reset(state)
+            >>> flat = encoder.encode(state, 0)
+            >>> hand = flat[encoder.layout.slices["hand"]]
+            >>> flat.shape, flat.dtype.name, int(hand.sum())
+            ((532,), 'float32', 13)
+        """
         row: Array = self._follow(state).encode([state], [seat])[0].copy()
         return row
 
     def structured(self, state: GameState, seat: int) -> dict[str, Array]:
-        """The observation of *state* for *seat*, one array per field."""
+        """The observation of *state* for *seat*, one array per field.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> encoder = ObservationEncoder(CLASSIC, 4)
+            >>> encoder.reset(state)
+            >>> fields = encoder.structured(state, 1)
+            >>> fields["card_counts"].tolist(), fields["to_act"].tolist()
+            ([13.0, 13.0, 13.0, 13.0], [0.0, 1.0, 0.0, 0.0])
+        """
         return self.layout.split(self.encode(state, seat))
 
     def perfect(self, state: GameState, seat: int) -> Array:
-        """`encode` followed by every seat's hand, from *seat* on (centralised critics)."""
+        """`encode` followed by every seat's hand, from *seat* on (centralised critics).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> encoder = ObservationEncoder(CLASSIC, 4)
+            >>> encoder.reset(state)
+            >>> row, size = encoder.perfect(state, 0), encoder.layout.size
+            >>> same = (row[:size] == encoder.encode(state, 0)).all()
+            >>> len(row) == size + 4 * 52, bool(same)
+            (True, True)
+            >>> row[size:].reshape(4, 52).sum(axis=1).tolist()
+            [13.0, 13.0, 13.0, 13.0]
+        """
         row: Array = self._follow(state).perfect([state], [seat])[0]
         return row
 
@@ -273,7 +371,20 @@ class BatchEncoder:
         self.layout: Final = layout
 
     def check(self, state: GameState) -> None:
-        """Refuse a state of another table than the layout's."""
+        """Refuse a state of another table than the layout's.
+
+        Raises:
+            ValueError: *state* has another rule set or table size.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> encoder = BatchEncoder(ObservationLayout(CLASSIC, 4))
+            >>> encoder.check(GameState.deal(CLASSIC, 4, seed=1))  # accepted
+            >>> encoder.check(GameState.deal(CLASSIC, 3, seed=1))
+            Traceback (most recent call last):
+            ...
+            tienlen.errors.InvalidArgumentError: this encoder is for 4 players of classic
+        """
         check_table(self.layout, state)
 
     def _loaded(
@@ -285,14 +396,36 @@ class BatchEncoder:
         return batch, states, [seat for _, seat, _ in items]
 
     def encode(self, items: Sequence[tuple[GameState, int, Sequence[Action]]]) -> Array:
-        """One flat observation per ``(state, seat, recent actions)`` item."""
+        """One flat observation per ``(state, seat, recent actions)`` item.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> layout = ObservationLayout(CLASSIC, 4, history=2)
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> play = state.legal_actions()[0]
+            >>> after = state.apply(play)
+            >>> items = [(after, 3, [play]), (state, 0, ())]
+            >>> rows = BatchEncoder(layout).encode(items)
+            >>> history = rows[:, layout.slices["history"]]  # who and the 3s; nothing
+            >>> rows.shape, history.sum(axis=1).tolist()
+            ((2, 532), [2.0, 0.0])
+        """
         batch, states, seats = self._loaded(items)
         return batch.encode(states, seats)
 
     def perfect(
         self, items: Sequence[tuple[GameState, int, Sequence[Action]]]
     ) -> Array:
-        """`encode` followed by every seat's hand, from the observing seat on."""
+        """`encode` followed by every seat's hand, from the observing seat on.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> layout = ObservationLayout(CLASSIC, 4)
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> rows = BatchEncoder(layout).perfect([(state, 0, ()), (state, 2, ())])
+            >>> rows.shape == (2, layout.size + 4 * 52), int(rows[0, layout.size:].sum())
+            (True, 52)
+        """
         batch, states, seats = self._loaded(items)
         return batch.perfect(states, seats)
 
@@ -372,6 +505,15 @@ class ObservationBatch:
 
         Raises:
             ValueError: a state of another table than the layout's.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> states = [GameState.deal(CLASSIC, 4, seed=seed) for seed in (1, 2)]
+            >>> batch = ObservationBatch(ObservationLayout(CLASSIC, 4), games=2)
+            >>> batch.load([1, 0], states)  # row 1 holds seed 1, row 0 seed 2
+            >>> hand = batch.encode(states[::-1], [0, 0])[0, :52]
+            >>> hand.nonzero()[0].tolist() == [card.index for card in states[1].hand(0)]
+            True
         """
         layout = self.layout
         players, k = layout.players, layout.history
@@ -417,6 +559,21 @@ class ObservationBatch:
         """The actions just applied: in game ``rows[i]``, seat ``seats[i]`` played ``masks[i]``.
 
         *rows* are distinct; a mask of 0 is a pass.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> layout = ObservationLayout(CLASSIC, 4, history=2)
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> batch = ObservationBatch(layout, games=1)
+            >>> batch.load([0], [state])
+            >>> play = state.legal_actions()[0]  # seat 2 leads the 3s
+            >>> state = state.apply(play)
+            >>> batch.record([0], [play.player], [play.cards.mask])
+            >>> state = state.apply(state.legal_actions()[-1])  # seat 3 passes
+            >>> batch.record([0], [3], [0])
+            >>> history = layout.split(batch.encode([state], [0])[0])["history"]
+            >>> history.reshape(2, -1)[:, -1].tolist()  # latest first: the pass, the 3s
+            [1.0, 0.0]
         """
         if not len(rows):
             return
@@ -451,6 +608,17 @@ class ObservationBatch:
 
         *states* are the games' current states, one per row, as `load` and `record`
         followed them. The array returned is reused by the next call: copy it to keep it.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> states = [GameState.deal(CLASSIC, 4, seed=seed) for seed in (1, 2)]
+            >>> batch = ObservationBatch(ObservationLayout(CLASSIC, 4), games=2)
+            >>> batch.load([0, 1], states)
+            >>> rows = batch.encode(states, [0, 3])
+            >>> rows.shape == (2, batch.layout.size), rows[:, :52].sum(axis=1).tolist()
+            (True, [13.0, 13.0])
+            >>> batch.encode(states, [1, 1]) is rows  # the same array, rewritten
+            True
         """
         layout, out = self.layout, self._out
         parts = layout.slices
@@ -506,7 +674,18 @@ class ObservationBatch:
         history[:, :, :players] = who[:, :, None] == self._positions[:players]
 
     def perfect(self, states: Sequence[GameState], seats: Sequence[int]) -> Array:
-        """`encode` followed by every seat's hand, from the observing seat on (a new array)."""
+        """`encode` followed by every seat's hand, from the observing seat on (a new array).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> batch = ObservationBatch(ObservationLayout(CLASSIC, 4), games=1)
+            >>> batch.load([0], [state])
+            >>> size = batch.layout.size
+            >>> hands = batch.perfect([state], [2])[0, size:].reshape(4, 52)
+            >>> hands[0].nonzero()[0].tolist() == [card.index for card in state.hand(2)]
+            True
+        """
         observed = self.encode(states, seats)
         assert self._orders is not None
         order = self._orders[np.asarray(seats, dtype=np.int64)]

@@ -92,17 +92,37 @@ class ActionClass:
 
     @property
     def shape(self) -> Shape:
-        """The kind plus the number of cards."""
+        """The kind plus the number of cards.
+
+        Example:
+            >>> from tienlen import Card, ComboKind
+            >>> str(ActionClass(ComboKind.STRAIGHT, 5, Card.parse("7h")).shape)
+            '5-card straight'
+        """
         return Shape.of(self.kind, self.length)
 
     @property
     def key(self) -> int:
-        """The class as `tienlen.Combo.key` names it (shape code and top card)."""
+        """The class as `tienlen.Combo.key` names it (shape code and top card).
+
+        Example:
+            >>> from tienlen import Card, ComboKind, classify
+            >>> run = ActionClass(ComboKind.STRAIGHT, 5, Card.parse("7h"))
+            >>> run.key == classify("3s 4d 5c 6s 7h").key
+            True
+        """
         return self.shape.code << 6 | self.top.index
 
     @property
     def ranks(self) -> tuple[Rank, ...]:
-        """The ranks the class spans, lowest first."""
+        """The ranks the class spans, lowest first.
+
+        Example:
+            >>> from tienlen import Card, ComboKind
+            >>> pairs = ActionClass(ComboKind.CONSECUTIVE_PAIRS, 3, Card.parse("Th"))
+            >>> [rank.symbol for rank in pairs.ranks]
+            ['8', '9', '10']
+        """
         top = self.top.rank.value
         return tuple(Rank(value) for value in range(top - self.length + 1, top + 1))
 
@@ -308,7 +328,14 @@ class ActionTable(Sequence[ActionClass | None]):
         return index
 
     def index_of_mask(self, mask: int) -> int:
-        """The index of the play whose cards are *mask* (a legal play's mask)."""
+        """The index of the play whose cards are *mask* (a legal play's mask).
+
+        Example:
+            >>> from tienlen import Hand
+            >>> i = ACTIONS.index_of_mask(Hand.parse("9s 9h").mask)
+            >>> i == ACTIONS.index(Play(player=0, cards="9d 9h")), str(ACTIONS[i])
+            (True, 'pair to 9h')
+        """
         return self._index[class_key(mask)]
 
     def indices(self, masks: Sequence[int]) -> npt.NDArray[np.int64]:
@@ -351,6 +378,15 @@ class ActionTable(Sequence[ActionClass | None]):
 
         Raises:
             UnknownActionError: no class of the table has that key.
+
+        Example:
+            >>> from tienlen import classify
+            >>> str(ACTIONS[ACTIONS.index_of_key(classify("9s 9h").key)])
+            'pair to 9h'
+            >>> ACTIONS.index_of_key(0)
+            Traceback (most recent call last):
+            ...
+            tienlen.rl.table.UnknownActionError: no class with key 0 in this action table
         """
         try:
             return self._index[key]
@@ -384,6 +420,15 @@ class ActionTable(Sequence[ActionClass | None]):
 
         The player to act gets their plays and pass; any other player their Poker
         jump-ins (RULES §6.4), without a pass: declining is not an engine action.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s 4h 9d", "5d 6d"], CLASSIC)
+            >>> state = state.apply(Play(player=0, cards="3s"))
+            >>> [str(ACTIONS[i]) for i in ACTIONS.legal_indices(state, 1)]
+            ['None', 'single to 5d', 'single to 6d']
+            >>> ACTIONS.legal_indices(state, 0)  # not to act, and no jump-in in Classic
+            []
         """
         return sorted(self.group(state.legal_actions(), player))
 
@@ -403,7 +448,20 @@ class ActionTable(Sequence[ActionClass | None]):
         return out
 
     def plays(self, index: int, actions: Iterable[Action], player: int) -> list[Action]:
-        """Every exact action of class *index* among *player*'s *actions*."""
+        """Every exact action of class *index* among *player*'s *actions*.
+
+        Raises:
+            UnknownActionError: *index* is not in the table.
+
+        Example:
+            >>> pairs = ("9s 9d", "9c 9d", "9d 9h")
+            >>> actions = [Play(player=0, cards=text) for text in pairs]
+            >>> i = ACTIONS.index(actions[0])
+            >>> str(ACTIONS[i]), [str(play) for play in ACTIONS.plays(i, actions, 0)]
+            ('pair to 9d', ['9s 9d', '9c 9d'])
+            >>> ACTIONS.plays(i, actions, 1)
+            []
+        """
         self[index]  # an unknown index raises
         return self.group(actions, player).get(index, [])
 
@@ -442,7 +500,20 @@ class ActionTable(Sequence[ActionClass | None]):
         return choose([Play(player=player, cards=m) for m in self.members(index, hand)])
 
     def members(self, index: int, hand: Hand) -> list[Hand]:
-        """Every play of class *index* that *hand* holds (distinct card sets)."""
+        """Every play of class *index* that *hand* holds (distinct card sets).
+
+        Raises:
+            UnknownActionError: the hand holds no play of the class.
+
+        Example:
+            >>> from tienlen import Hand
+            >>> hand = Hand.parse("4s 4d 5c 5h 6s 6h 7d")
+            >>> i = ACTIONS.index(Play(player=0, cards="4d 5h 6h"))
+            >>> [str(play) for play in ACTIONS.members(i, hand)]
+            ['4s 5c 6h', '4s 5h 6h', '4d 5c 6h', '4d 5h 6h']
+            >>> ACTIONS.members(ACTIONS.PASS, hand)
+            []
+        """
         entry = self[index]
         if entry is None:
             return []

@@ -150,21 +150,62 @@ class Turns:
         table: ActionTable = ACTIONS,
         history: int = 8,
     ) -> Turns:
-        """A new game dealt from *rng* (see `deal_playable`)."""
+        """A new game dealt from *rng* (see `deal_playable`).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC
+            >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
+            >>> game.state.is_over, game.size, game.decider == game.state.to_act
+            (False, 616, True)
+        """
         return cls(deal_playable(rules, players, rng), table, history)
 
     @property
     def decider(self) -> int | None:
-        """The seat whose decision it is; ``None`` once the game is over."""
+        """The seat whose decision it is; ``None`` once the game is over.
+
+        Example:
+            >>> from tienlen import POKER, GameState
+            >>> hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
+            >>> start = GameState.from_hands(hands, POKER, first_game=False, leader=0)
+            >>> game = Turns(start.play("2s"))  # seat 2 may bomb the 2 out of turn
+            >>> game.decider, game.state.to_act
+            (2, 3)
+            >>> _ = game.act(ACTIONS.PASS)  # seat 2 declines; seat 3 is to act
+            >>> game.decider
+            3
+        """
         return self._seat
 
     @property
     def polling(self) -> bool:
-        """Whether the decider is asked out of turn about a jump-in (RULES §6.4)."""
+        """Whether the decider is asked out of turn about a jump-in (RULES §6.4).
+
+        Example:
+            >>> from tienlen import POKER, GameState
+            >>> hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
+            >>> start = GameState.from_hands(hands, POKER, first_game=False, leader=0)
+            >>> game = Turns(start.play("2s"))  # seat 2 may bomb the 2 out of turn
+            >>> game.polling
+            True
+            >>> _ = game.act(ACTIONS.PASS)
+            >>> game.polling
+            False
+        """
         return self._seat is not None and self._seat != self.state.to_act
 
     def offered(self) -> dict[int, list[Action]]:
-        """The decider's actions by index (a polled seat's PASS declines to jump in)."""
+        """The decider's actions by index (a polled seat's PASS declines to jump in).
+
+        Example:
+            >>> from tienlen import POKER, GameState
+            >>> hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
+            >>> start = GameState.from_hands(hands, POKER, first_game=False, leader=0)
+            >>> game = Turns(start.play("2s"))  # seat 2 may bomb the 2 out of turn
+            >>> {i: [str(a) for a in actions] for i, actions in game.offered().items()}
+            {434: ['5s 5c 6s 6c 7s 7c 8s 8c'], 0: ['pass']}
+        """
         seat, serial = self._seat, self.state._serial
         if seat is None:
             return {}
@@ -177,17 +218,43 @@ class Turns:
         }
 
     def legal_indices(self) -> list[int]:
-        """The indices the decider may choose, ascending."""
+        """The indices the decider may choose, ascending.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC
+            >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
+            >>> [str(game.table[i]) for i in game.legal_indices()]
+            ['single to 3s', '3-card straight to 5s', '4-card straight to 6c']
+        """
         return sorted(self._groups)
 
     def mask(self) -> npt.NDArray[np.int8]:
-        """The decider's legal indices as an int8 array (all zero once over)."""
+        """The decider's legal indices as an int8 array (all zero once over).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC
+            >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
+            >>> mask = game.mask()
+            >>> mask.shape, mask.nonzero()[0].tolist() == game.legal_indices()
+            ((616,), True)
+        """
         mask = np.zeros(self.size, dtype=np.int8)
         mask[list(self._groups)] = 1
         return mask
 
     def observe(self, seat: int) -> npt.NDArray[np.float32]:
-        """The flat observation for *seat* (see `ObservationEncoder`)."""
+        """The flat observation for *seat* (see `ObservationEncoder`).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC
+            >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
+            >>> hand = game.observe(0)[game.encoder.layout.slices["hand"]]
+            >>> hand.nonzero()[0].tolist() == [card.index for card in game.state.hand(0)]
+            True
+        """
         return self.encoder.encode(self.state, seat)
 
     def act(self, index: int) -> Action:
@@ -195,6 +262,14 @@ class Turns:
 
         Raises:
             IllegalActionError: the decider may not take *index* now.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC
+            >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
+            >>> straight = game.legal_indices()[1]  # 3-card straight to 5s
+            >>> str(game.act(straight)), game.decider
+            ('3s 4c 5s', 3)
         """
         masks = self._groups.get(index)
         seat = self._seat
@@ -208,7 +283,18 @@ class Turns:
         return action
 
     def apply(self, action: Action) -> None:
-        """The decider takes *action*, one of `offered`."""
+        """The decider takes *action*, one of `offered`.
+
+        Example:
+            >>> from tienlen import POKER, GameState
+            >>> hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
+            >>> start = GameState.from_hands(hands, POKER, first_game=False, leader=0)
+            >>> game = Turns(start.play("2s"))  # seat 2 may bomb the 2 out of turn
+            >>> bomb = game.offered()[434][0]
+            >>> game.apply(bomb)  # seat 2 jumps in, and play goes on from the bomb
+            >>> game.state.history[-1] == bomb, game.polling
+            (True, False)
+        """
         if type(action) is Pass and self.polling:
             self._next_poll()  # declined to jump in
             return
@@ -251,7 +337,17 @@ class Turns:
         self._seat, self._groups = seat, groups
 
     def seat_rewards(self, reward: Reward) -> list[float]:
-        """Every seat's reward: the game's once it is over, else zeros."""
+        """Every seat's reward: the game's once it is over, else zeros.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> game = Turns(GameState.from_hands(["3s", "4d 5d"], CLASSIC))
+            >>> game.seat_rewards("place")
+            [0.0, 0.0]
+            >>> _ = game.act(game.legal_indices()[0])  # seat 0 goes out with the 3s
+            >>> game.decider, game.seat_rewards("place"), game.seat_rewards("win")
+            (None, [1.0, -1.0], [1.0, 0.0])
+        """
         result = self.state.result
         if result is None:
             return [0.0] * self.state.players

@@ -169,6 +169,17 @@ class VectorEnv:
         Raises:
             ValueError: *states* are not one game in progress per environment, of this
                 rule set and table size.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> envs = VectorEnv(2, CLASSIC, players=4, seed=1)
+            >>> observations, masks, deciders = envs.reset()
+            >>> observations.shape, masks.sum(axis=1).tolist(), deciders.tolist()
+            ((2, 874), [4, 3], [0, 2])
+            >>> start = GameState.from_hands(["3s 4d", "5d 6d", "7c", "8h"], CLASSIC)
+            >>> _, _, deciders = envs.reset([start, start])
+            >>> deciders.tolist(), envs.states == (start, start)
+            ([0, 0], True)
         """
         count = self.num_envs
         if states is None:
@@ -246,6 +257,20 @@ class VectorEnv:
                 (no game moves).
             TypeError: the actions are not integers.
             RuntimeError: `reset` was not called.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> envs = VectorEnv(1, CLASSIC, players=2, reward="place")
+            >>> _ = envs.reset([GameState.from_hands(["3s", "4d 5d"], CLASSIC)])
+            >>> envs.step([0])  # PASS: the first lead may not pass
+            Traceback (most recent call last):
+            ...
+            tienlen.rl.turns.IllegalActionError: illegal actions: 0 for seat 0 of game 0
+            >>> _, _, _, rewards, terminated = envs.step([1])  # seat 0 goes out: 3s
+            >>> rewards.tolist(), terminated.tolist(), envs.episodes.tolist()
+            ([[1.0, -1.0]], [True], [1])
+            >>> len(envs.states[0].history)  # game 0 is dealt again
+            0
         """
         if not self._states:
             msg = "call reset() before step()"
@@ -393,12 +418,35 @@ class VectorEnv:
 
     @property
     def states(self) -> tuple[GameState, ...]:
-        """Each game's `tienlen.GameState` now."""
+        """Each game's `tienlen.GameState` now.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> envs = VectorEnv(2, CLASSIC, players=4, seed=1)
+            >>> _, _, deciders = envs.reset()
+            >>> [state.to_act for state in envs.states] == deciders.tolist()
+            True
+        """
         return tuple(self._states)
 
     @property
     def polling(self) -> npt.NDArray[np.bool_]:
-        """Per game, whether its decider is asked out of turn about a jump-in (RULES §6.4)."""
+        """Per game, whether its decider is asked out of turn about a jump-in (RULES §6.4).
+
+        Example:
+            >>> from tienlen import POKER, GameState
+            >>> hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
+            >>> start = GameState.from_hands(hands, POKER, first_game=False, leader=0)
+            >>> start = start.play("2s")  # seat 3 to act; seat 2 may bomb the 2 first
+            >>> envs = VectorEnv(2, POKER, players=4)
+            >>> _, masks, deciders = envs.reset([start, start])
+            >>> deciders.tolist(), envs.polling.tolist()
+            ([2, 2], [True, True])
+            >>> decline, bomb = masks[0].nonzero()[0].tolist()
+            >>> _ = envs.step([decline, bomb])  # game 1: seat 2 jumps in
+            >>> [str(state.history[-1]) for state in envs.states], envs.polling.tolist()
+            (['2s', '5s 5c 6s 6c 7s 7c 8s 8c'], [False, False])
+        """
         return np.array(
             [
                 decider != state.to_act
