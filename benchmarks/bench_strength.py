@@ -37,6 +37,7 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -85,18 +86,20 @@ _UNLIMITED = 10**6
 
 
 def make_bot(name: str, args: argparse.Namespace) -> Player:
-    timed = args.seconds is not None
+    """The bot *name* with the budgets given on the command line, else its defaults."""
+    budget: dict[str, Any] = {"seconds": args.seconds}
+    if args.candidates is not None:
+        budget["max_candidates"] = args.candidates
+    count = "worlds" if name == "pimc" else "iterations"
+    if getattr(args, count) is not None:
+        budget[count] = getattr(args, count)
+    elif args.seconds is not None:
+        budget[count] = _UNLIMITED
     if name == "pimc":
-        worlds = args.worlds or (_UNLIMITED if timed else 8)
-        return PIMCPlayer(
-            worlds=worlds, max_candidates=args.candidates, seconds=args.seconds
-        )
+        return PIMCPlayer(**budget)
     if name == "ismcts":
-        iterations = args.iterations or (_UNLIMITED if timed else 64)
         return ISMCTSPlayer(
-            iterations=iterations,
-            max_candidates=args.candidates,
-            seconds=args.seconds,
+            **budget,
             exploration=args.exploration,
             opponent_candidates=args.opponent_candidates,
             iterations_per_world=args.per_world,
@@ -191,9 +194,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", default="strength")
     parser.add_argument("--seconds", type=float, help="wall-clock limit per decision")
-    parser.add_argument("--worlds", type=int, help="PIMC worlds (default 8)")
-    parser.add_argument("--iterations", type=int, help="ISMCTS iterations (default 64)")
-    parser.add_argument("--candidates", type=int, default=8, help="max candidates")
+    parser.add_argument("--worlds", type=int, help="PIMC worlds")
+    parser.add_argument("--iterations", type=int, help="ISMCTS iterations")
+    parser.add_argument("--candidates", type=int, help="max candidates")
     parser.add_argument(
         "--opponent-candidates", type=int, default=1, help="ISMCTS opponent moves"
     )

@@ -66,9 +66,10 @@ class PIMCPlayer:
     .. versionadded:: 0.2
     """
 
-    worlds: int = 8
-    """Worlds sampled per decision."""
-    max_candidates: int = 8
+    worlds: int = 16
+    """Worlds sampled per decision (by default the budget that meets issue 12's Poker
+    target, about 70 ms of CPU per decision: docs/search.md)."""
+    max_candidates: int = 10
     """Actions searched per decision, at most."""
     seconds: float | None = None
     """A time limit per decision (checked after each rollout), or ``None``."""
