@@ -4,6 +4,7 @@ Run from the repository root::
 
     .venv/bin/python benchmarks/bench_strength.py --rules classic --bot pimc --deals 400
     .venv/bin/python benchmarks/bench_strength.py --rules poker --bot greedy --deals 400
+    .venv/bin/python benchmarks/bench_strength.py --rules poker --bot pimc ismcts --seconds 0.02
     .venv/bin/python benchmarks/bench_strength.py --quick      # smoke run, seconds
 
 Each run is one `tienlen.evaluate` over *deals* duplicate deals of a 4-player game:
@@ -11,8 +12,13 @@ the bot (player 0) and three `GreedyPlayer`s, every deal played under all four s
 rotations, so the bot holds every hand of every deal once. ``--bot greedy`` is the
 control: four GreedyPlayers on the same deals (same ``--seed``), player 0's mean
 being Greedy's own mean in the bot's place. The script prints the evaluation summary,
-the bot's mean seconds per decision with more than one legal action (timed here, on
-the serial executor) and a JSON line for the record.
+the bot's mean time per decision with more than one legal action (timed here, on
+the serial executor; CPU and wall clock) and a JSON line for the record.
+
+Several ``--bot`` names compare bots in one run: batch by batch, each bot plays the
+same 25 deals in turn, so the machine's load hits them alike. With ``--seconds`` every
+search bot gets that wall-clock limit per decision and no count limit (unless
+``--worlds`` or ``--iterations`` is given): equal time per decision.
 
 Targets (issue 12 §3): PIMC mean ≥ +0.4 stakes in classic, and ≥ 0.8 points above the
 Greedy control in Poker; ISMCTS at least as strong as PIMC at equal time per decision.
@@ -23,12 +29,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
+import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -39,6 +48,7 @@ from tienlen import (
     Observation,
     PIMCPlayer,
     Player,
+    RuleSet,
     evaluate,
     get_rules,
 )
@@ -48,35 +58,52 @@ from tienlen.game import Action
 class Timed:
     """A player that times its inner player's decisions with more than one action.
 
-    CPU time of this process (``time.process_time``), not wall time: on a shared
-    machine the wall clock measures the other users too. Serial runs only.
+    CPU time of this process (``time.process_time``), which on a shared machine
+    does not count the other users, and wall time (``time.perf_counter``), which a
+    ``seconds`` budget limits. Serial runs only.
     """
 
     def __init__(self, inner: Player) -> None:
         self.inner = inner
         self.seconds = 0.0
+        self.wall_seconds = 0.0
         self.decisions = 0
 
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        start = time.process_time()
+        start, wall = time.process_time(), time.perf_counter()
         action = self.inner.act(observation, actions, rng)
         if len(actions) > 1:
             self.seconds += time.process_time() - start
+            self.wall_seconds += time.perf_counter() - wall
             self.decisions += 1
         return action
 
 
-def make_bot(args: argparse.Namespace) -> Player:
-    if args.bot == "pimc":
-        return PIMCPlayer(worlds=args.worlds, max_candidates=args.candidates)
-    if args.bot == "ismcts":
+_UNLIMITED = 10**6
+"""The count budget of a search bot limited by ``--seconds`` alone."""
+
+
+def make_bot(name: str, args: argparse.Namespace) -> Player:
+    """The bot *name* with the budgets given on the command line, else its defaults."""
+    budget: dict[str, Any] = {"seconds": args.seconds}
+    if args.candidates is not None:
+        budget["max_candidates"] = args.candidates
+    count = "worlds" if name == "pimc" else "iterations"
+    if getattr(args, count) is not None:
+        budget[count] = getattr(args, count)
+    elif args.seconds is not None:
+        budget[count] = _UNLIMITED
+    if name == "pimc":
+        return PIMCPlayer(**budget)
+    if name == "ismcts":
         return ISMCTSPlayer(
-            iterations=args.iterations,
-            max_candidates=args.candidates,
+            **budget,
             exploration=args.exploration,
             opponent_candidates=args.opponent_candidates,
+            iterations_per_world=args.per_world,
+            baseline=not args.no_baseline,
         )
     return GreedyPlayer()
 
@@ -117,45 +144,67 @@ def report(stats: EvaluationStats, record: dict[str, object]) -> None:
         stats=attrs.asdict(stats),
     )
     decisions = int(str(record["decisions"]))
-    seconds = float(str(record["cpu_seconds"]))
-    record["cpu_ms_per_decision"] = seconds / decisions * 1000 if decisions else 0.0
+    per = 1000 / decisions if decisions else 0.0
+    record["cpu_ms_per_decision"] = float(str(record["cpu_seconds"])) * per
+    record["wall_ms_per_decision"] = float(str(record["wall_decision_seconds"])) * per
     print(stats.summary())
     print(
-        f"bot: {decisions} decisions, {record['cpu_ms_per_decision']:.1f} ms CPU each"
+        f"bot: {decisions} decisions, {record['cpu_ms_per_decision']:.1f} ms CPU, "
+        f"{record['wall_ms_per_decision']:.1f} ms wall each"
     )
     print(json.dumps(record))
     sys.stdout.flush()
 
 
 def merge(paths: Sequence[str]) -> None:
-    """Merge the JSON lines of shard runs into one report."""
-    records = [json.loads(Path(path).read_text().splitlines()[-1]) for path in paths]
-    total: EvaluationStats | None = None
-    for record in records:
-        part = EvaluationStats(**record["stats"])
-        total = part if total is None else total + part
-    assert total is not None
-    merged = dict(records[0])
-    merged["shard"] = f"{len(records)} merged"
-    merged["decisions"] = sum(int(r["decisions"]) for r in records)
-    merged["cpu_seconds"] = sum(float(r["cpu_seconds"]) for r in records)
-    print(f"{merged['rules']}, {merged['bot']}")
-    report(total, merged)
+    """Merge the JSON lines of shard runs into one report per bot."""
+    groups: dict[str, list[dict[str, object]]] = {}
+    for path in paths:
+        for line in Path(path).read_text().splitlines():
+            if line.startswith("{"):
+                record = json.loads(line)
+                groups.setdefault(record["bot"], []).append(record)
+    for records in groups.values():
+        total: EvaluationStats | None = None
+        for record in records:
+            part = EvaluationStats(**record["stats"])  # type: ignore[arg-type]
+            total = part if total is None else total + part
+        assert total is not None
+        merged = dict(records[0])
+        merged["shard"] = f"{len(records)} merged"
+        for key in ("decisions", "cpu_seconds", "wall_decision_seconds"):
+            merged[key] = sum(float(str(r[key])) for r in records)
+        merged["decisions"] = int(float(str(merged["decisions"])))
+        merged["deal_scores"] = [x for r in records for x in r["deal_scores"]]  # type: ignore[attr-defined]
+        print(f"{merged['rules']}, {merged['bot']}")
+        report(total, merged)
+    together = [g for g in groups.values() if g[0]["deal_scores"]]
+    paired(
+        [str(g[0]["bot"]) for g in together],
+        [[x for r in g for x in r["deal_scores"]] for g in together],  # type: ignore[attr-defined]
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="classic", help="variant name")
-    parser.add_argument("--bot", choices=["pimc", "ismcts", "greedy"], default="pimc")
+    parser.add_argument(
+        "--bot", nargs="+", choices=["pimc", "ismcts", "greedy"], default=["pimc"]
+    )
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", default="strength")
-    parser.add_argument("--worlds", type=int, default=8, help="PIMC worlds")
-    parser.add_argument("--iterations", type=int, default=32, help="ISMCTS iterations")
-    parser.add_argument("--candidates", type=int, default=8, help="max candidates")
+    parser.add_argument("--seconds", type=float, help="wall-clock limit per decision")
+    parser.add_argument("--worlds", type=int, help="PIMC worlds")
+    parser.add_argument("--iterations", type=int, help="ISMCTS iterations")
+    parser.add_argument("--candidates", type=int, help="max candidates")
     parser.add_argument(
         "--opponent-candidates", type=int, default=1, help="ISMCTS opponent moves"
     )
-    parser.add_argument("--exploration", type=float, default=0.7, help="ISMCTS UCB c")
+    parser.add_argument("--exploration", type=float, default=0.15, help="ISMCTS UCB c")
+    parser.add_argument("--per-world", type=int, default=4, help="ISMCTS reuse")
+    parser.add_argument(
+        "--no-baseline", action="store_true", help="ISMCTS raw scores as rewards"
+    )
     parser.add_argument("--shard", default="0/1", help="run shard i of k: 'i/k'")
     parser.add_argument(
         "--merge", nargs="+", metavar="FILE", help="merge shard outputs"
@@ -168,33 +217,94 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.quick:
         args.deals, args.worlds, args.iterations, args.candidates = 4, 2, 4, 3
     rules = get_rules(args.rules)
-    bot = Timed(make_bot(args))
-    players: list[Player] = [bot, GreedyPlayer(), GreedyPlayer(), GreedyPlayer()]
-    first_batch, deals = shard_range(args.deals, _BATCH, args.shard)
+    bots = [Timed(make_bot(name, args)) for name in args.bot]
     start = time.perf_counter()
-    stats = evaluate(
-        players,
-        deals,
-        rules=rules,
-        seed=args.seed,
-        batch_size=_BATCH,
-        first_batch=first_batch,
-    )
-    print(
-        f"{rules.name}, {args.bot} in seat against 3 GreedyPlayers, shard {args.shard}"
-    )
-    record: dict[str, object] = {
-        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-        "commit": commit(),
-        "rules": rules.name,
-        "bot": repr(bot.inner),
-        "seed": args.seed,
-        "shard": args.shard,
-        "decisions": bot.decisions,
-        "cpu_seconds": bot.seconds,
-        "wall_seconds": time.perf_counter() - start,
-    }
-    report(stats, record)
+    if len(bots) == 1:
+        first_batch, deals = shard_range(args.deals, _BATCH, args.shard)
+        players: list[Player] = [
+            bots[0],
+            GreedyPlayer(),
+            GreedyPlayer(),
+            GreedyPlayer(),
+        ]
+        runs: list[tuple[EvaluationStats, list[int]]] = [
+            (
+                evaluate(
+                    players,
+                    deals,
+                    rules=rules,
+                    seed=args.seed,
+                    batch_size=_BATCH,
+                    first_batch=first_batch,
+                ),
+                [],
+            )
+        ]
+    else:
+        runs = compare(bots, rules, args)
+    for bot, (stats, deal_scores) in zip(bots, runs, strict=True):
+        print(f"{rules.name}, {bot.inner!r} in seat against 3 GreedyPlayers")
+        record: dict[str, object] = {
+            "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "commit": commit(),
+            "rules": rules.name,
+            "bot": repr(bot.inner),
+            "seed": args.seed,
+            "shard": args.shard,
+            "decisions": bot.decisions,
+            "cpu_seconds": bot.seconds,
+            "wall_decision_seconds": bot.wall_seconds,
+            "wall_seconds": time.perf_counter() - start,
+            "deal_scores": deal_scores,
+        }
+        report(stats, record)
+    paired([repr(bot.inner) for bot in bots], [scores for _, scores in runs])
+
+
+def compare(
+    bots: Sequence[Timed], rules: RuleSet, args: argparse.Namespace
+) -> list[tuple[EvaluationStats, list[int]]]:
+    """Every bot on the same deals, deal by deal in turn (so load hits them alike).
+
+    Deal ``d`` is batch ``d`` of size 1 of the seed: the same deals for every bot
+    and every shard. Returns per bot its stats and its score summed over each deal.
+    """
+    first, deals = shard_range(args.deals, 1, args.shard)
+    totals = [EvaluationStats.empty(4, 4) for _ in bots]
+    scores: list[list[int]] = [[] for _ in bots]
+    for deal in range(first, first + deals):
+        for index, bot in enumerate(bots):
+            players: list[Player] = [
+                bot,
+                GreedyPlayer(),
+                GreedyPlayer(),
+                GreedyPlayer(),
+            ]
+            one = evaluate(
+                players, 1, rules=rules, seed=args.seed, batch_size=1, first_batch=deal
+            )
+            totals[index] += one
+            scores[index].append(one.score_sums[0])
+    return list(zip(totals, scores, strict=True))
+
+
+def paired(names: Sequence[str], deal_scores: Sequence[Sequence[int]]) -> None:
+    """Per pair of bots, the mean score difference over the same deals, with a 95% CI.
+
+    The difference of each deal's mean (over its rotations) is one sample, so deal
+    luck, shared by both bots, cancels: a far tighter interval than either bot's own.
+    """
+    for a in range(len(names)):
+        for b in range(a + 1, len(names)):
+            diffs = [
+                (x - y) / 4 for x, y in zip(deal_scores[b], deal_scores[a], strict=True)
+            ]
+            if len(diffs) < 2:
+                continue
+            mean = statistics.fmean(diffs)
+            half = 1.959963984540054 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+            print(f"paired: bot {b} - bot {a} = {mean:+.3f} ± {half:.3f} per game")
+            print(f"  bot {a}: {names[a]}\n  bot {b}: {names[b]}")
 
 
 _BATCH = 25

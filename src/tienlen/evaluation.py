@@ -110,7 +110,15 @@ class EvaluationStats:
 
     @property
     def games(self) -> int:
-        """How many games were played (deals times rotations)."""
+        """How many games were played (deals times rotations).
+
+        Example:
+            >>> from tienlen import CLASSIC, GreedyPlayer, RandomPlayer
+            >>> bots = [GreedyPlayer(), RandomPlayer(), RandomPlayer()]
+            >>> stats = evaluate(bots, 5, rules=CLASSIC, seed=1)
+            >>> stats.deals, stats.rotations, stats.games
+            (5, 3, 15)
+        """
         return self.deals * self.rotations
 
     def merge(self, other: EvaluationStats) -> EvaluationStats:
@@ -151,7 +159,14 @@ class EvaluationStats:
 
     @property
     def mean_scores(self) -> tuple[float, ...]:
-        """Each player's mean score per game (``nan`` with no games)."""
+        """Each player's mean score per game (``nan`` with no games).
+
+        Example:
+            >>> from tienlen import CLASSIC, GreedyPlayer, RandomPlayer
+            >>> bots = [GreedyPlayer(), RandomPlayer(), RandomPlayer()]
+            >>> evaluate(bots, 5, rules=CLASSIC, seed=1).mean_scores
+            (1.0, -0.4, -0.6)
+        """
         games = self.games
         return tuple(total / games if games else math.nan for total in self.score_sums)
 

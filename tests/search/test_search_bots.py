@@ -34,7 +34,10 @@ from tienlen import (
     play_game,
     simulate,
 )
+from tienlen.search import _rollouts, ismcts
 from tienlen.search._rollouts import candidates
+from tienlen.search.ismcts import _Node, _Spread
+from tienlen.search.sampling import _Deal
 
 TINY: list[Player] = [
     PIMCPlayer(worlds=2, max_candidates=3),
@@ -157,8 +160,9 @@ def test_a_declined_jump_in_is_searched() -> None:
         (lambda: PIMCPlayer(max_candidates=0), "max_candidates"),
         (lambda: PIMCPlayer(seconds=0.0), "seconds"),
         (lambda: ISMCTSPlayer(exploration=-1.0), "exploration"),
+        (lambda: ISMCTSPlayer(iterations_per_world=0), "iterations_per_world"),
     ],
-    ids=["worlds", "iterations", "candidates", "seconds", "exploration"],
+    ids=["worlds", "iterations", "candidates", "seconds", "exploration", "per-world"],
 )
 def test_bad_budgets_are_refused(make: object, field: str) -> None:
     """COMMON: a bad count is a ValueError, named in the message."""
@@ -172,6 +176,8 @@ def test_budgets_of_the_wrong_type_are_refused() -> None:
         PIMCPlayer(worlds=2.5)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="seconds"):
         ISMCTSPlayer(seconds="1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="baseline"):
+        ISMCTSPlayer(baseline=1)  # type: ignore[arg-type]
 
 
 def test_candidates_keep_one_play_per_class_greedy_first() -> None:
@@ -194,3 +200,66 @@ def test_candidates_keep_one_play_per_class_greedy_first() -> None:
     }
     assert set(keys) == every
     assert candidates(seen, actions, 3) == chosen[:3]
+
+
+@pytest.mark.parametrize(
+    ("iterations", "per_world", "baseline"),
+    [(12, 4, True), (10, 4, True), (7, 1, True), (9, 3, False)],
+)
+def test_ismcts_spends_its_budget_exactly(
+    monkeypatch: pytest.MonkeyPatch, iterations: int, per_world: int, baseline: bool
+) -> None:
+    """The iteration budget, spent exactly.
+
+    One rollout per iteration, a world per *iterations_per_world* iterations, and with
+    *baseline* one more rollout per world.
+    """
+    rollouts = worlds = 0
+    real_play_out, real_sample = _rollouts.play_out, _Deal.sample
+
+    def counted_play_out(*args: object, **kwargs: object) -> tuple[int, ...]:
+        nonlocal rollouts
+        rollouts += 1
+        return real_play_out(*args, **kwargs)  # type: ignore[arg-type]
+
+    def counted_sample(*args: object, **kwargs: object) -> GameState:
+        nonlocal worlds
+        worlds += 1
+        return real_sample(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ismcts, "play_out", counted_play_out)  # where ismcts looks
+    monkeypatch.setattr(_Deal, "sample", counted_sample)
+    state = GameState.deal(CLASSIC, 4, seed=1)
+    seen = Observation.of(state, state.to_act or 0)
+    bot = ISMCTSPlayer(
+        iterations=iterations, iterations_per_world=per_world, baseline=baseline
+    )
+    bot.act(seen, state.legal_actions(), random.Random(0))
+    expected_worlds = -(-iterations // per_world)
+    assert worlds == expected_worlds
+    assert rollouts == iterations + (expected_worlds if baseline else 0)
+
+
+def test_ismcts_rewards_are_measured_against_the_world_baseline() -> None:
+    """The control variate: a reward is the score less the baseline's.
+
+    The baseline is the rollout policy's own score in the same world, so the rollout
+    policy's own move (Greedy's, tried first), played out by the rollout policy, gains
+    exactly 0; without *baseline* the baseline is 0.
+    """
+    state = GameState.deal(CLASSIC, 4, seed=7)
+    seat = state.to_act or 0
+    seen = Observation.of(state, seat)
+    bot = ISMCTSPlayer(iterations=1, iterations_per_world=1)
+    moves = candidates(seen, state.legal_actions(), bot.max_candidates)
+    world = _Deal.of(seen, first_game=True, after_instant_win=False).sample(
+        random.Random(3)
+    )
+    rng = random.Random(4)
+    base = bot._baseline(world, rng)
+    root = _Node(seat)
+    bot._iterate(root, world, seat, moves, (_Spread(), base), rng)
+    greedy = root.children[moves[0]]
+    assert (greedy.visits, greedy.total) == (1, 0)
+    plain = ISMCTSPlayer(iterations=1, baseline=False)
+    assert plain._baseline(world, rng) == (0,) * 4

@@ -2,11 +2,19 @@
 
 One tree over the actions seen from the bot's seat, shared by every determinization
 (Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search", 2012).
-Each iteration samples a world (`sample_world`), walks down the tree choosing among
-the moves legal in that world by UCB1 — counted against how often each move was
+Each iteration takes a sampled world (`sample_world`), walks down the tree choosing
+among the moves legal in that world by UCB1 — counted against how often each move was
 available, since opponents' moves differ between worlds — adds one node, plays the
-world out with the rollout policy and backs up every player's score, each node
+world out with the rollout policy and backs up every player's reward, each node
 scored for the player whose move it is.
+
+The reward is a player's score *less what the rollout policy alone scores in the
+same world* (a control variate: Veness, Lanctot and Bowling, "Variance Reduction in
+Monte-Carlo Tree Search", 2011). Who was dealt the 2s moves a score far more than any
+one decision does; measured against the world's own baseline, every iteration says how
+much better than the rollout policy its moves did, as `PIMCPlayer`'s comparison of its
+candidates in the same worlds does. Each world serves a few iterations in a row
+(`iterations_per_world`), so its baseline rollout is paid once for them.
 
 Example:
     >>> import random
@@ -57,7 +65,7 @@ class _Node:
         self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.total = 0
-        """The sum of the mover's scores over the visits."""
+        """The sum of the mover's rewards over the visits."""
         self.available = 0
         """How often the move was legal when its parent was visited."""
         self.moves: list[Action] | None = None
@@ -68,12 +76,13 @@ class _Node:
 class ISMCTSPlayer:
     """Information-set MCTS over determinizations, with UCB1 and rollouts.
 
-    Per decision it runs at most *iterations* iterations (one sampled world and one
-    rollout each), fewer when *seconds* run out first. It returns the most visited
-    root move. Moves at every node are pruned as for `PIMCPlayer` (one play per class,
-    at most *max_candidates*); in the tree the other players' Poker jump-ins are left
-    to the rollouts. Scores are scaled by the spread seen in the search, so
-    *exploration* is the UCB1 constant for rewards in [0, 1].
+    Per decision it runs at most *iterations* iterations (one rollout each, a new
+    sampled world every *iterations_per_world* of them, plus one baseline rollout per
+    world), fewer when *seconds* run out first. It returns the root move with the best
+    mean reward. Moves at every node are pruned as for `PIMCPlayer` (one play per
+    class, at most *max_candidates*); in the tree the other players' Poker jump-ins are
+    left to the rollouts. Rewards are scaled by the spread seen in the search, so *exploration* is
+    the UCB1 constant for rewards in [0, 1].
 
     It keeps no state between decisions and draws only from the *rng* it is given, so
     it is picklable and a game is reproducible from its seed (without *seconds*).
@@ -97,8 +106,15 @@ class ISMCTSPlayer:
     opponent_candidates: int = 1
     """Moves considered for the other players, at most, Greedy's first (with 1 they play
     only Greedy's move in the tree: the stronger setting measured in docs/search.md)."""
-    exploration: float = 0.7
-    """The UCB1 exploration constant, for scores scaled to [0, 1]."""
+    exploration: float = 0.15
+    """The UCB1 exploration constant, for rewards scaled to [0, 1]."""
+    iterations_per_world: int = 4
+    """Iterations run in each sampled world before the next is drawn."""
+    baseline: bool = attrs.field(
+        default=True, validator=attrs.validators.instance_of(bool)
+    )
+    """Whether a reward is the score less the rollout policy's own score in that world
+    (``False``: the raw score, as in plain ISMCTS)."""
     rollout: Player = attrs.field(factory=GreedyPlayer)
     """The policy every player follows in a rollout."""
     first_game: bool = True
@@ -109,6 +125,9 @@ class ISMCTSPlayer:
         check_budget(
             "opponent_candidates", self.opponent_candidates, None, self.max_candidates
         )
+        check_budget(
+            "iterations_per_world", self.iterations_per_world, None, self.max_candidates
+        )
         if type(self.exploration) not in (int, float) or not self.exploration >= 0:
             msg = f"exploration must be a non-negative number, got {self.exploration!r}"
             raise InvalidArgumentError(msg)
@@ -116,24 +135,45 @@ class ISMCTSPlayer:
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        """The most visited root move after the search."""
+        """The root move with the best mean reward (the most visited among equals).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, players=2, seed=22)
+            >>> seen, actions = Observation.of(state, state.to_act), state.legal_actions()
+            >>> str(GreedyPlayer().act(seen, actions, random.Random()))
+            '3s 3d'
+            >>> str(ISMCTSPlayer(iterations=16).act(seen, actions, random.Random(0)))
+            '3s'
+        """
         if len(actions) == 1:
             return actions[0]
         moves = candidates(observation, actions, self.max_candidates)
         if len(moves) == 1:
             return moves[0]
-        root = _Node(observation.seat)
+        seat = observation.seat
+        root = _Node(seat)
         spread = _Spread()
         end = deadline(self.seconds)
         deal = _Deal.of(
             observation, first_game=self.first_game, after_instant_win=False
         )
-        for _ in range(self.iterations):
-            world = deal.sample(rng)
-            self._iterate(root, world, observation.seat, moves, spread, rng)
+        world = deal.sample(rng)
+        base = self._baseline(world, rng)
+        for iteration in range(self.iterations):
+            if iteration and iteration % self.iterations_per_world == 0:
+                world = deal.sample(rng)
+                base = self._baseline(world, rng)
+            self._iterate(root, world, seat, moves, (spread, base), rng)
             if expired(end):
                 break
-        return max(moves, key=lambda move: _visits(root, move))
+        return max(moves, key=lambda move: _value(root, move))
+
+    def _baseline(self, world: GameState, rng: random.Random) -> tuple[int, ...]:
+        """What each player scores in *world* when the rollout policy plays every seat."""
+        if not self.baseline:
+            return (0,) * world.players
+        return play_out(world, self.rollout, rng)
 
     def _iterate(
         self,
@@ -141,10 +181,15 @@ class ISMCTSPlayer:
         world: GameState,
         seat: int,
         moves: list[Action],
-        spread: _Spread,
+        rewards: tuple[_Spread, tuple[int, ...]],
         rng: random.Random,
     ) -> None:
-        """One iteration: select, expand one node, roll out, back up."""
+        """One iteration in *world*: select, expand one node, roll out, back up.
+
+        *rewards* holds the spread of the rewards so far and the world's baseline
+        scores, which every score is measured against.
+        """
+        spread, base = rewards
         node, mover, path = root, seat, []
         declining = None
         while True:
@@ -171,10 +216,11 @@ class ISMCTSPlayer:
             mover = world.to_act
             moves = self._moves(node, world, seat)
         scores = play_out(world, self.rollout, rng, declining)
-        spread.update(scores)
+        gains = [score - baseline for score, baseline in zip(scores, base, strict=True)]
+        spread.update(gains)
         for visited in path:
             visited.visits += 1
-            visited.total += scores[visited.mover]
+            visited.total += gains[visited.mover]
 
     def _moves(self, node: _Node, world: GameState, seat: int) -> list[Action]:
         """The moves searched at *node*: the seat's own are worked out once."""
@@ -196,13 +242,16 @@ class ISMCTSPlayer:
         )
 
 
-def _visits(root: _Node, move: Action) -> int:
+def _value(root: _Node, move: Action) -> tuple[float, int]:
+    """How good *move* looks at the root: its mean reward, then its visits."""
     child = root.children.get(move)
-    return 0 if child is None else child.visits
+    if child is None or not child.visits:
+        return -math.inf, 0
+    return child.total / child.visits, child.visits
 
 
 class _Spread:
-    """The lowest and highest score seen in a search, to scale rewards to [0, 1]."""
+    """The lowest and highest reward seen in a search, to scale rewards to [0, 1]."""
 
     __slots__ = ("high", "low")
 
