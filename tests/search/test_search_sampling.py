@@ -26,12 +26,15 @@ from tienlen import (
     RULESETS,
     VIETCONG,
     Action,
+    BaseRules,
     Card,
     GameState,
     GreedyPlayer,
     Hand,
+    ISMCTSPlayer,
     Observation,
     Pass,
+    PIMCPlayer,
     Play,
     Player,
     RandomPlayer,
@@ -295,3 +298,34 @@ def test_a_declined_lead_with_three_of_spades_seen_elsewhere_is_refused() -> Non
     swapped = Hand.from_cards([THREE_OF_SPADES, *seen.hand.cards[1:]])
     with pytest.raises(SamplingError, match="must hold 3s"):
         sample_world(attrs.evolve(seen, hand=swapped), random.Random())
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=lambda rules: rules.name)
+@pytest.mark.parametrize("after_instant_win", [False, True])
+def test_the_setup_flags_come_from_the_observation(
+    rules: BaseRules, after_instant_win: bool
+) -> None:
+    """RULES §2.4, D-16: a later game's observation says so; no flag is needed.
+
+    `sample_world` and the search bots read `Observation.first_game` and
+    `Observation.after_instant_win`; a flag contradicting the observation is refused.
+    """
+    state = GameState.deal(
+        rules,
+        4,
+        seed=8,  # no instant win; after one, the 3s holder (seat 2) leads
+        first_game=False,
+        leader=2,
+        after_instant_win=after_instant_win,
+    )
+    assert state.to_act is not None
+    seen = Observation.of(state, state.to_act)
+    assert (seen.first_game, seen.after_instant_win) == (False, after_instant_win)
+    world = sample_world(seen, random.Random(1))
+    assert Observation.of(world, seen.seat) == seen
+    assert world.setup.first_game is False
+    with pytest.raises(SamplingError):
+        sample_world(seen, random.Random(1), first_game=True)
+    actions = state.legal_actions()
+    for bot in (PIMCPlayer(worlds=2), ISMCTSPlayer(iterations=8)):
+        assert bot.act(seen, actions, random.Random(2)) in actions

@@ -75,8 +75,9 @@ class PIMCPlayer:
     """A time limit per decision (checked after each rollout), or ``None``."""
     rollout: Player = attrs.field(factory=GreedyPlayer)
     """The policy every player follows in a rollout."""
-    first_game: bool = True
-    """Whether the games it plays are first games of a match (see `sample_world`)."""
+    first_game: bool | None = None
+    """Whether the games it plays are first games of a match (see `sample_world`);
+    ``None`` (the default) reads it from each observation (`Observation.first_game`)."""
 
     def __attrs_post_init__(self) -> None:
         check_budget("worlds", self.worlds, self.seconds, self.max_candidates)
@@ -104,7 +105,11 @@ class PIMCPlayer:
         totals = [0] * len(searched)
         end = deadline(self.seconds)
         deal = _Deal.of(
-            observation, first_game=self.first_game, after_instant_win=False
+            observation,
+            first_game=(
+                observation.first_game if self.first_game is None else self.first_game
+            ),
+            after_instant_win=observation.after_instant_win,
         )
         for number in range(self.worlds):
             world = deal.sample(rng)

@@ -76,8 +76,8 @@ def sample_world(
     observation: Observation,
     rng: random.Random,
     *,
-    first_game: bool = True,
-    after_instant_win: bool = False,
+    first_game: bool | None = None,
+    after_instant_win: bool | None = None,
     max_tries: int = _MAX_TRIES,
 ) -> GameState:
     """A full game state consistent with *observation*, drawn from *rng*.
@@ -87,15 +87,19 @@ def sample_world(
     description, then the history is replayed. ``Observation.of(world, seat)``
     equals *observation*, checked before the world is returned.
 
-    Whether the game is the first of a match is public at the table but not part of
-    an `Observation`: pass it (as given to `GameState.deal`) when it is not a first
-    game. It decides whether the first lead had to include the lowest card.
+    Whether the game is the first of a match, and whether the previous one ended by
+    an instant win, are read from the observation (`Observation.first_game`,
+    `Observation.after_instant_win`); they decide whether the first lead had to
+    include the lowest card and who leads.
 
     Args:
         observation: What the seat has seen.
         rng: The only source of randomness.
-        first_game: Whether the game is the first of its match (RULES §2.4).
-        after_instant_win: Whether the previous game ended by an instant win (D-16).
+        first_game: Whether the game is the first of its match (RULES §2.4);
+            ``None`` (the default) reads `Observation.first_game`. A value that
+            differs from the observation's gives a `SamplingError`.
+        after_instant_win: Whether the previous game ended by an instant win (D-16);
+            ``None`` reads `Observation.after_instant_win`.
         max_tries: Deals to draw before giving up. Most observations need one;
             a draw is redone only when an opponent would hold an instant win or,
             before the first lead, when the leader would not hold the lowest card.
@@ -128,7 +132,13 @@ def sample_world(
         msg = f"max_tries must be a positive int, got {max_tries!r}"
         raise InvalidArgumentError(msg)
     deal = _Deal.of(
-        observation, first_game=first_game, after_instant_win=after_instant_win
+        observation,
+        first_game=observation.first_game if first_game is None else first_game,
+        after_instant_win=(
+            observation.after_instant_win
+            if after_instant_win is None
+            else after_instant_win
+        ),
     )
     return deal.sample(rng, max_tries)
 
