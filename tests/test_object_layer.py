@@ -147,7 +147,11 @@ def test_lazy_runs_are_built_in_steps() -> None:
 def test_a_run_of_doubled_cards_is_topped_by_its_highest_card() -> None:
     """Both copies of 7♦ in a run of pairs: the top is 7♦ (RULES §1.1, §1.3)."""
     hand = Hand.parse("5h 5h 6s 6s 7d 7d")
-    runs = [combo for combo in legal_plays(hand, None, CLASSIC_TWO_DECKS) if combo.kind.is_sequence]
+    runs = [
+        combo
+        for combo in legal_plays(hand, None, CLASSIC_TWO_DECKS)
+        if combo.kind.is_sequence
+    ]
     pairs = [combo for combo in runs if combo.kind is ComboKind.CONSECUTIVE_PAIRS]
     assert [str(combo.top) for combo in pairs] == ["7d"]
     assert all(combo.key == structural_key(combo.mask) for combo in runs)
