@@ -510,7 +510,7 @@ class ObservationBatch:
             >>> from tienlen import CLASSIC, GameState
             >>> states = [GameState.deal(CLASSIC, 4, seed=seed) for seed in (1, 2)]
             >>> batch = ObservationBatch(ObservationLayout(CLASSIC, 4), games=2)
-            >>> batch.load([1, 0], states)  # row 1 holds seed 1, row 0 seed 2
+            >>> batch.load([1, 0], states)  # game 1 holds seed 1, game 0 seed 2
             >>> hand = batch.encode(states[::-1], [0, 0])[0, :52]
             >>> hand.nonzero()[0].tolist() == [card.index for card in states[1].hand(0)]
             True
