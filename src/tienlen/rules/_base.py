@@ -301,6 +301,8 @@ _TWO_DECKS_HINT: Final = (
 _LONGEST_RUN: Final = _bits.RANKS
 _TWO: Final = Rank.TWO.value
 _LOW_HALF: Final = _bits.LOW_HALF
+_ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
+"""Every card of two decks: no mask exceeds it."""
 
 
 @attrs.frozen(kw_only=True)
@@ -517,6 +519,9 @@ class BaseRules:
     _valid: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
     _bombers: dict[int, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
     _one_deck: bool = attrs.field(init=False, eq=False, repr=False)
+    _mask_limit: int = attrs.field(init=False, eq=False, repr=False)
+    """The largest mask a combination may have: a card held twice exceeds it with one
+    deck (RULES §1.1), so one comparison refuses duplicates on the hot paths."""
     _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
 
     def __attrs_post_init__(self) -> None:
@@ -542,6 +547,9 @@ class BaseRules:
         object.__setattr__(self, "_valid", tables.valid_keys)
         object.__setattr__(self, "_bombers", tables.bombers)
         object.__setattr__(self, "_one_deck", self.decks == 1)
+        object.__setattr__(
+            self, "_mask_limit", _LOW_HALF if self.decks == 1 else _ANY_MASK
+        )
         bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
         bomb_shapes.update(
             Shape.from_code(code) for codes in tables.bombers.values() for code in codes
@@ -858,9 +866,10 @@ class BaseRules:
         except AttributeError:
             raise TypeError(_not_combos(challenger, incumbent)) from None
         valid = self._valid
-        if a not in valid or (self._one_deck and challenger._mask > _LOW_HALF):
+        limit = self._mask_limit
+        if a not in valid or challenger._mask > limit:
             self._invalid(challenger)
-        if b not in valid or (self._one_deck and incumbent._mask > _LOW_HALF):
+        if b not in valid or incumbent._mask > limit:
             self._invalid(incumbent)
         if a >> 6 == b >> 6:
             if (a & 63) <= (b & 63):
@@ -886,14 +895,14 @@ class BaseRules:
         if type(hand) is not Hand:
             raise TypeError(f"expected a Hand, got {hand!r}")
         mask = hand._mask
-        if self._one_deck and mask >> _bits.CARDS:
+        if mask > self._mask_limit:
             self._duplicate(mask, None)
         if top is None:
             return Plays(self._compiled.leads(mask))
         if type(top) is not Combo:
             raise TypeError(f"expected a Combo or None, got {top!r}")
         key = top._key
-        if key not in self._valid or (self._one_deck and top._mask >> _bits.CARDS):
+        if key not in self._valid or top._mask > self._mask_limit:
             self._invalid(top)
         plays = self._compiled.plays(mask, key)
         if self.suited_straights:
