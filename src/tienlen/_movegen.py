@@ -405,6 +405,8 @@ def _run_blocks(
     subsets = SUBSETS_BY_SIZE[family.per_rank]
     sizes = SUBSET_COUNTS[family.per_rank]
     copies = hand >> _CARDS
+    per_rank = family.per_rank
+    kind_base = family.kind << 12  # `shape_code(kind, cards) << 6`, inlined (hot)
     total = 0
     for start, end in runs:
         product = 1
@@ -417,7 +419,7 @@ def _run_blocks(
             products.append(product)
         for first, last in family.spans[start][end]:
             size = products[last - start + 1] // products[first - start]
-            base = shape_code(family.kind, family.per_rank * (last - first + 1)) << 6
+            base = kind_base | per_rank * (last - first + 1) << 6
             blocks.append((subsets, states, first, last, size, base))
             total += size
     return total
