@@ -311,7 +311,8 @@ def beats(
         >>> beats("5s 5c 5d 5h", "Ah")  # only against 2s (row 9)
         False
     """
-    check_rules(rules)
+    if type(rules) is not BaseRules:  # the common case needs no protocol check
+        check_rules(rules)
     if type(play) is not Combo:
         play = as_combo(play, rules)
     if type(top) is not Combo:

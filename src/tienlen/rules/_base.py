@@ -303,6 +303,8 @@ _TWO: Final = Rank.TWO.value
 _LOW_HALF: Final = _bits.LOW_HALF
 _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 """Every card of two decks: no mask exceeds it."""
+_MAX_VERDICTS: Final = 1 << 16
+"""The most `beats` answers a rule set remembers before it starts afresh."""
 
 
 @attrs.frozen(kw_only=True)
@@ -520,6 +522,8 @@ class BaseRules:
     _bombers: dict[int, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
     _one_deck: bool = attrs.field(init=False, eq=False, repr=False)
     _mask_limit: int = attrs.field(init=False, eq=False, repr=False)
+    _verdicts: dict[int, bool] = attrs.field(init=False, eq=False, repr=False)
+    """`beats` answers by key pair (``a << 16 | b``), filled as they are asked."""
     """The largest mask a combination may have: a card held twice exceeds it with one
     deck (RULES §1.1), so one comparison refuses duplicates on the hot paths."""
     _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
@@ -550,6 +554,7 @@ class BaseRules:
         object.__setattr__(
             self, "_mask_limit", _LOW_HALF if self.decks == 1 else _ANY_MASK
         )
+        object.__setattr__(self, "_verdicts", {})
         bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
         bomb_shapes.update(
             Shape.from_code(code) for codes in tables.bombers.values() for code in codes
@@ -783,8 +788,15 @@ class BaseRules:
         if self._one_deck and mask >> _bits.CARDS:
             self._duplicate(mask, None)
 
+    def _refuse(self, *combos: Combo) -> NoReturn:
+        """Raise for the first of *combos* these rules do not know (`_invalid`)."""
+        for combo in combos:
+            if combo._key not in self._valid or combo._mask > self._mask_limit:
+                self._invalid(combo)
+        raise AssertionError  # pragma: no cover - called only when one is refused
+
     def _invalid(self, combo: Combo) -> NoReturn:
-        if combo._mask >> _bits.CARDS and self.decks == 1:
+        if combo._mask > self._mask_limit:
             self._duplicate(combo._mask, None)
         msg = f"{str(combo)!r} is not a combination under {self.name}"
         raise InvalidComboError(msg)
@@ -863,22 +875,39 @@ class BaseRules:
         try:
             a = challenger._key
             b = incumbent._key
+            masks = challenger._mask | incumbent._mask
         except AttributeError:
             raise TypeError(_not_combos(challenger, incumbent)) from None
+        verdict = self._verdicts.get(a << 16 | b)  # keys are below 2**16
+        if verdict is None or masks > self._mask_limit:
+            return self._judge(challenger, incumbent)
+        return verdict
+
+    def _judge(self, challenger: Combo, incumbent: Combo) -> bool:
+        """`beats` worked out from the keys, remembered when the suits cannot matter."""
+        a, b = challenger._key, incumbent._key
         valid = self._valid
-        limit = self._mask_limit
-        if a not in valid or challenger._mask > limit:
-            self._invalid(challenger)
-        if b not in valid or incumbent._mask > limit:
-            self._invalid(incumbent)
-        if a >> 6 == b >> 6:
+        if (
+            a not in valid
+            or b not in valid
+            or (challenger._mask | incumbent._mask) > self._mask_limit
+        ):
+            self._refuse(challenger, incumbent)
+        if a >> 6 == b >> 6:  # the same shape: the higher top card (RULES §1.3)
             if (a & 63) <= (b & 63):
-                return False
-            return not self.suited_straights or _suits_allow(
-                challenger._mask, incumbent._mask, b
-            )
-        shapes = self._bombers.get(b)
-        return shapes is not None and a >> 6 in shapes
+                verdict = False
+            elif self.suited_straights:  # RULES §12.2: the suits decide, not the keys
+                return _suits_allow(challenger._mask, incumbent._mask, b)
+            else:
+                verdict = True
+        else:  # another shape: only through the bomb table
+            shapes = self._bombers.get(b)
+            verdict = shapes is not None and a >> 6 in shapes
+        verdicts = self._verdicts
+        if len(verdicts) >= _MAX_VERDICTS:
+            verdicts.clear()
+        verdicts[a << 16 | b] = verdict
+        return verdict
 
     def legal_plays(self, hand: Hand, top: Combo | None = None) -> Plays:
         """Every distinct combination in *hand* that may be led, or that beats *top*.
