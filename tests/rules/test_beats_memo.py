@@ -73,3 +73,18 @@ def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
             assert b is not None
             assert rules.beats(a, b) is (a.key > b.key)
             assert len(rules._verdicts) <= 2
+
+
+def test_the_memo_pickles_empty() -> None:
+    """A rule set sent to a worker does not carry its memo along (it is a cache)."""
+    import pickle  # noqa: PLC0415
+
+    rules = attrs.evolve(CLASSIC)
+    low, high = classify("3s"), classify("4s")
+    assert low is not None
+    assert high is not None
+    assert rules.beats(high, low)
+    restored = pickle.loads(pickle.dumps(rules))  # noqa: S301 - our own bytes
+    assert len(restored._verdicts) == 0
+    assert restored.beats(high, low)
+    assert not restored.beats(low, high)

@@ -307,6 +307,15 @@ _MAX_VERDICTS: Final = 1 << 16
 """The most `beats` answers a rule set remembers before it starts afresh."""
 
 
+class _Verdicts(dict[int, bool]):
+    """A rule set's remembered `beats` answers: a cache, so it pickles empty."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[_Verdicts], tuple[()]]:
+        return _Verdicts, ()
+
+
 @attrs.frozen(kw_only=True)
 class BaseRules:
     """A variant as data: every setting of RULES §11, with the rule questions it answers.
@@ -522,7 +531,7 @@ class BaseRules:
     _bombers: dict[int, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
     _one_deck: bool = attrs.field(init=False, eq=False, repr=False)
     _mask_limit: int = attrs.field(init=False, eq=False, repr=False)
-    _verdicts: dict[int, bool] = attrs.field(init=False, eq=False, repr=False)
+    _verdicts: _Verdicts = attrs.field(init=False, eq=False, repr=False)
     """`beats` answers by key pair (``a << 16 | b``), filled as they are asked."""
     """The largest mask a combination may have: a card held twice exceeds it with one
     deck (RULES §1.1), so one comparison refuses duplicates on the hot paths."""
@@ -554,7 +563,7 @@ class BaseRules:
         object.__setattr__(
             self, "_mask_limit", _LOW_HALF if self.decks == 1 else _ANY_MASK
         )
-        object.__setattr__(self, "_verdicts", {})
+        object.__setattr__(self, "_verdicts", _Verdicts())
         bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
         bomb_shapes.update(
             Shape.from_code(code) for codes in tables.bombers.values() for code in codes
