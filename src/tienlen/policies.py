@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from tienlen.cards import Rank
+from tienlen.errors import InvalidArgumentError
 from tienlen.scoring import Finish, PokerScorer, Scorer, StakeScorer
 
 if TYPE_CHECKING:
@@ -108,6 +109,22 @@ class Seating:
     """How many seats."""
 
     def __init__(self, step: int, players: int) -> None:
+        """Precompute the seating of *players* (2 to 8) in direction *step* (1 or -1).
+
+        Raises:
+            TypeError: *step* or *players* is not an int.
+            InvalidArgumentError: *step* is not 1 or -1, or *players* not 2 to 8.
+        """
+        for name, value in (("step", step), ("players", players)):
+            if type(value) is not int:
+                msg = f"{name} must be an int, got {value!r}"
+                raise TypeError(msg)
+        if step not in (1, -1):
+            msg = f"step must be 1 (clockwise) or -1 (counter-clockwise), got {step}"
+            raise InvalidArgumentError(msg)
+        if not 2 <= players <= _MAX_SEATS:
+            msg = f"a table seats 2 to {_MAX_SEATS} players, not {players}"
+            raise InvalidArgumentError(msg)
         self.players = players
         self._after = _seats_after(step, players)
         self._next = tuple(
@@ -158,6 +175,10 @@ class Seating:
             (2, None)
         """
         return self._next[actor][0 if last is None else last + 1][skip]
+
+
+_MAX_SEATS = 8
+"""The most seats at a table (RULES §2.1: two decks, five to eight players)."""
 
 
 @functools.cache
