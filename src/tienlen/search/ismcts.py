@@ -156,13 +156,7 @@ class ISMCTSPlayer:
         root = _Node(seat)
         spread = _Spread()
         end = deadline(self.seconds)
-        deal = _Deal.of(
-            observation,
-            first_game=(
-                observation.first_game if self.first_game is None else self.first_game
-            ),
-            after_instant_win=observation.after_instant_win,
-        )
+        deal = _Deal.of(observation, first_game=self.first_game)
         world = deal.sample(rng)
         base = self._baseline(world, rng)
         for iteration in range(self.iterations):

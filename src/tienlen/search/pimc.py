@@ -104,13 +104,7 @@ class PIMCPlayer:
         seat = observation.seat
         totals = [0] * len(searched)
         end = deadline(self.seconds)
-        deal = _Deal.of(
-            observation,
-            first_game=(
-                observation.first_game if self.first_game is None else self.first_game
-            ),
-            after_instant_win=observation.after_instant_win,
-        )
+        deal = _Deal.of(observation, first_game=self.first_game)
         for number in range(self.worlds):
             world = deal.sample(rng)
             scores = []

@@ -132,13 +132,7 @@ def sample_world(
         msg = f"max_tries must be a positive int, got {max_tries!r}"
         raise InvalidArgumentError(msg)
     deal = _Deal.of(
-        observation,
-        first_game=observation.first_game if first_game is None else first_game,
-        after_instant_win=(
-            observation.after_instant_win
-            if after_instant_win is None
-            else after_instant_win
-        ),
+        observation, first_game=first_game, after_instant_win=after_instant_win
     )
     return deal.sample(rng, max_tries)
 
@@ -181,13 +175,23 @@ class _Deal:
 
     @classmethod
     def of(
-        cls, observation: Observation, *, first_game: bool, after_instant_win: bool
+        cls,
+        observation: Observation,
+        *,
+        first_game: bool | None = None,
+        after_instant_win: bool | None = None,
     ) -> _Deal:
         """The known part of the deal behind *observation*.
+
+        *first_game* and *after_instant_win* default (``None``) to the observation's.
 
         Raises:
             SamplingError: no deal of the rules gives these hands and counts.
         """
+        if first_game is None:
+            first_game = observation.first_game
+        if after_instant_win is None:
+            after_instant_win = observation.after_instant_win
         rules = observation.rules
         seats = observation.players
         seat = observation.seat
