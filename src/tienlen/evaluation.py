@@ -33,7 +33,7 @@ from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
 from tienlen.players import Player, play_game
 from tienlen.rules import RuleSet
-from tienlen.simulation import MapExecutor
+from tienlen.simulation import MapExecutor, _add
 
 __all__ = ["EvaluationStats", "evaluate"]
 
@@ -48,10 +48,6 @@ def _ints(values: Iterable[int]) -> tuple[int, ...]:
 
 def _int_rows(rows: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(row) for row in rows)
-
-
-def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
 def _add_rows(

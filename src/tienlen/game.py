@@ -448,13 +448,7 @@ class GameState:
             >>> state.play("3s").pass_turn().history
             (Play(player=0, cards=Hand.parse('3s')), Pass(player=1))
         """
-        actions: list[Action] = []
-        log = self._log
-        while log is not None:
-            log, action = log
-            actions.append(action)
-        actions.reverse()
-        return tuple(actions)
+        return _unwound(self._log)
 
     @property
     def players(self) -> int:
@@ -1380,6 +1374,16 @@ _FRESH: Final = {
 """The fields of a fresh deal that have defaults: no trick, nobody out, no score."""
 
 _set_fields: Final = object.__setattr__
+
+
+def _unwound(log: _Log) -> tuple[Action, ...]:
+    """The actions of a state's log (newest last), first first."""
+    actions: list[Action] = []
+    while log is not None:
+        log, action = log
+        actions.append(action)
+    actions.reverse()
+    return tuple(actions)
 
 
 def _with_turn(fields: _Fields) -> _Fields:

@@ -39,7 +39,7 @@ from tienlen.actions import make_play
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo, _combo_of
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Pass, Play, _Log
+from tienlen.game import Action, GameState, Pass, Play, _Log, _unwound
 from tienlen.rules import BaseRules, RuleSet
 from tienlen.rules._base import Direction
 
@@ -84,13 +84,7 @@ class _Public:
     def history(self) -> tuple[Action, ...]:
         """Every action, first first."""
         if self._history is None:
-            actions: list[Action] = []
-            log = self._log
-            while log is not None:
-                log, action = log
-                actions.append(action)
-            actions.reverse()
-            self._history = tuple(actions)
+            self._history = _unwound(self._log)
         return self._history
 
     def played(self) -> Hand:
