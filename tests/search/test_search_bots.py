@@ -20,6 +20,7 @@ from tienlen import (
     CLASSIC_TWO_DECKS,
     POKER,
     RULESETS,
+    Action,
     GameState,
     GreedyPlayer,
     ISMCTSPlayer,
@@ -206,38 +207,136 @@ def test_candidates_keep_one_play_per_class_greedy_first() -> None:
     ("iterations", "per_world", "baseline"),
     [(12, 4, True), (10, 4, True), (7, 1, True), (9, 3, False)],
 )
-def test_ismcts_spends_its_budget_exactly(
+def test_ucb_root_spends_its_budget_exactly(
     monkeypatch: pytest.MonkeyPatch, iterations: int, per_world: int, baseline: bool
 ) -> None:
-    """The iteration budget, spent exactly.
+    """The iteration budget of ``root="ucb"``, spent exactly.
 
     One rollout per iteration, a world per *iterations_per_world* iterations, and with
     *baseline* one more rollout per world.
     """
-    rollouts = worlds = 0
+    counts = count_rollouts_and_worlds(monkeypatch)
+    state = GameState.deal(CLASSIC, 4, seed=1)
+    seen = Observation.of(state, state.to_act or 0)
+    bot = ISMCTSPlayer(
+        iterations=iterations,
+        iterations_per_world=per_world,
+        baseline=baseline,
+        root="ucb",
+    )
+    bot.act(seen, state.legal_actions(), random.Random(0))
+    expected_worlds = -(-iterations // per_world)
+    assert counts["worlds"] == expected_worlds
+    assert counts["rollouts"] == iterations + (expected_worlds if baseline else 0)
+
+
+def count_rollouts_and_worlds(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Counters of ISMCTS's rollouts and sampled worlds, kept up while the test runs."""
+    counts = {"rollouts": 0, "worlds": 0}
     real_play_out, real_sample = _rollouts.play_out, _Deal.sample
 
     def counted_play_out(*args: object, **kwargs: object) -> tuple[int, ...]:
-        nonlocal rollouts
-        rollouts += 1
+        counts["rollouts"] += 1
         return real_play_out(*args, **kwargs)  # type: ignore[arg-type]
 
     def counted_sample(*args: object, **kwargs: object) -> GameState:
-        nonlocal worlds
-        worlds += 1
+        counts["worlds"] += 1
         return real_sample(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts, "play_out", counted_play_out)  # where ismcts looks
     monkeypatch.setattr(_Deal, "sample", counted_sample)
-    state = GameState.deal(CLASSIC, 4, seed=1)
-    seen = Observation.of(state, state.to_act or 0)
-    bot = ISMCTSPlayer(
-        iterations=iterations, iterations_per_world=per_world, baseline=baseline
-    )
-    bot.act(seen, state.legal_actions(), random.Random(0))
-    expected_worlds = -(-iterations // per_world)
-    assert worlds == expected_worlds
-    assert rollouts == iterations + (expected_worlds if baseline else 0)
+    return counts
+
+
+def eight_move_decision() -> tuple[Observation, list[Action]]:
+    """A classic free lead (a later game of a match) with at least eight searched moves."""
+    state = GameState.deal(CLASSIC, 4, seed=1, first_game=False, leader=0)
+    seen = Observation.of(state, 0)
+    actions = list(state.legal_actions())
+    assert len(candidates(seen, actions, 8)) == 8
+    return seen, actions
+
+
+@pytest.mark.parametrize(
+    ("iterations", "worlds", "rollouts"),
+    [
+        (24, 1 + 2 + 4, 8 + 4 * 2 + 2 * 4),
+        (25, 1 + 2 + 4, 8 + 4 * 2 + 2 * 4),  # the last round's share: 9, 4 sweeps of 2
+        (40, 1 + 4 + 8, 8 + 4 * 4 + 2 * 8),  # shares 13, 16 and 16
+        (4, 1, 8),  # the first sweep is always finished, then the budget is spent
+    ],
+)
+def test_halving_spends_its_budget_in_rounds(
+    monkeypatch: pytest.MonkeyPatch, iterations: int, worlds: int, rollouts: int
+) -> None:
+    """Sequential halving: ⌈log₂ 8⌉ = 3 rounds of 8, 4 and 2 moves.
+
+    Each round gets an even share of the iterations left; a sweep costs one rollout
+    per surviving move in one new world; a round has at least one sweep, and after the
+    first sweep the count budget is never exceeded.
+    """
+    counts = count_rollouts_and_worlds(monkeypatch)
+    seen, actions = eight_move_decision()
+    ISMCTSPlayer(iterations=iterations).act(seen, actions, random.Random(0))
+    assert (counts["worlds"], counts["rollouts"]) == (worlds, rollouts)
+
+
+def test_halving_keeps_the_better_half_over_common_worlds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each round keeps the better half by total score over the same worlds.
+
+    The sweeps are replaced by fixed scores per move: move *i* scores ``i % 5`` in
+    every world, so the survivors and the choice are known.
+    """
+    seen, actions = eight_move_decision()
+    moves = candidates(seen, actions, 8)
+    value = {move: index % 5 for index, move in enumerate(moves)}
+    swept: list[list[Action]] = []
+
+    def fixed_sweep(*args: object) -> list[int]:
+        survivors = args[3]  # (self, root, world, survivors, ...)
+        assert isinstance(survivors, list)
+        swept.append(list(survivors))
+        return [value[move] for move in survivors]
+
+    monkeypatch.setattr(ISMCTSPlayer, "_sweep", fixed_sweep)
+    choice = ISMCTSPlayer(iterations=24).act(seen, actions, random.Random(0))
+    rounds = [swept[0], swept[1], swept[3]]
+    assert [len(r) for r in rounds] == [8, 4, 2]
+    assert swept[1] == swept[2]
+    assert swept[3:] == [swept[3]] * 4
+    assert rounds[1] == [moves[4], moves[3], moves[2], moves[7]]  # ties keep order
+    assert rounds[2] == [moves[4], moves[3]]
+    assert choice == moves[4]
+
+
+def test_halving_rewards_are_measured_against_the_sweep_mean() -> None:
+    """The control variate of the halving: a reward is the score less the sweep's mean.
+
+    After one sweep the seat's rewards at the root's children sum to zero; without
+    *baseline* they are the raw scores, which `_sweep` also returns.
+    """
+    state = GameState.deal(CLASSIC, 4, seed=7)
+    seat = state.to_act or 0
+    seen = Observation.of(state, seat)
+    world = _Deal.of(seen).sample(random.Random(3))
+    for baseline in (True, False):
+        bot = ISMCTSPlayer(baseline=baseline)
+        moves = candidates(seen, state.legal_actions(), bot.max_candidates)
+        root = _Node(seat)
+        scores = bot._sweep(root, world, moves, _Spread(), random.Random(4), None)
+        assert scores is not None
+        children = [root.children[move] for move in moves]
+        assert all(child.visits == 1 for child in children)
+        rewards = [child.total for child in children]
+        if baseline:
+            assert sum(rewards) == pytest.approx(0, abs=1e-9)
+            assert rewards == pytest.approx(
+                [s - sum(scores) / len(scores) for s in scores]
+            )
+        else:
+            assert rewards == scores
 
 
 def test_ismcts_rewards_are_measured_against_the_world_baseline() -> None:
@@ -250,7 +349,7 @@ def test_ismcts_rewards_are_measured_against_the_world_baseline() -> None:
     state = GameState.deal(CLASSIC, 4, seed=7)
     seat = state.to_act or 0
     seen = Observation.of(state, seat)
-    bot = ISMCTSPlayer(iterations=1, iterations_per_world=1)
+    bot = ISMCTSPlayer(iterations=1, iterations_per_world=1, root="ucb")
     moves = candidates(seen, state.legal_actions(), bot.max_candidates)
     world = _Deal.of(seen, first_game=True, after_instant_win=False).sample(
         random.Random(3)
@@ -258,8 +357,8 @@ def test_ismcts_rewards_are_measured_against_the_world_baseline() -> None:
     rng = random.Random(4)
     base = bot._baseline(world, rng)
     root = _Node(seat)
-    bot._iterate(root, world, seat, moves, (_Spread(), base), rng)
+    bot._iterate(root, world, moves, (_Spread(), base), rng)
     greedy = root.children[moves[0]]
     assert (greedy.visits, greedy.total) == (1, 0)
-    plain = ISMCTSPlayer(iterations=1, baseline=False)
+    plain = ISMCTSPlayer(iterations=1, baseline=False, root="ucb")
     assert plain._baseline(world, rng) == (0,) * 4

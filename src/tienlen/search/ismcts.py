@@ -8,13 +8,20 @@ available, since opponents' moves differ between worlds — adds one node, plays
 world out with the rollout policy and backs up every player's reward, each node
 scored for the player whose move it is.
 
-The reward is a player's score *less what the rollout policy alone scores in the
-same world* (a control variate: Veness, Lanctot and Bowling, "Variance Reduction in
-Monte-Carlo Tree Search", 2011). Who was dealt the 2s moves a score far more than any
-one decision does; measured against the world's own baseline, every iteration says how
-much better than the rollout policy its moves did, as `PIMCPlayer`'s comparison of its
-candidates in the same worlds does. Each world serves a few iterations in a row
-(`iterations_per_world`), so its baseline rollout is paid once for them.
+At the root it spends its budget by *sequential halving* (Karnin, Koren and Somekh,
+"Almost Optimal Exploration in Multi-Armed Bandits", 2013; at the root of a tree
+search as in Pepels, Cazenave, Winands and Lanctot, "Minimizing Simple and Cumulative
+Regret in Monte-Carlo Tree Search", 2014): in rounds, every surviving root move gets
+one iteration in each world sampled (a *sweep*), and after each round the worse half
+is dropped. The survivors are always compared in the same worlds, as `PIMCPlayer`
+compares its candidates, and the best of them get most of the worlds. A reward is a
+player's score *less the mean of the sweep's scores in the same world* (a control
+variate: Veness, Lanctot and Bowling, "Variance Reduction in Monte-Carlo Tree Search",
+2011): who was dealt the 2s moves a score far more than any one decision does.
+
+``root="ucb"`` is plain ISMCTS at the root as well: UCB1 there, each world serving a
+few iterations in a row (`iterations_per_world`), a reward measured against what the
+rollout policy alone scores in that world (one more rollout per world).
 
 Example:
     >>> import random
@@ -32,7 +39,9 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
+from typing import Literal
 
 import attrs
 
@@ -64,7 +73,7 @@ class _Node:
         """Who made the move leading to this node."""
         self.children: dict[Action, _Node] = {}
         self.visits = 0
-        self.total = 0
+        self.total = 0.0
         """The sum of the mover's rewards over the visits."""
         self.available = 0
         """How often the move was legal when its parent was visited."""
@@ -74,14 +83,20 @@ class _Node:
 
 @attrs.frozen(kw_only=True)
 class ISMCTSPlayer:
-    """Information-set MCTS over determinizations, with UCB1 and rollouts.
+    """Information-set MCTS over determinizations: sequential halving at the root, UCB1 below.
 
-    Per decision it runs at most *iterations* iterations (one rollout each, a new
-    sampled world every *iterations_per_world* of them, plus one baseline rollout per
-    world), fewer when *seconds* run out first. It returns the root move with the best
-    mean reward. Moves at every node are pruned as for `PIMCPlayer` (one play per
-    class, at most *max_candidates*); in the tree the other players' Poker jump-ins are
-    left to the rollouts. Rewards are scaled by the spread seen in the search, so *exploration* is
+    Per decision it runs at most *iterations* iterations (one rollout each), fewer when
+    *seconds* run out first. By default (``root="halving"``) the budget is split evenly
+    over ⌈log₂ n⌉ rounds for n root moves; in each round every surviving move gets one
+    iteration per sampled world, and the better half (by total score over those same
+    worlds) goes on to the next round. It returns the best survivor. The first world
+    is always finished; a world the time runs out in is left out, as in `PIMCPlayer`.
+    With ``root="ucb"`` the root is searched by UCB1 like every other node and it
+    returns the root move with the best mean reward.
+
+    Moves at every node are pruned as for `PIMCPlayer` (one play per class, at most
+    *max_candidates*); in the tree the other players' Poker jump-ins are left to the
+    rollouts. Rewards are scaled by the spread seen in the search, so *exploration* is
     the UCB1 constant for rewards in [0, 1].
 
     It keeps no state between decisions and draws only from the *rng* it is given, so
@@ -108,13 +123,22 @@ class ISMCTSPlayer:
     only Greedy's move in the tree: the stronger setting measured in docs/search.md)."""
     exploration: float = 0.15
     """The UCB1 exploration constant, for rewards scaled to [0, 1]."""
+    root: Literal["halving", "ucb"] = attrs.field(
+        default="halving", validator=attrs.validators.in_(("halving", "ucb"))
+    )
+    """How the root's moves share the budget: ``"halving"`` (sequential halving over
+    common worlds, the stronger setting measured in docs/search.md) or ``"ucb"``.
+
+    .. versionadded:: 0.2
+    """
     iterations_per_world: int = 4
-    """Iterations run in each sampled world before the next is drawn."""
+    """With ``root="ucb"``: iterations run in each sampled world before the next is drawn."""
     baseline: bool = attrs.field(
         default=True, validator=attrs.validators.instance_of(bool)
     )
-    """Whether a reward is the score less the rollout policy's own score in that world
-    (``False``: the raw score, as in plain ISMCTS)."""
+    """Whether a reward is the score less a baseline from the same world (``False``:
+    the raw score, as in plain ISMCTS): the mean of the sweep's scores with
+    ``root="halving"``, the rollout policy's own score with ``root="ucb"``."""
     rollout: Player = attrs.field(factory=GreedyPlayer)
     """The policy every player follows in a rollout."""
     first_game: bool | None = None
@@ -136,7 +160,7 @@ class ISMCTSPlayer:
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        """The root move with the best mean reward (the most visited among equals).
+        """The best root move: the last survivor of the halving, or the best mean (UCB).
 
         Example:
             >>> from tienlen import CLASSIC, GameState
@@ -152,18 +176,92 @@ class ISMCTSPlayer:
         moves = candidates(observation, actions, self.max_candidates)
         if len(moves) == 1:
             return moves[0]
-        seat = observation.seat
-        root = _Node(seat)
-        spread = _Spread()
-        end = deadline(self.seconds)
         deal = _Deal.of(observation, first_game=self.first_game)
+        if self.root == "halving":
+            return self._halve(deal, observation.seat, moves, rng)
+        return self._search_by_ucb(deal, observation.seat, moves, rng)
+
+    def _halve(
+        self, deal: _Deal, seat: int, moves: list[Action], rng: random.Random
+    ) -> Action:
+        """Sequential halving of *moves* over sweeps of common worlds."""
+        root, spread = _Node(seat), _Spread()
+        totals = dict.fromkeys(moves, 0)  # the seat's score over every complete sweep
+        survivors = moves
+        rounds = math.ceil(math.log2(len(moves)))
+        start = time.perf_counter()
+        end = None if self.seconds is None else start + self.seconds
+        spent = 0
+        for number in range(rounds):
+            share = (self.iterations - spent) // (rounds - number)
+            round_end = (
+                None
+                if self.seconds is None
+                else start + self.seconds * (number + 1) / rounds
+            )
+            used = 0
+            while not used or (
+                used + len(survivors) <= share and not expired(round_end)
+            ):
+                if spent + len(survivors) > self.iterations and spent:
+                    return _best(survivors, totals)  # the count budget is spent
+                world = deal.sample(rng)
+                scores = self._sweep(
+                    root, world, survivors, spread, rng, end if spent else None
+                )
+                if scores is None:
+                    return _best(survivors, totals)  # the time ran out in this world
+                for move, score in zip(survivors, scores, strict=True):
+                    totals[move] += score
+                used += len(survivors)
+                spent += len(survivors)
+            survivors = sorted(survivors, key=lambda move: -totals[move])
+            survivors = survivors[: -(-len(survivors) // 2)]  # stable: ties keep order
+        return _best(survivors, totals)
+
+    def _sweep(
+        self,
+        root: _Node,
+        world: GameState,
+        moves: list[Action],
+        spread: _Spread,
+        rng: random.Random,
+        end: float | None,
+    ) -> list[int] | None:
+        """One iteration per root move in *world*; the seat's scores, or ``None``.
+
+        The rewards backed up are the scores less the sweep's mean score per player
+        (every move played in the same world), or the raw scores without `baseline`.
+        ``None``: *end* passed before the sweep was done, and nothing is backed up.
+        """
+        walks = []
+        for move in moves:
+            walks.append(self._walk(root, world, moves, spread, rng, move))
+            if expired(end):
+                return None
+        players = world.players
+        base = [0.0] * players
+        if self.baseline:
+            base = [sum(s[p] for _, s in walks) / len(walks) for p in range(players)]
+        for path, scores in walks:
+            self._back_up(
+                path, [s - b for s, b in zip(scores, base, strict=True)], spread
+            )
+        return [scores[root.mover] for _, scores in walks]
+
+    def _search_by_ucb(
+        self, deal: _Deal, seat: int, moves: list[Action], rng: random.Random
+    ) -> Action:
+        """Plain ISMCTS: UCB1 at the root too, worlds reused, the best mean returned."""
+        root, spread = _Node(seat), _Spread()
+        end = deadline(self.seconds)
         world = deal.sample(rng)
         base = self._baseline(world, rng)
         for iteration in range(self.iterations):
             if iteration and iteration % self.iterations_per_world == 0:
                 world = deal.sample(rng)
                 base = self._baseline(world, rng)
-            self._iterate(root, world, seat, moves, (spread, base), rng)
+            self._iterate(root, world, moves, (spread, base), rng)
             if expired(end):
                 break
         return max(moves, key=lambda move: _value(root, move))
@@ -178,7 +276,6 @@ class ISMCTSPlayer:
         self,
         root: _Node,
         world: GameState,
-        seat: int,
         moves: list[Action],
         rewards: tuple[_Spread, tuple[int, ...]],
         rng: random.Random,
@@ -189,6 +286,23 @@ class ISMCTSPlayer:
         scores, which every score is measured against.
         """
         spread, base = rewards
+        path, scores = self._walk(root, world, moves, spread, rng)
+        self._back_up(path, [s - b for s, b in zip(scores, base, strict=True)], spread)
+
+    def _walk(
+        self,
+        root: _Node,
+        world: GameState,
+        moves: list[Action],
+        spread: _Spread,
+        rng: random.Random,
+        first: Action | None = None,
+    ) -> tuple[list[_Node], tuple[int, ...]]:
+        """Select down from *root* (taking *first* there, if given), expand, roll out.
+
+        Returns the nodes visited and every player's score at the end of the rollout.
+        """
+        seat = root.mover
         node, mover, path = root, seat, []
         declining = None
         while True:
@@ -197,25 +311,34 @@ class ISMCTSPlayer:
                 if child is not None:
                     child.available += 1
             untried = [move for move in moves if move not in node.children]
-            if untried:
+            if first is not None:
+                move, first = first, None
+                expanding = move in untried
+            elif untried:
                 move = untried[0]  # the most promising first (`PIMCPlayer`'s order)
-                child = node.children[move] = _Node(mover)
-                child.available = 1
+                expanding = True
             else:
                 move = max(moves, key=lambda m: self._ucb(node.children[m], spread))
-                child = node.children[move]
+                expanding = False
+            if expanding:
+                child = node.children[move] = _Node(mover)
+                child.available = 1
+            child = node.children[move]
             if node is root and is_declined_jump_in(world, move):
                 declining = seat
             world = apply_searched(world, move)
             path.append(child)
             node = child
-            if untried or world.to_act is None:
+            if expanding or world.to_act is None:
                 break
             declining = None
             mover = world.to_act
             moves = self._moves(node, world, seat)
-        scores = play_out(world, self.rollout, rng, declining)
-        gains = [score - baseline for score, baseline in zip(scores, base, strict=True)]
+        return path, play_out(world, self.rollout, rng, declining)
+
+    @staticmethod
+    def _back_up(path: list[_Node], gains: Sequence[float], spread: _Spread) -> None:
+        """Add every player's *gains* to the nodes of *path*, each for its mover."""
         spread.update(gains)
         for visited in path:
             visited.visits += 1
@@ -241,6 +364,11 @@ class ISMCTSPlayer:
         )
 
 
+def _best(moves: list[Action], totals: dict[Action, int]) -> Action:
+    """The move of *moves* with the highest total (the first of equals)."""
+    return max(moves, key=totals.__getitem__)
+
+
 def _value(root: _Node, move: Action) -> tuple[float, int]:
     """How good *move* looks at the root: its mean reward, then its visits."""
     child = root.children.get(move)
@@ -258,7 +386,7 @@ class _Spread:
         self.low = math.inf
         self.high = -math.inf
 
-    def update(self, scores: Sequence[int]) -> None:
+    def update(self, scores: Sequence[float]) -> None:
         self.low = min(self.low, *scores)
         self.high = max(self.high, *scores)
 
