@@ -97,9 +97,10 @@ def make_bot(name: str, args: argparse.Namespace) -> Player:
         budget[count] = _UNLIMITED
     if name == "pimc":
         return PIMCPlayer(**budget)
-    if name == "ismcts":
+    if name.startswith("ismcts"):
         return ISMCTSPlayer(
             **budget,
+            root="ucb" if name == "ismcts-ucb" else "halving",
             exploration=args.exploration,
             opponent_candidates=args.opponent_candidates,
             iterations_per_world=args.per_world,
@@ -189,7 +190,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="classic", help="variant name")
     parser.add_argument(
-        "--bot", nargs="+", choices=["pimc", "ismcts", "greedy"], default=["pimc"]
+        "--bot",
+        nargs="+",
+        choices=["pimc", "ismcts", "ismcts-ucb", "greedy"],
+        default=["pimc"],
+        help="ismcts: sequential halving at the root; ismcts-ucb: UCB1 there",
     )
     parser.add_argument("--deals", type=int, default=400)
     parser.add_argument("--seed", default="strength")
