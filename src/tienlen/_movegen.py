@@ -113,6 +113,33 @@ def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
 
 
 MAXIMAL_RUNS: Final = _maximal_runs()
+_LONG_ENOUGH: dict[int, dict[int, tuple[tuple[int, int], ...]]] = {}
+"""`maximal_runs_of` by fewest ranks: one table per length, shared by the rule sets."""
+
+
+def maximal_runs_of(shortest: int) -> dict[int, tuple[tuple[int, int], ...]]:
+    """`MAXIMAL_RUNS` keeping only the runs of at least *shortest* (2 or more) ranks."""
+    table = _LONG_ENOUGH.get(shortest)
+    if table is None:
+        table = {
+            spread: tuple(run for run in runs if run[1] - run[0] + 1 >= shortest)
+            for spread, runs in MAXIMAL_RUNS.items()
+        }
+        _LONG_ENOUGH[shortest] = table
+    return table
+
+
+TOPS_BY_SIZE: Final = tuple(
+    tuple(
+        tuple(
+            tuple((piece & _LOW).bit_length() - 1 for piece in by_state)
+            for by_state in SUBSETS_BY_SIZE[k][rank]
+        )
+        for rank in range(_bits.RANKS)
+    )
+    for k in range(5)
+)
+"""``TOPS_BY_SIZE[k][r][state][i]``: the top card of ``SUBSETS_BY_SIZE[k][r][state][i]``."""
 _BYTE_SETS: Final = tuple(
     tuple(
         ALL_SETS[2 * byte][bits & 15]
@@ -141,6 +168,7 @@ class Family:
         "kind",
         "max_length",
         "max_rank",
+        "maximal",
         "min_length",
         "per_rank",
         "ranks",
@@ -162,6 +190,8 @@ class Family:
         """Bits ``4 * r`` of every rank the family may use (up to ``max_rank``)."""
         self.at_least = _bits.at_least_offset(per_rank)
         """``(counts + at_least) >> 3 & ranks``: the usable ranks holding enough cards."""
+        self.maximal = maximal_runs_of(max(self.min_length, 2)) if row.sequence else {}
+        """The maximal runs of those ranks (by their bits) long enough for the family."""
         self.spans = tuple(
             tuple(
                 tuple(
@@ -329,26 +359,32 @@ class Tables:
             for family in self.lead_families:
                 if not family.sequence:
                     _sets(sets, _available(sets, family), family.per_rank, -1, head)
-        blocks: list[_Block] = []
-        size = 0
         counts = _bits.rank_counts(hand)
-        states: list[int] = []
+        found: list[_Found] = []
         for family in self.lead_runs:
-            runs = MAXIMAL_RUNS[(counts + family.at_least) >> 3 & family.ranks]
+            runs = family.maximal[(counts + family.at_least) >> 3 & family.ranks]
             if card:
                 runs = tuple(run for run in runs if run[0] <= through <= run[1])
             if runs:
-                states = states or [0] * _bits.RANKS
-                size += _run_blocks(runs, hand, states, family, blocks)
-        if card:
-            head = [play for play in head if play & card]
-            blocks, size = _through(blocks, card)
-        if not blocks:
-            return head
+                found.append((family, runs))
         leads = Leads.__new__(Leads)  # no __init__ (compiled, object.__new__ refuses)
         leads._head = head
-        leads._blocks = blocks
-        leads._len = len(head) + size
+        leads._hand = hand
+        if card:  # counted and narrowed now (a first lead: rare)
+            head = [play for play in head if play & card]
+            blocks, size = _through(_blocks_of(hand, found), card)
+            if not blocks:
+                return head
+            leads._head = head
+            leads._found = []
+            leads._blocks = blocks
+            leads._len = len(head) + size
+            return leads
+        if not found:
+            return head
+        leads._found = found
+        leads._blocks = []
+        leads._len = -1  # counted when asked (`Leads.__len__`)
         return leads
 
     def _shape(self, hand: int, code: int, above: int, out: list[int]) -> None:
@@ -387,6 +423,19 @@ The block holds every run of ``k`` cards per rank from its first to its last ran
 the product of each rank's choices, the last rank varying fastest. Its runs share one
 shape: a run's key is the key base (the shape code ``<< 6``) plus its top card.
 """
+
+
+_Found = tuple[Family, tuple[tuple[int, int], ...]]
+"""A family with runs in a hand: the maximal runs of its ranks (`Family.maximal`)."""
+
+
+def _blocks_of(hand: int, found: list[_Found]) -> list[_Block]:
+    """The blocks (`_Block`) of every run of *found* in *hand*, in listing order."""
+    blocks: list[_Block] = []
+    states = [0] * _bits.RANKS
+    for family, runs in found:
+        _run_blocks(runs, hand, states, family, blocks)
+    return blocks
 
 
 def _run_blocks(
@@ -461,24 +510,37 @@ def _product(partial: Sequence[int], choices: tuple[int, ...]) -> Sequence[int]:
 
 
 class Leads(Sequence[int]):
-    """The plays a hand may lead, as masks: counted at once, each run built when taken.
+    """The plays a hand may lead, as masks: each run built when taken.
 
-    Sets (one rank) are listed in full; runs, which multiply with suit choices, stay
-    blocks (`_Block`) until indexed (one run decoded) or iterated (blocks expanded,
-    sharing the runs of a shorter block with the same first rank).
+    Sets (one rank) are listed in full. Runs, which multiply with suit choices, are
+    kept as the maximal runs of ranks each family may use: iterating expands them
+    rank by rank, sharing the runs of a shorter run with the same first rank. Counting,
+    indexing and ``in`` split them into blocks (`_Block`) first, and decode one run.
     """
 
-    __slots__ = ("_blocks", "_head", "_len")
+    __slots__ = ("_blocks", "_found", "_hand", "_head", "_len")
 
     _head: list[int]
     """The sets, listed."""
+    _hand: int
+    """The hand the plays come from."""
+    _found: list[_Found]
+    """The runs, by family (empty when the runs are narrowed to a card: `_through`)."""
     _blocks: list[_Block]
-    """The runs, in blocks."""
+    """The runs, in blocks (made from `_found` when first counted)."""
     _len: int
-    """How many plays: the sets and the runs of every block."""
+    """How many plays: the sets and the runs of every block (-1 until counted)."""
 
     def __len__(self) -> int:
+        if self._len < 0:
+            self._count()
         return self._len
+
+    def _count(self) -> None:
+        """Split the runs into blocks, and count the plays."""
+        blocks = _blocks_of(self._hand, self._found)
+        self._blocks = blocks
+        self._len = len(self._head) + sum(block[4] for block in blocks)
 
     @overload
     def __getitem__(self, index: int) -> int: ...
@@ -486,7 +548,7 @@ class Leads(Sequence[int]):
     def __getitem__(self, index: slice) -> list[int]: ...
     def __getitem__(self, index: int | slice) -> int | list[int]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
+            return [self[i] for i in range(*index.indices(len(self)))]
         return self.keyed_play(index)[0]
 
     def keyed_play(self, index: int) -> tuple[int, int]:
@@ -495,12 +557,13 @@ class Leads(Sequence[int]):
         Raises:
             IndexError: no play has that index.
         """
+        count = len(self)
         if index < 0:
-            index += self._len
+            index += count
         head = self._head
         if 0 <= index < len(head):
             return head[index], 0
-        if not 0 <= index < self._len:
+        if not 0 <= index < count:
             msg = "play index out of range"
             raise IndexError(msg)
         index -= len(head)
@@ -529,7 +592,7 @@ class Leads(Sequence[int]):
             ValueError: *value* is not one of the plays (from *start* to *stop*).
         """
         found = self._find(value) if type(value) is int else -1
-        first, last, _ = slice(start, stop).indices(self._len)
+        first, last, _ = slice(start, stop).indices(len(self))
         if not first <= found < last:
             msg = f"{value!r} is not one of the plays"
             raise ValueError(msg)
@@ -540,6 +603,8 @@ class Leads(Sequence[int]):
         head = self._head
         if mask in head:
             return head.index(mask)
+        if self._len < 0:
+            self._count()
         offset = len(head)
         for subsets, states, first, last, size, _ in self._blocks:
             if not mask & ~_SPAN_CARDS[first][last]:  # no card outside the ranks
@@ -561,49 +626,121 @@ class Leads(Sequence[int]):
 
     def listed(self) -> list[int]:
         """Every play, in order: the sets, then the runs."""
-        _check_size(self._len)
+        self._check_size()
         out = self._head.copy()
-        self._expand(out)
+        if self._found:
+            _expand_runs(self._hand, self._found, out, None)
+        else:
+            _expand_blocks(self._blocks, out)
         return out
 
     def keyed(self) -> tuple[list[int], list[int], list[int]]:
         """The sets, the runs, and each run's key (shape code and top card), in order.
 
-        A block's runs share its key base; a run's top card is the highest bit of its
-        low half (as in `_shapes.structural_key`): computed in C-level loops.
+        A run's top card is the top card of its highest rank's piece (the highest bit
+        of its low half, as in `_shapes.structural_key`).
         """
-        _check_size(self._len)
+        self._check_size()
         runs: list[int] = []
-        self._expand(runs)
+        if self._found:
+            keys: list[int] = []
+            _expand_runs(self._hand, self._found, runs, keys)
+            return self._head, runs, keys
+        _expand_blocks(self._blocks, runs)
         bases: list[int] = []
         for block in self._blocks:
             bases += [block[5] - 1] * block[4]
         tops = map(_bit_length, map(_LOW.__and__, runs))
         return self._head, runs, list(map(_add, bases, tops))
 
-    def _expand(self, out: list[int]) -> None:
-        """Add every run to *out*, block by block.
+    def _check_size(self) -> None:
+        """Refuse to list too many plays (`MAX_LISTED_PLAYS`), counting only if need be.
 
-        Each block is expanded from the runs of the block before it when that one is
-        one rank shorter with the same first rank.
+        A hand of n cards has at most 2**n distinct sub-multisets, so a hand of fewer
+        than `_ALWAYS_LISTABLE` cards lists without counting.
         """
-        partial: Sequence[int] = ()
-        after: tuple[object, int, int] = (None, -1, -1)  # what extends `partial`
-        for subsets, states, first, last, _, _ in self._blocks:
-            if after[0] is subsets and after[1] == first and after[2] == last:
-                start = last  # extend the block before by its last rank
+        if self._len >= 0 or self._hand.bit_count() >= _ALWAYS_LISTABLE:
+            _check_size(len(self))
+
+
+_ALWAYS_LISTABLE: Final = MAX_LISTED_PLAYS.bit_length() - 1
+"""Fewer cards than this hold fewer than ``2 ** 19`` < `MAX_LISTED_PLAYS` plays."""
+
+
+def _expand_runs(
+    hand: int, found: list[_Found], runs: list[int], keys: list[int] | None
+) -> None:
+    """Add every run of *found* in *hand* to *runs* (and their keys to *keys*), in order.
+
+    Within each maximal run: by first rank, then length, the last rank varying
+    fastest. Each run extends the one a rank shorter with the same first rank by its
+    last rank's pieces; their top cards, repeated, are the runs' top cards.
+    """
+    copies = hand >> _CARDS
+    pieces: list[tuple[int, ...]] = [()] * _bits.RANKS
+    tops: list[tuple[int, ...]] = [()] * _bits.RANKS
+    for family, maximal in found:
+        per_rank = family.per_rank
+        subsets = SUBSETS_BY_SIZE[per_rank]
+        top_cards = TOPS_BY_SIZE[per_rank]
+        shortest = family.min_length - 1  # in ranks after the first
+        longest = family.max_length - 1
+        kind_base = family.kind << 12  # `shape_code(kind, cards) << 6`, inlined (hot)
+        for start, end in maximal:
+            for rank in range(start, end + 1):
+                shift = 4 * rank
+                state = hand >> shift & 15 | (copies >> shift & 15) << 4
+                pieces[rank] = subsets[rank][state]
+                tops[rank] = top_cards[rank][state]
+            for first in range(start, end - shortest + 1):
+                partial: Sequence[int] = pieces[first]
+                last = first + longest if first + longest < end else end  # noqa: FURB136  # no call (hot)
+                for rank in range(first + 1, last + 1):
+                    choices = pieces[rank]  # `_product`, inlined (hot)
+                    if len(choices) > 1:
+                        partial = [p | q for p in partial for q in choices]
+                    elif len(partial) > 1:
+                        only = choices[0]
+                        partial = [p | only for p in partial]
+                    else:  # one choice each (the commonest step): no comprehension
+                        partial = [partial[0] | choices[0]]
+                    if rank - first < shortest:
+                        continue
+                    runs += partial
+                    if keys is not None:
+                        base = kind_base | per_rank * (rank - first + 1) << 6
+                        unit = tops[rank]
+                        if len(unit) == 1:
+                            keys += [base | unit[0]] * len(partial)
+                        else:
+                            keys += [base | top for top in unit] * (
+                                len(partial) // len(unit)
+                            )
+
+
+def _expand_blocks(blocks: list[_Block], out: list[int]) -> None:
+    """Add every run of *blocks* to *out*, block by block.
+
+    Each block is expanded from the runs of the block before it when that one is
+    one rank shorter with the same first rank.
+    """
+    partial: Sequence[int] = ()
+    after: tuple[object, int, int] = (None, -1, -1)  # what extends `partial`
+    for subsets, states, first, last, _, _ in blocks:
+        if after[0] is subsets and after[1] == first and after[2] == last:
+            start = last  # extend the block before by its last rank
+        else:
+            partial = subsets[first][states[first]]
+            start = first + 1
+        for rank in range(start, last + 1):  # `_product`, inlined (hot)
+            choices = subsets[rank][states[rank]]
+            if len(choices) == 1:
+                only = choices[0]
+                partial = [p | only for p in partial]
             else:
-                partial = subsets[first][states[first]]
-                start = first + 1
-            for rank in range(start, last + 1):  # `_product`, inlined (hot)
-                choices = subsets[rank][states[rank]]
-                if len(choices) == 1:
-                    only = choices[0]
-                    partial = [p | only for p in partial]
-                else:
-                    partial = [p | q for p in partial for q in choices]
-            after = (subsets, first, last + 1)
-            out += partial
+                partial = [p | q for p in partial for q in choices]
+        after = (subsets, first, last + 1)
+        out += partial
 
 
 _bit_length: Final = int.bit_length
