@@ -150,14 +150,15 @@ _BYTE_SETS: Final = tuple(
 )
 """``_BYTE_SETS[i][mask >> 8 * i & 255]`` lists every single, pair, triple and four of
 ranks ``2i`` and ``2i + 1`` (byte ``i`` of a one-deck mask), in `ALL_SETS` order."""
-
-
-def rank_states(mask: int) -> list[int]:
-    """The per-rank state (``lo | hi << 4``) of every rank of *mask*."""
-    hi = mask >> _CARDS
-    if not hi:
-        return [(mask >> shift) & 15 for shift in _bits.SHIFTS]
-    return [(mask >> shift) & 15 | ((hi >> shift) & 15) << 4 for shift in _bits.SHIFTS]
+_BYTE_CARDS: Final = tuple(
+    tuple(
+        tuple(1 << 8 * byte + bit for bit in range(8) if bits >> bit & 1)
+        for bits in range(256)
+    )
+    for byte in range(7)
+)
+"""``_BYTE_CARDS[i][mask >> 8 * i & 255]``: the cards of byte ``i`` of a one-deck mask,
+each as a one-card mask, in ascending order."""
 
 
 class Family:
@@ -299,15 +300,22 @@ class Tables:
         """Every distinct play in *hand* that may be led (*top* 0) or that beats *top*."""
         if not top:
             return self.leads(hand)
-        out: list[int] = []
         code = top >> 6
-        if code == _SINGLE_CODE:  # the commonest case, on bits alone
-            higher = self.beating_singles(hand, top)
-            while higher:
-                low = higher & -higher
-                out.append(low)
-                higher ^= low
+        if code == _SINGLE_CODE:  # the commonest case: `beating_singles`, inlined
+            above = (top & 63) + 1
+            higher = (hand & self.single_cards) >> above << above
+            c0, c1, c2, c3, c4, c5, c6 = _BYTE_CARDS
+            out = [
+                *c0[higher & 255],
+                *c1[higher >> 8 & 255],
+                *c2[higher >> 16 & 255],
+                *c3[higher >> 24 & 255],
+                *c4[higher >> 32 & 255],
+                *c5[higher >> 40 & 255],
+                *c6[higher >> 48],
+            ]
         else:
+            out = []
             self._shape(hand, code, top & 63, out)
         if top in self.bombers:
             out += self.bombs(hand, top)
@@ -449,7 +457,7 @@ def _run_blocks(
 
     *runs* are the maximal runs of ranks holding enough cards (`MAXIMAL_RUNS`). Blocks
     come by first rank, then length, within each maximal run. *states* gets the rank
-    states (`rank_states`) of the ranks in the runs; the blocks share it.
+    states (``lo | hi << 4``) of the ranks in the runs; the blocks share it.
     """
     subsets = SUBSETS_BY_SIZE[family.per_rank]
     sizes = SUBSET_COUNTS[family.per_rank]
@@ -499,14 +507,6 @@ def _through(blocks: list[_Block], card: int) -> tuple[list[_Block], int]:
             kept.append((table, states, first, last, count, base))
             total += count
     return kept, total
-
-
-def _product(partial: Sequence[int], choices: tuple[int, ...]) -> Sequence[int]:
-    """Every run of *partial* extended by one of *choices* (the new rank varies fastest)."""
-    if len(choices) == 1:
-        only = choices[0]
-        return [p | only for p in partial]
-    return [p | q for p in partial for q in choices]
 
 
 class Leads(Sequence[int]):
@@ -696,7 +696,7 @@ def _expand_runs(
                 partial: Sequence[int] = pieces[first]
                 last = first + longest if first + longest < end else end  # noqa: FURB136  # no call (hot)
                 for rank in range(first + 1, last + 1):
-                    choices = pieces[rank]  # `_product`, inlined (hot)
+                    choices = pieces[rank]  # the runs times the pieces (hot)
                     if len(choices) > 1:
                         partial = [p | q for p in partial for q in choices]
                     elif len(partial) > 1:
@@ -732,7 +732,7 @@ def _expand_blocks(blocks: list[_Block], out: list[int]) -> None:
         else:
             partial = subsets[first][states[first]]
             start = first + 1
-        for rank in range(start, last + 1):  # `_product`, inlined (hot)
+        for rank in range(start, last + 1):  # the runs times the pieces (hot)
             choices = subsets[rank][states[rank]]
             if len(choices) == 1:
                 only = choices[0]
@@ -789,32 +789,51 @@ def _sets(hand: int, avail: int, k: int, above: int, out: list[int]) -> None:
 def _runs(
     hand: int, avail: int, k: int, length: int, above: int, out: list[int]
 ) -> None:
-    """Every run of exactly *length* ranks, *k* cards each, with top card above *above*."""
+    """Every run of exactly *length* ranks, *k* cards each, with top card above *above*.
+
+    Runs come by first rank; within one, the top rank's piece varies slowest.
+    """
     starts = avail
     for i in range(1, length):
         starts &= avail >> (4 * i)
         if not starts:
             return
-    states = rank_states(hand)
     lowest_start = (above >> 2) - length + 1 if above >= 0 else 0
+    if lowest_start > 0:
+        starts = starts >> 4 * lowest_start << 4 * lowest_start
+    subsets = SUBSETS_BY_SIZE[k]
+    copies = hand >> _CARDS
+    counted = hand.bit_count() >= _ALWAYS_LISTABLE  # else too few cards to overflow
     while starts:
         low = starts & -starts
         starts ^= low
         start = (low.bit_length() - 1) >> 2
-        if start < lowest_start:
-            continue
         end = start + length - 1
-        count = 1
-        for rank in range(start, end + 1):
-            count *= SUBSET_COUNTS[k][states[rank]]
-        _check_size(len(out) + count)
-        tops = SUBSETS[end][states[end]][k]
+        if counted:
+            count = 1
+            for rank in range(start, end + 1):
+                shift = 4 * rank
+                count *= SUBSET_COUNTS[k][
+                    hand >> shift & 15 | (copies >> shift & 15) << 4
+                ]
+            _check_size(len(out) + count)
+        shift = 4 * end
+        partial: Sequence[int] = subsets[end][
+            hand >> shift & 15 | (copies >> shift & 15) << 4
+        ]
         if start == lowest_start and above >= 0:
             limit = (2 << above) - 1
-            tops = tuple(t for t in tops if t & _LOW > limit)
-            if not tops:
+            partial = [top for top in partial if top & _LOW > limit]
+            if not partial:
                 continue
-        partial: Sequence[int] = tops
         for rank in range(end - 1, start - 1, -1):
-            partial = _product(partial, SUBSETS[rank][states[rank]][k])
+            shift = 4 * rank
+            choices = subsets[rank][hand >> shift & 15 | (copies >> shift & 15) << 4]
+            if len(choices) > 1:  # the runs times the pieces (hot)
+                partial = [p | q for p in partial for q in choices]
+            elif len(partial) > 1:
+                only = choices[0]
+                partial = [p | only for p in partial]
+            else:  # one choice each: no comprehension
+                partial = [partial[0] | choices[0]]
         out += partial
