@@ -129,17 +129,37 @@ def maximal_runs_of(shortest: int) -> dict[int, tuple[tuple[int, int], ...]]:
     return table
 
 
-TOPS_BY_SIZE: Final = tuple(
-    tuple(
-        tuple(
-            tuple((piece & _LOW).bit_length() - 1 for piece in by_state)
-            for by_state in SUBSETS_BY_SIZE[k][rank]
-        )
-        for rank in range(_bits.RANKS)
+def key_row(kind: int, rank: int, state: int) -> tuple[tuple[int, ...], ...]:
+    """The keys of the runs of *kind* ending at *rank* in *state*, by number of ranks.
+
+    ``key_row(kind, rank, state)[n][i]`` is the key of an *n*-rank run whose top rank
+    holds the piece ``SUBSETS_BY_SIZE[k][rank][state][i]`` (its top card is the
+    piece's, as in `_shapes.structural_key`).
+    """
+    per_rank = KINDS[kind].per_rank
+    tops = [(piece & _LOW).bit_length() - 1 for piece in SUBSETS[rank][state][per_rank]]
+    return tuple(
+        tuple(kind << 12 | per_rank * length << 6 | top for top in tops)
+        for length in range(rank + 2)
     )
-    for k in range(5)
-)
-"""``TOPS_BY_SIZE[k][r][state][i]``: the top card of ``SUBSETS_BY_SIZE[k][r][state][i]``."""
+
+
+_KEY_ROWS: dict[int, tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]] = {}
+"""`key_rows` by kind: built when a family of the kind is first compiled."""
+
+
+def key_rows(kind: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """``key_rows(kind)[rank][state]`` is `key_row` for the one-deck states (0–15)."""
+    rows = _KEY_ROWS.get(kind)
+    if rows is None:
+        rows = tuple(
+            tuple(key_row(kind, rank, state) for state in range(16))
+            for rank in range(_bits.RANKS)
+        )
+        _KEY_ROWS[kind] = rows
+    return rows
+
+
 _BYTE_SETS: Final = tuple(
     tuple(
         ALL_SETS[2 * byte][bits & 15]
@@ -166,6 +186,7 @@ class Family:
 
     __slots__ = (
         "at_least",
+        "key_rows",
         "kind",
         "max_length",
         "max_rank",
@@ -193,6 +214,8 @@ class Family:
         """``(counts + at_least) >> 3 & ranks``: the usable ranks holding enough cards."""
         self.maximal = maximal_runs_of(max(self.min_length, 2)) if row.sequence else {}
         """The maximal runs of those ranks (by their bits) long enough for the family."""
+        self.key_rows = key_rows(kind) if row.sequence else ()
+        """`key_rows` of the family's kind (its runs' keys, for one-deck rank states)."""
         self.spans = tuple(
             tuple(
                 tuple(
@@ -637,8 +660,8 @@ class Leads(Sequence[int]):
     def keyed(self) -> tuple[list[int], list[int], list[int]]:
         """The sets, the runs, and each run's key (shape code and top card), in order.
 
-        A run's top card is the top card of its highest rank's piece (the highest bit
-        of its low half, as in `_shapes.structural_key`).
+        A run's key is its shape's plus the top card of its highest rank's piece (the
+        highest bit of its low half, as in `_shapes.structural_key`).
         """
         self._check_size()
         runs: list[int] = []
@@ -674,24 +697,26 @@ def _expand_runs(
 
     Within each maximal run: by first rank, then length, the last rank varying
     fastest. Each run extends the one a rank shorter with the same first rank by its
-    last rank's pieces; their top cards, repeated, are the runs' top cards.
+    last rank's pieces, whose keys (`key_row`), repeated, are the runs' keys.
     """
     copies = hand >> _CARDS
     pieces: list[tuple[int, ...]] = [()] * _bits.RANKS
-    tops: list[tuple[int, ...]] = [()] * _bits.RANKS
+    rows: list[tuple[tuple[int, ...], ...]] = [()] * _bits.RANKS
     for family, maximal in found:
-        per_rank = family.per_rank
-        subsets = SUBSETS_BY_SIZE[per_rank]
-        top_cards = TOPS_BY_SIZE[per_rank]
+        subsets = SUBSETS_BY_SIZE[family.per_rank]
         shortest = family.min_length - 1  # in ranks after the first
         longest = family.max_length - 1
-        kind_base = family.kind << 12  # `shape_code(kind, cards) << 6`, inlined (hot)
         for start, end in maximal:
             for rank in range(start, end + 1):
                 shift = 4 * rank
                 state = hand >> shift & 15 | (copies >> shift & 15) << 4
                 pieces[rank] = subsets[rank][state]
-                tops[rank] = top_cards[rank][state]
+                if keys is not None:
+                    rows[rank] = (
+                        family.key_rows[rank][state]
+                        if state < 16
+                        else key_row(family.kind, rank, state)
+                    )
             for first in range(start, end - shortest + 1):
                 partial: Sequence[int] = pieces[first]
                 last = first + longest if first + longest < end else end  # noqa: FURB136  # no call (hot)
@@ -708,14 +733,8 @@ def _expand_runs(
                         continue
                     runs += partial
                     if keys is not None:
-                        base = kind_base | per_rank * (rank - first + 1) << 6
-                        unit = tops[rank]
-                        if len(unit) == 1:
-                            keys += [base | unit[0]] * len(partial)
-                        else:
-                            keys += [base | top for top in unit] * (
-                                len(partial) // len(unit)
-                            )
+                        unit = rows[rank][rank - first + 1]
+                        keys += unit * (len(partial) // len(unit))
 
 
 def _expand_blocks(blocks: list[_Block], out: list[int]) -> None:
