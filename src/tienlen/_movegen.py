@@ -144,6 +144,33 @@ def key_row(kind: int, rank: int, state: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
+_PAIRED: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+"""`paired_pieces` by cards per rank."""
+
+
+def paired_pieces(k: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``paired_pieces(k)[r][bits]``: the *k*-card pieces of ranks *r* and *r* + 1 combined.
+
+    *bits* is ``hand >> 4 * r & 255`` for a one-deck hand; the pieces of rank *r* + 1
+    vary fastest, as a run a rank longer lists them.
+    """
+    table = _PAIRED.get(k)
+    if table is None:
+        table = tuple(
+            tuple(
+                tuple(
+                    p | q
+                    for p in SUBSETS_BY_SIZE[k][rank][bits & 15]
+                    for q in SUBSETS_BY_SIZE[k][rank + 1][bits >> 4]
+                )
+                for bits in range(256)
+            )
+            for rank in range(_bits.RANKS - 1)
+        )
+        _PAIRED[k] = table
+    return table
+
+
 _KEY_ROWS: dict[int, tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]] = {}
 """`key_rows` by kind: built when a family of the kind is first compiled."""
 
@@ -192,6 +219,7 @@ class Family:
         "max_rank",
         "maximal",
         "min_length",
+        "paired",
         "per_rank",
         "ranks",
         "sequence",
@@ -216,6 +244,10 @@ class Family:
         """The maximal runs of those ranks (by their bits) long enough for the family."""
         self.key_rows = key_rows(kind) if row.sequence else ()
         """`key_rows` of the family's kind (its runs' keys, for one-deck rank states)."""
+        self.paired = (
+            paired_pieces(per_rank) if row.sequence and self.min_length > 2 else ()
+        )
+        """`paired_pieces` for the family's runs, when none is two ranks long."""
         self.spans = tuple(
             tuple(
                 tuple(
@@ -706,6 +738,8 @@ def _expand_runs(
         subsets = SUBSETS_BY_SIZE[family.per_rank]
         shortest = family.min_length - 1  # in ranks after the first
         longest = family.max_length - 1
+        key_rows = family.key_rows
+        paired = family.paired
         for start, end in maximal:
             for rank in range(start, end + 1):
                 shift = 4 * rank
@@ -713,14 +747,20 @@ def _expand_runs(
                 pieces[rank] = subsets[rank][state]
                 if keys is not None:
                     rows[rank] = (
-                        family.key_rows[rank][state]
+                        key_rows[rank][state]
                         if state < 16
                         else key_row(family.kind, rank, state)
                     )
             for first in range(start, end - shortest + 1):
-                partial: Sequence[int] = pieces[first]
                 last = first + longest if first + longest < end else end  # noqa: FURB136  # no call (hot)
-                for rank in range(first + 1, last + 1):
+                partial: Sequence[int]
+                if paired and not copies:  # the first two ranks at once
+                    partial = paired[first][hand >> 4 * first & 255]
+                    second = first + 2
+                else:
+                    partial = pieces[first]
+                    second = first + 1
+                for rank in range(second, last + 1):
                     choices = pieces[rank]  # the runs times the pieces (hot)
                     if len(choices) > 1:
                         partial = [p | q for p in partial for q in choices]
@@ -734,7 +774,10 @@ def _expand_runs(
                     runs += partial
                     if keys is not None:
                         unit = rows[rank][rank - first + 1]
-                        keys += unit * (len(partial) // len(unit))
+                        if len(unit) == len(partial):  # one choice below the top rank
+                            keys += unit
+                        else:
+                            keys += unit * (len(partial) // len(unit))
 
 
 def _expand_blocks(blocks: list[_Block], out: list[int]) -> None:
