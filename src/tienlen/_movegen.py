@@ -369,9 +369,17 @@ class Tables:
                 *c5[higher >> 40 & 255],
                 *c6[higher >> 48],
             ]
-        else:
+        else:  # `_shape`, inlined
             out = []
-            self._shape(hand, code, top & 63, out)
+            family = self.families[code >> 6]
+            avail = (_bits.rank_counts(hand) + family.at_least) >> 3 & family.ranks
+            if not avail:
+                pass
+            elif family.sequence:
+                length = (code & 63) // family.per_rank
+                _runs(hand, avail, family.per_rank, length, top & 63, out)
+            else:
+                _sets(hand, avail, family.per_rank, top & 63, out)
         if top in self.bombers:
             out += self.bombs(hand, top)
         return out
@@ -695,7 +703,8 @@ class Leads(Sequence[int]):
         A run's key is its shape's plus the top card of its highest rank's piece (the
         highest bit of its low half, as in `_shapes.structural_key`).
         """
-        self._check_size()
+        if self._len >= 0 or self._hand.bit_count() >= _ALWAYS_LISTABLE:
+            _check_size(len(self))  # `_check_size`, inlined (every lead iterated)
         runs: list[int] = []
         if self._found:
             keys: list[int] = []

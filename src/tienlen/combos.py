@@ -486,8 +486,11 @@ class Plays(Sequence[Combo]):
         masks = self._masks
         if type(masks) is Leads:  # listed now: too many plays raise here
             sets, runs, keys = masks.keyed()
-            if len(runs) <= _RUNS_AT_ONCE:
-                return chain(map(_combo_of, sets), _built(runs, keys))
+            if len(runs) <= _RUNS_AT_ONCE:  # `_built`, inlined (every lead iterated)
+                combos = list(map(_new, repeat(Combo, len(runs))))
+                any(map(_set_mask, combos, runs))
+                any(map(_set_key, combos, keys))
+                return chain(map(_combo_of, sets), combos)
             built = chain.from_iterable(_built_in_steps(runs, keys))
             return chain(map(_combo_of, sets), built)
         if self._base and masks:  # runs of one shape: keys from their top cards
