@@ -751,8 +751,9 @@ def _expand_runs(
         paired = family.paired
         for start, end in maximal:
             for rank in range(start, end + 1):
-                shift = 4 * rank
-                state = hand >> shift & 15 | (copies >> shift & 15) << 4
+                state = hand >> 4 * rank & 15
+                if copies:
+                    state |= (copies >> 4 * rank & 15) << 4
                 pieces[rank] = subsets[rank][state]
                 if keys is not None:
                     rows[rank] = (
