@@ -459,7 +459,8 @@ class Plays(Sequence[Combo]):
             >>> [str(Hand(mask)) for mask in plays.masks]
             ['3s', '3h', '3s 3h']
         """
-        return tuple(self._masks)
+        masks = self._masks
+        return tuple(masks.listed() if type(masks) is Leads else masks)
 
     def __len__(self) -> int:
         return len(self._masks)
