@@ -197,15 +197,19 @@ _BYTE_SETS: Final = tuple(
 )
 """``_BYTE_SETS[i][mask >> 8 * i & 255]`` lists every single, pair, triple and four of
 ranks ``2i`` and ``2i + 1`` (byte ``i`` of a one-deck mask), in `ALL_SETS` order."""
-_BYTE_CARDS: Final = tuple(
+_BYTE_SETS_OF: Final = tuple(
     tuple(
-        tuple(1 << 8 * byte + bit for bit in range(8) if bits >> bit & 1)
-        for bits in range(256)
+        tuple(
+            SUBSETS_BY_SIZE[k][2 * byte][bits & 15]
+            + (SUBSETS_BY_SIZE[k][2 * byte + 1][bits >> 4] if byte < 6 else ())
+            for bits in range(256)
+        )
+        for byte in range(7)
     )
-    for byte in range(7)
+    for k in range(5)
 )
-"""``_BYTE_CARDS[i][mask >> 8 * i & 255]``: the cards of byte ``i`` of a one-deck mask,
-each as a one-card mask, in ascending order."""
+"""``_BYTE_SETS_OF[k][i][mask >> 8 * i & 255]`` lists the *k*-card sets of ranks ``2i``
+and ``2i + 1`` (byte ``i`` of a one-deck mask), rank by rank (singles: card by card)."""
 
 
 class Family:
@@ -359,7 +363,7 @@ class Tables:
         if code == _SINGLE_CODE:  # the commonest case: `beating_singles`, inlined
             above = (top & 63) + 1
             higher = (hand & self.single_cards) >> above << above
-            c0, c1, c2, c3, c4, c5, c6 = _BYTE_CARDS
+            c0, c1, c2, c3, c4, c5, c6 = _BYTE_SETS_OF[1]
             out = [
                 *c0[higher & 255],
                 *c1[higher >> 8 & 255],
@@ -369,17 +373,14 @@ class Tables:
                 *c5[higher >> 40 & 255],
                 *c6[higher >> 48],
             ]
-        else:  # `_shape`, inlined
+        else:
             out = []
             family = self.families[code >> 6]
-            avail = (_bits.rank_counts(hand) + family.at_least) >> 3 & family.ranks
-            if not avail:
-                pass
-            elif family.sequence:
-                length = (code & 63) // family.per_rank
-                _runs(hand, avail, family.per_rank, length, top & 63, out)
+            if hand <= _LOW and not family.sequence:  # one deck: two ranks at once
+                _higher_sets(hand, family, top & 63, out)
             else:
-                _sets(hand, avail, family.per_rank, top & 63, out)
+                counts = _bits.rank_counts(hand)
+                _of_shape(hand, counts, family, code, top & 63, out)
         if top in self.bombers:
             out += self.bombs(hand, top)
         return out
@@ -398,8 +399,10 @@ class Tables:
         RULES §2.3, §3.2, §4.3, §5.2 and §6.3, compiled into ``bombers``.
         """
         out: list[int] = []
+        counts = _bits.rank_counts(hand)
+        families = self.families
         for bomb in self.bombers.get(top, ()):
-            self._shape(hand, bomb, -1, out)
+            _of_shape(hand, counts, families[bomb >> 6], bomb, -1, out)
         return out
 
     def leads(self, hand: int, card: int = 0) -> Sequence[int]:
@@ -458,17 +461,22 @@ class Tables:
         leads._len = -1  # counted when asked (`Leads.__len__`)
         return leads
 
-    def _shape(self, hand: int, code: int, above: int, out: list[int]) -> None:
-        """Plays of shape *code* whose top card is above card index *above* (-1: any)."""
-        family = self.families[code >> 6]
-        avail = _available(hand, family)
-        if not avail:
-            return
-        if not family.sequence:
-            _sets(hand, avail, family.per_rank, above, out)
-        else:
-            length = (code & 63) // family.per_rank
-            _runs(hand, avail, family.per_rank, length, above, out)
+
+def _of_shape(
+    hand: int, counts: int, family: Family, code: int, above: int, out: list[int]
+) -> None:
+    """Add the plays of shape *code* (of *family*) with top card above *above* (-1: any).
+
+    *counts* are the hand's per-rank counts (`_bits.rank_counts`).
+    """
+    avail = (counts + family.at_least) >> 3 & family.ranks
+    if not avail:
+        return
+    if not family.sequence:
+        _sets(hand, avail, family.per_rank, above, out)
+    else:
+        length = (code & 63) // family.per_rank
+        _runs(hand, avail, family.per_rank, length, above, out)
 
 
 _SET_KINDS: Final = tuple(code for code, row in KINDS.items() if not row.sequence)
@@ -770,8 +778,10 @@ def _expand_runs(
                 else:
                     partial = pieces[first]
                     second = first + 1
-                for rank in range(second, last + 1):
-                    choices = pieces[rank]  # the runs times the pieces (hot)
+                for rank in range(second, first + shortest):  # too short to play
+                    partial = _extended(partial, pieces[rank])
+                for rank in range(first + shortest, last + 1):
+                    choices = pieces[rank]  # `_extended`, inlined (hot)
                     if len(choices) > 1:
                         partial = [p | q for p in partial for q in choices]
                     elif len(partial) > 1:
@@ -779,8 +789,6 @@ def _expand_runs(
                         partial = [p | only for p in partial]
                     else:  # one choice each (the commonest step): no comprehension
                         partial = [partial[0] | choices[0]]
-                    if rank - first < shortest:
-                        continue
                     runs += partial
                     if keys is not None:
                         unit = rows[rank][rank - first + 1]
@@ -788,6 +796,14 @@ def _expand_runs(
                             keys += unit
                         else:
                             keys += unit * (len(partial) // len(unit))
+
+
+def _extended(partial: Sequence[int], choices: tuple[int, ...]) -> Sequence[int]:
+    """Every run of *partial* extended by one of *choices* (the new rank varies fastest)."""
+    if len(choices) == 1:
+        only = choices[0]
+        return [p | only for p in partial]
+    return [p | q for p in partial for q in choices]
 
 
 def _expand_blocks(blocks: list[_Block], out: list[int]) -> None:
@@ -856,6 +872,32 @@ def _sets(hand: int, avail: int, k: int, above: int, out: list[int]) -> None:
             out += [s for s in sets if s & _LOW > limit]
         else:
             out += sets
+
+
+def _higher_sets(hand: int, family: Family, above: int, out: list[int]) -> None:
+    """`_sets` for a one-deck *hand*: the family's sets with top card above *above*.
+
+    *above* is the top card of a set of the family, so its rank is one the family
+    allows. The higher ranks come a byte (two ranks) at a time from `_BYTE_SETS_OF`.
+    """
+    k = family.per_rank
+    shift = above & ~3
+    own = SUBSETS_BY_SIZE[k][shift >> 2][hand >> shift & 15]
+    if own:  # the top's own rank: only higher cards
+        limit = (2 << above) - 1
+        out += [piece for piece in own if piece > limit]
+    shift += 4
+    rest = (hand & family.ranks * 15) >> shift << shift
+    b0, b1, b2, b3, b4, b5, b6 = _BYTE_SETS_OF[k]
+    out += [
+        *b0[rest & 255],
+        *b1[rest >> 8 & 255],
+        *b2[rest >> 16 & 255],
+        *b3[rest >> 24 & 255],
+        *b4[rest >> 32 & 255],
+        *b5[rest >> 40 & 255],
+        *b6[rest >> 48],
+    ]
 
 
 def _runs(
