@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tests.strategies import PRESETS, hands, house_rules, tops
 from tienlen import (
     CLASSIC,
     CLASSIC_TWO_DECKS,
+    DECK,
     BaseRules,
     ComboKind,
     Hand,
@@ -25,11 +26,13 @@ from tienlen import (
     classify,
     legal_plays,
 )
+from tienlen._bits import rank_counts
 from tienlen._movegen import (
     _ALWAYS_LISTABLE,
     MAX_LISTED_PLAYS,
     SUBSETS_BY_SIZE,
     Leads,
+    _of_shape,
     key_row,
     paired_pieces,
 )
@@ -162,3 +165,27 @@ def test_key_rows_and_paired_pieces_describe_the_subset_tables() -> None:
             for low in SUBSETS_BY_SIZE[2][4][bits & 15]
             for high in SUBSETS_BY_SIZE[2][5][bits >> 4]
         )
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
+@given(data=st.data())
+def test_sets_above_a_set_come_in_rank_order(
+    rules: BaseRules, data: st.DataObject
+) -> None:
+    """Pairs found a byte at a time are the pairs `_sets` finds rank by rank (RULES §1.3)."""
+    size = data.draw(st.integers(1, 4))
+    rank = data.draw(st.integers(0, 12))
+    suits = data.draw(st.permutations(range(4)))[:size]
+    top = classify([DECK[4 * rank + suit] for suit in suits], rules)
+    assume(top is not None)
+    assert top is not None
+    hand = data.draw(hands(max_size=13).filter(lambda h: not h.mask & top.mask))
+    tables = rules._compiled
+    family = tables.families[top.kind.value]
+    expected: list[int] = []
+    _of_shape(
+        hand.mask, rank_counts(hand.mask), family, top.key >> 6, top.key & 63, expected
+    )
+    answers = list(tables.plays(hand.mask, top.key))
+    assert answers[: len(expected)] == expected
+    assert all(structural_key(play) >> 6 == top.key >> 6 for play in expected)

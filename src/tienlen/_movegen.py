@@ -376,8 +376,8 @@ class Tables:
         else:
             out = []
             family = self.families[code >> 6]
-            if hand <= _LOW and not family.sequence:  # one deck: two ranks at once
-                _higher_sets(hand, family, top & 63, out)
+            if hand <= _LOW and family.per_rank == 2 and not family.sequence:
+                _higher_sets(hand, family, top & 63, out)  # pairs: two ranks at once
             else:
                 counts = _bits.rank_counts(hand)
                 _of_shape(hand, counts, family, code, top & 63, out)
@@ -878,7 +878,9 @@ def _higher_sets(hand: int, family: Family, above: int, out: list[int]) -> None:
     """`_sets` for a one-deck *hand*: the family's sets with top card above *above*.
 
     *above* is the top card of a set of the family, so its rank is one the family
-    allows. The higher ranks come a byte (two ranks) at a time from `_BYTE_SETS_OF`.
+    allows. The higher ranks come a byte (two ranks) at a time from `_BYTE_SETS_OF`:
+    faster than finding the ranks that hold enough cards when most do (pairs in a
+    13-card hand; triples and fours are rarer, and `_sets` finds them sooner).
     """
     k = family.per_rank
     shift = above & ~3
