@@ -55,9 +55,14 @@ TRIPLES_TWO_DECKS = attrs.evolve(
 
 
 def _fresh_leads(hand: Hand, rules: BaseRules) -> Leads | None:
-    """The lead generator's answer for *hand*, not yet counted (``None``: no run)."""
+    """The lead generator's answer for *hand*, not yet counted (``None``: no run).
+
+    Compared by type: with the compiled core under pytest, ``isinstance([], Leads)``
+    was seen to answer ``True`` (an ABC check on a mypyc class); the library compares
+    by type too.
+    """
     leads = rules._compiled.leads(hand.mask)
-    return leads if isinstance(leads, Leads) else None
+    return leads if type(leads) is Leads else None
 
 
 def _agree(hand: Hand, rules: BaseRules) -> None:
