@@ -406,7 +406,7 @@ class Tables:
         return out
 
     def leads(self, hand: int, card: int = 0) -> Sequence[int]:
-        """Every distinct play in *hand* that may be led, counted now and built lazily.
+        """Every distinct play in *hand* that may be led, runs built when taken.
 
         Any leadable combination (RULES §1.2, §1.5.1); with *card* (a one-card mask),
         only the plays that include it (RULES §2.4).
