@@ -113,6 +113,80 @@ def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
 
 
 MAXIMAL_RUNS: Final = _maximal_runs()
+_LONG_ENOUGH: dict[int, dict[int, tuple[tuple[int, int], ...]]] = {}
+"""`maximal_runs_of` by fewest ranks: one table per length, shared by the rule sets."""
+
+
+def maximal_runs_of(shortest: int) -> dict[int, tuple[tuple[int, int], ...]]:
+    """`MAXIMAL_RUNS` keeping only the runs of at least *shortest* (2 or more) ranks."""
+    table = _LONG_ENOUGH.get(shortest)
+    if table is None:
+        table = {
+            spread: tuple(run for run in runs if run[1] - run[0] + 1 >= shortest)
+            for spread, runs in MAXIMAL_RUNS.items()
+        }
+        _LONG_ENOUGH[shortest] = table
+    return table
+
+
+def key_row(kind: int, rank: int, state: int) -> tuple[tuple[int, ...], ...]:
+    """The keys of the runs of *kind* ending at *rank* in *state*, by number of ranks.
+
+    ``key_row(kind, rank, state)[n][i]`` is the key of an *n*-rank run whose top rank
+    holds the piece ``SUBSETS_BY_SIZE[k][rank][state][i]`` (its top card is the
+    piece's, as in `_shapes.structural_key`).
+    """
+    per_rank = KINDS[kind].per_rank
+    tops = [(piece & _LOW).bit_length() - 1 for piece in SUBSETS[rank][state][per_rank]]
+    return tuple(
+        tuple(kind << 12 | per_rank * length << 6 | top for top in tops)
+        for length in range(rank + 2)
+    )
+
+
+_PAIRED: dict[int, tuple[tuple[tuple[int, ...], ...], ...]] = {}
+"""`paired_pieces` by cards per rank."""
+
+
+def paired_pieces(k: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """``paired_pieces(k)[r][bits]``: the *k*-card pieces of ranks *r* and *r* + 1 combined.
+
+    *bits* is ``hand >> 4 * r & 255`` for a one-deck hand; the pieces of rank *r* + 1
+    vary fastest, as a run a rank longer lists them.
+    """
+    table = _PAIRED.get(k)
+    if table is None:
+        table = tuple(
+            tuple(
+                tuple(
+                    p | q
+                    for p in SUBSETS_BY_SIZE[k][rank][bits & 15]
+                    for q in SUBSETS_BY_SIZE[k][rank + 1][bits >> 4]
+                )
+                for bits in range(256)
+            )
+            for rank in range(_bits.RANKS - 1)
+        )
+        _PAIRED[k] = table
+    return table
+
+
+_KEY_ROWS: dict[int, tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]] = {}
+"""`key_rows` by kind: built when a family of the kind is first compiled."""
+
+
+def key_rows(kind: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+    """``key_rows(kind)[rank][state]`` is `key_row` for the one-deck states (0–15)."""
+    rows = _KEY_ROWS.get(kind)
+    if rows is None:
+        rows = tuple(
+            tuple(key_row(kind, rank, state) for state in range(16))
+            for rank in range(_bits.RANKS)
+        )
+        _KEY_ROWS[kind] = rows
+    return rows
+
+
 _BYTE_SETS: Final = tuple(
     tuple(
         ALL_SETS[2 * byte][bits & 15]
@@ -123,14 +197,19 @@ _BYTE_SETS: Final = tuple(
 )
 """``_BYTE_SETS[i][mask >> 8 * i & 255]`` lists every single, pair, triple and four of
 ranks ``2i`` and ``2i + 1`` (byte ``i`` of a one-deck mask), in `ALL_SETS` order."""
-
-
-def rank_states(mask: int) -> list[int]:
-    """The per-rank state (``lo | hi << 4``) of every rank of *mask*."""
-    hi = mask >> _CARDS
-    if not hi:
-        return [(mask >> shift) & 15 for shift in _bits.SHIFTS]
-    return [(mask >> shift) & 15 | ((hi >> shift) & 15) << 4 for shift in _bits.SHIFTS]
+_BYTE_SETS_OF: Final = tuple(
+    tuple(
+        tuple(
+            SUBSETS_BY_SIZE[k][2 * byte][bits & 15]
+            + (SUBSETS_BY_SIZE[k][2 * byte + 1][bits >> 4] if byte < 6 else ())
+            for bits in range(256)
+        )
+        for byte in range(7)
+    )
+    for k in range(5)
+)
+"""``_BYTE_SETS_OF[k][i][mask >> 8 * i & 255]`` lists the *k*-card sets of ranks ``2i``
+and ``2i + 1`` (byte ``i`` of a one-deck mask), rank by rank (singles: card by card)."""
 
 
 class Family:
@@ -138,10 +217,13 @@ class Family:
 
     __slots__ = (
         "at_least",
+        "key_rows",
         "kind",
         "max_length",
         "max_rank",
+        "maximal",
         "min_length",
+        "paired",
         "per_rank",
         "ranks",
         "sequence",
@@ -162,6 +244,14 @@ class Family:
         """Bits ``4 * r`` of every rank the family may use (up to ``max_rank``)."""
         self.at_least = _bits.at_least_offset(per_rank)
         """``(counts + at_least) >> 3 & ranks``: the usable ranks holding enough cards."""
+        self.maximal = maximal_runs_of(max(self.min_length, 2)) if row.sequence else {}
+        """The maximal runs of those ranks (by their bits) long enough for the family."""
+        self.key_rows = key_rows(kind) if row.sequence else ()
+        """`key_rows` of the family's kind (its runs' keys, for one-deck rank states)."""
+        self.paired = (
+            paired_pieces(per_rank) if row.sequence and self.min_length > 2 else ()
+        )
+        """`paired_pieces` for the family's runs, when none is two ranks long."""
         self.spans = tuple(
             tuple(
                 tuple(
@@ -269,16 +359,28 @@ class Tables:
         """Every distinct play in *hand* that may be led (*top* 0) or that beats *top*."""
         if not top:
             return self.leads(hand)
-        out: list[int] = []
         code = top >> 6
-        if code == _SINGLE_CODE:  # the commonest case, on bits alone
-            higher = self.beating_singles(hand, top)
-            while higher:
-                low = higher & -higher
-                out.append(low)
-                higher ^= low
+        if code == _SINGLE_CODE:  # the commonest case: `beating_singles`, inlined
+            above = (top & 63) + 1
+            higher = (hand & self.single_cards) >> above << above
+            c0, c1, c2, c3, c4, c5, c6 = _BYTE_SETS_OF[1]
+            out = [
+                *c0[higher & 255],
+                *c1[higher >> 8 & 255],
+                *c2[higher >> 16 & 255],
+                *c3[higher >> 24 & 255],
+                *c4[higher >> 32 & 255],
+                *c5[higher >> 40 & 255],
+                *c6[higher >> 48],
+            ]
         else:
-            self._shape(hand, code, top & 63, out)
+            out = []
+            family = self.families[code >> 6]
+            if hand <= _LOW and family.per_rank == 2 and not family.sequence:
+                _higher_sets(hand, family, top & 63, out)  # pairs: two ranks at once
+            else:
+                counts = _bits.rank_counts(hand)
+                _of_shape(hand, counts, family, code, top & 63, out)
         if top in self.bombers:
             out += self.bombs(hand, top)
         return out
@@ -297,12 +399,14 @@ class Tables:
         RULES §2.3, §3.2, §4.3, §5.2 and §6.3, compiled into ``bombers``.
         """
         out: list[int] = []
+        counts = _bits.rank_counts(hand)
+        families = self.families
         for bomb in self.bombers.get(top, ()):
-            self._shape(hand, bomb, -1, out)
+            _of_shape(hand, counts, families[bomb >> 6], bomb, -1, out)
         return out
 
     def leads(self, hand: int, card: int = 0) -> Sequence[int]:
-        """Every distinct play in *hand* that may be led, counted now and built lazily.
+        """Every distinct play in *hand* that may be led, runs built when taken.
 
         Any leadable combination (RULES §1.2, §1.5.1); with *card* (a one-card mask),
         only the plays that include it (RULES §2.4).
@@ -329,39 +433,50 @@ class Tables:
             for family in self.lead_families:
                 if not family.sequence:
                     _sets(sets, _available(sets, family), family.per_rank, -1, head)
-        blocks: list[_Block] = []
-        size = 0
         counts = _bits.rank_counts(hand)
-        states: list[int] = []
+        found: list[_Found] = []
         for family in self.lead_runs:
-            runs = MAXIMAL_RUNS[(counts + family.at_least) >> 3 & family.ranks]
+            runs = family.maximal[(counts + family.at_least) >> 3 & family.ranks]
             if card:
                 runs = tuple(run for run in runs if run[0] <= through <= run[1])
             if runs:
-                states = states or [0] * _bits.RANKS
-                size += _run_blocks(runs, hand, states, family, blocks)
-        if card:
-            head = [play for play in head if play & card]
-            blocks, size = _through(blocks, card)
-        if not blocks:
-            return head
+                found.append((family, runs))
         leads = Leads.__new__(Leads)  # no __init__ (compiled, object.__new__ refuses)
         leads._head = head
-        leads._blocks = blocks
-        leads._len = len(head) + size
+        leads._hand = hand
+        if card:  # counted and narrowed now (a first lead: rare)
+            head = [play for play in head if play & card]
+            blocks, size = _through(_blocks_of(hand, found), card)
+            if not blocks:
+                return head
+            leads._head = head
+            leads._found = []
+            leads._blocks = blocks
+            leads._len = len(head) + size
+            return leads
+        if not found:
+            return head
+        leads._found = found
+        leads._blocks = []
+        leads._len = -1  # counted when asked (`Leads.__len__`)
         return leads
 
-    def _shape(self, hand: int, code: int, above: int, out: list[int]) -> None:
-        """Plays of shape *code* whose top card is above card index *above* (-1: any)."""
-        family = self.families[code >> 6]
-        avail = _available(hand, family)
-        if not avail:
-            return
-        if not family.sequence:
-            _sets(hand, avail, family.per_rank, above, out)
-        else:
-            length = (code & 63) // family.per_rank
-            _runs(hand, avail, family.per_rank, length, above, out)
+
+def _of_shape(
+    hand: int, counts: int, family: Family, code: int, above: int, out: list[int]
+) -> None:
+    """Add the plays of shape *code* (of *family*) with top card above *above* (-1: any).
+
+    *counts* are the hand's per-rank counts (`_bits.rank_counts`).
+    """
+    avail = (counts + family.at_least) >> 3 & family.ranks
+    if not avail:
+        return
+    if not family.sequence:
+        _sets(hand, avail, family.per_rank, above, out)
+    else:
+        length = (code & 63) // family.per_rank
+        _runs(hand, avail, family.per_rank, length, above, out)
 
 
 _SET_KINDS: Final = tuple(code for code, row in KINDS.items() if not row.sequence)
@@ -389,6 +504,19 @@ shape: a run's key is the key base (the shape code ``<< 6``) plus its top card.
 """
 
 
+_Found = tuple[Family, tuple[tuple[int, int], ...]]
+"""A family with runs in a hand: the maximal runs of its ranks (`Family.maximal`)."""
+
+
+def _blocks_of(hand: int, found: list[_Found]) -> list[_Block]:
+    """The blocks (`_Block`) of every run of *found* in *hand*, in listing order."""
+    blocks: list[_Block] = []
+    states = [0] * _bits.RANKS
+    for family, runs in found:
+        _run_blocks(runs, hand, states, family, blocks)
+    return blocks
+
+
 def _run_blocks(
     runs: tuple[tuple[int, int], ...],
     hand: int,
@@ -400,7 +528,7 @@ def _run_blocks(
 
     *runs* are the maximal runs of ranks holding enough cards (`MAXIMAL_RUNS`). Blocks
     come by first rank, then length, within each maximal run. *states* gets the rank
-    states (`rank_states`) of the ranks in the runs; the blocks share it.
+    states (``lo | hi << 4``) of the ranks in the runs; the blocks share it.
     """
     subsets = SUBSETS_BY_SIZE[family.per_rank]
     sizes = SUBSET_COUNTS[family.per_rank]
@@ -452,33 +580,38 @@ def _through(blocks: list[_Block], card: int) -> tuple[list[_Block], int]:
     return kept, total
 
 
-def _product(partial: Sequence[int], choices: tuple[int, ...]) -> Sequence[int]:
-    """Every run of *partial* extended by one of *choices* (the new rank varies fastest)."""
-    if len(choices) == 1:
-        only = choices[0]
-        return [p | only for p in partial]
-    return [p | q for p in partial for q in choices]
-
-
 class Leads(Sequence[int]):
-    """The plays a hand may lead, as masks: counted at once, each run built when taken.
+    """The plays a hand may lead, as masks: each run built when taken.
 
-    Sets (one rank) are listed in full; runs, which multiply with suit choices, stay
-    blocks (`_Block`) until indexed (one run decoded) or iterated (blocks expanded,
-    sharing the runs of a shorter block with the same first rank).
+    Sets (one rank) are listed in full. Runs, which multiply with suit choices, are
+    kept as the maximal runs of ranks each family may use: iterating expands them
+    rank by rank, sharing the runs of a shorter run with the same first rank. Counting,
+    indexing and ``in`` split them into blocks (`_Block`) first, and decode one run.
     """
 
-    __slots__ = ("_blocks", "_head", "_len")
+    __slots__ = ("_blocks", "_found", "_hand", "_head", "_len")
 
     _head: list[int]
     """The sets, listed."""
+    _hand: int
+    """The hand the plays come from."""
+    _found: list[_Found]
+    """The runs, by family (empty when the runs are narrowed to a card: `_through`)."""
     _blocks: list[_Block]
-    """The runs, in blocks."""
+    """The runs, in blocks (made from `_found` when first counted)."""
     _len: int
-    """How many plays: the sets and the runs of every block."""
+    """How many plays: the sets and the runs of every block (-1 until counted)."""
 
     def __len__(self) -> int:
+        if self._len < 0:
+            self._count()
         return self._len
+
+    def _count(self) -> None:
+        """Split the runs into blocks, and count the plays."""
+        blocks = _blocks_of(self._hand, self._found)
+        self._blocks = blocks
+        self._len = len(self._head) + sum(block[4] for block in blocks)
 
     @overload
     def __getitem__(self, index: int) -> int: ...
@@ -486,7 +619,7 @@ class Leads(Sequence[int]):
     def __getitem__(self, index: slice) -> list[int]: ...
     def __getitem__(self, index: int | slice) -> int | list[int]:
         if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
+            return [self[i] for i in range(*index.indices(len(self)))]
         return self.keyed_play(index)[0]
 
     def keyed_play(self, index: int) -> tuple[int, int]:
@@ -495,12 +628,13 @@ class Leads(Sequence[int]):
         Raises:
             IndexError: no play has that index.
         """
+        count = len(self)
         if index < 0:
-            index += self._len
+            index += count
         head = self._head
         if 0 <= index < len(head):
             return head[index], 0
-        if not 0 <= index < self._len:
+        if not 0 <= index < count:
             msg = "play index out of range"
             raise IndexError(msg)
         index -= len(head)
@@ -529,7 +663,7 @@ class Leads(Sequence[int]):
             ValueError: *value* is not one of the plays (from *start* to *stop*).
         """
         found = self._find(value) if type(value) is int else -1
-        first, last, _ = slice(start, stop).indices(self._len)
+        first, last, _ = slice(start, stop).indices(len(self))
         if not first <= found < last:
             msg = f"{value!r} is not one of the plays"
             raise ValueError(msg)
@@ -540,6 +674,8 @@ class Leads(Sequence[int]):
         head = self._head
         if mask in head:
             return head.index(mask)
+        if self._len < 0:
+            self._count()
         offset = len(head)
         for subsets, states, first, last, size, _ in self._blocks:
             if not mask & ~_SPAN_CARDS[first][last]:  # no card outside the ranks
@@ -561,49 +697,138 @@ class Leads(Sequence[int]):
 
     def listed(self) -> list[int]:
         """Every play, in order: the sets, then the runs."""
-        _check_size(self._len)
+        self._check_size()
         out = self._head.copy()
-        self._expand(out)
+        if self._found:
+            _expand_runs(self._hand, self._found, out, None)
+        else:
+            _expand_blocks(self._blocks, out)
         return out
 
     def keyed(self) -> tuple[list[int], list[int], list[int]]:
         """The sets, the runs, and each run's key (shape code and top card), in order.
 
-        A block's runs share its key base; a run's top card is the highest bit of its
-        low half (as in `_shapes.structural_key`): computed in C-level loops.
+        A run's key is its shape's plus the top card of its highest rank's piece (the
+        highest bit of its low half, as in `_shapes.structural_key`).
         """
-        _check_size(self._len)
+        if self._len >= 0 or self._hand.bit_count() >= _ALWAYS_LISTABLE:
+            _check_size(len(self))  # `_check_size`, inlined (every lead iterated)
         runs: list[int] = []
-        self._expand(runs)
+        if self._found:
+            keys: list[int] = []
+            _expand_runs(self._hand, self._found, runs, keys)
+            return self._head, runs, keys
+        _expand_blocks(self._blocks, runs)
         bases: list[int] = []
         for block in self._blocks:
             bases += [block[5] - 1] * block[4]
         tops = map(_bit_length, map(_LOW.__and__, runs))
         return self._head, runs, list(map(_add, bases, tops))
 
-    def _expand(self, out: list[int]) -> None:
-        """Add every run to *out*, block by block.
+    def _check_size(self) -> None:
+        """Refuse to list too many plays (`MAX_LISTED_PLAYS`), counting only if need be.
 
-        Each block is expanded from the runs of the block before it when that one is
-        one rank shorter with the same first rank.
+        A hand of n cards has at most 2**n distinct sub-multisets, so a hand of fewer
+        than `_ALWAYS_LISTABLE` cards lists without counting.
         """
-        partial: Sequence[int] = ()
-        after: tuple[object, int, int] = (None, -1, -1)  # what extends `partial`
-        for subsets, states, first, last, _, _ in self._blocks:
-            if after[0] is subsets and after[1] == first and after[2] == last:
-                start = last  # extend the block before by its last rank
-            else:
-                partial = subsets[first][states[first]]
-                start = first + 1
-            for rank in range(start, last + 1):  # `_product`, inlined (hot)
-                choices = subsets[rank][states[rank]]
-                if len(choices) == 1:
-                    only = choices[0]
-                    partial = [p | only for p in partial]
+        if self._len >= 0 or self._hand.bit_count() >= _ALWAYS_LISTABLE:
+            _check_size(len(self))
+
+
+_ALWAYS_LISTABLE: Final = MAX_LISTED_PLAYS.bit_length() - 1
+"""Fewer cards than this hold fewer than ``2 ** 19`` < `MAX_LISTED_PLAYS` plays."""
+
+
+def _expand_runs(
+    hand: int, found: list[_Found], runs: list[int], keys: list[int] | None
+) -> None:
+    """Add every run of *found* in *hand* to *runs* (and their keys to *keys*), in order.
+
+    Within each maximal run: by first rank, then length, the last rank varying
+    fastest. Each run extends the one a rank shorter with the same first rank by its
+    last rank's pieces, whose keys (`key_row`), repeated, are the runs' keys.
+    """
+    copies = hand >> _CARDS
+    pieces: list[tuple[int, ...]] = [()] * _bits.RANKS
+    rows: list[tuple[tuple[int, ...], ...]] = [()] * _bits.RANKS
+    for family, maximal in found:
+        subsets = SUBSETS_BY_SIZE[family.per_rank]
+        shortest = family.min_length - 1  # in ranks after the first
+        longest = family.max_length - 1
+        key_rows = family.key_rows
+        paired = family.paired
+        for start, end in maximal:
+            for rank in range(start, end + 1):
+                state = hand >> 4 * rank & 15
+                if copies:
+                    state |= (copies >> 4 * rank & 15) << 4
+                pieces[rank] = subsets[rank][state]
+                if keys is not None:
+                    rows[rank] = (
+                        key_rows[rank][state]
+                        if state < 16
+                        else key_row(family.kind, rank, state)
+                    )
+            for first in range(start, end - shortest + 1):
+                last = first + longest if first + longest < end else end  # noqa: FURB136  # no call (hot)
+                partial: Sequence[int]
+                if paired and not copies:  # the first two ranks at once
+                    partial = paired[first][hand >> 4 * first & 255]
+                    second = first + 2
                 else:
-                    partial = [p | q for p in partial for q in choices]
-            after = (subsets, first, last + 1)
-            out += partial
+                    partial = pieces[first]
+                    second = first + 1
+                for rank in range(second, first + shortest):  # too short to play
+                    partial = _extended(partial, pieces[rank])
+                for rank in range(first + shortest, last + 1):
+                    choices = pieces[rank]  # `_extended`, inlined (hot)
+                    if len(choices) > 1:
+                        partial = [p | q for p in partial for q in choices]
+                    elif len(partial) > 1:
+                        only = choices[0]
+                        partial = [p | only for p in partial]
+                    else:  # one choice each (the commonest step): no comprehension
+                        partial = [partial[0] | choices[0]]
+                    runs += partial
+                    if keys is not None:
+                        unit = rows[rank][rank - first + 1]
+                        if len(unit) == len(partial):  # one choice below the top rank
+                            keys += unit
+                        else:
+                            keys += unit * (len(partial) // len(unit))
+
+
+def _extended(partial: Sequence[int], choices: tuple[int, ...]) -> Sequence[int]:
+    """Every run of *partial* extended by one of *choices* (the new rank varies fastest)."""
+    if len(choices) == 1:
+        only = choices[0]
+        return [p | only for p in partial]
+    return [p | q for p in partial for q in choices]
+
+
+def _expand_blocks(blocks: list[_Block], out: list[int]) -> None:
+    """Add every run of *blocks* to *out*, block by block.
+
+    Each block is expanded from the runs of the block before it when that one is
+    one rank shorter with the same first rank.
+    """
+    partial: Sequence[int] = ()
+    after: tuple[object, int, int] = (None, -1, -1)  # what extends `partial`
+    for subsets, states, first, last, _, _ in blocks:
+        if after[0] is subsets and after[1] == first and after[2] == last:
+            start = last  # extend the block before by its last rank
+        else:
+            partial = subsets[first][states[first]]
+            start = first + 1
+        for rank in range(start, last + 1):  # the runs times the pieces (hot)
+            choices = subsets[rank][states[rank]]
+            if len(choices) == 1:
+                only = choices[0]
+                partial = [p | only for p in partial]
+            else:
+                partial = [p | q for p in partial for q in choices]
+        after = (subsets, first, last + 1)
+        out += partial
 
 
 _bit_length: Final = int.bit_length
@@ -649,35 +874,82 @@ def _sets(hand: int, avail: int, k: int, above: int, out: list[int]) -> None:
             out += sets
 
 
+def _higher_sets(hand: int, family: Family, above: int, out: list[int]) -> None:
+    """`_sets` for a one-deck *hand*: the family's sets with top card above *above*.
+
+    *above* is the top card of a set of the family, so its rank is one the family
+    allows. The higher ranks come a byte (two ranks) at a time from `_BYTE_SETS_OF`:
+    faster than finding the ranks that hold enough cards when most do (pairs in a
+    13-card hand; triples and fours are rarer, and `_sets` finds them sooner).
+    """
+    k = family.per_rank
+    shift = above & ~3
+    own = SUBSETS_BY_SIZE[k][shift >> 2][hand >> shift & 15]
+    if own:  # the top's own rank: only higher cards
+        limit = (2 << above) - 1
+        out += [piece for piece in own if piece > limit]
+    shift += 4
+    rest = (hand & family.ranks * 15) >> shift << shift
+    b0, b1, b2, b3, b4, b5, b6 = _BYTE_SETS_OF[k]
+    out += [
+        *b0[rest & 255],
+        *b1[rest >> 8 & 255],
+        *b2[rest >> 16 & 255],
+        *b3[rest >> 24 & 255],
+        *b4[rest >> 32 & 255],
+        *b5[rest >> 40 & 255],
+        *b6[rest >> 48],
+    ]
+
+
 def _runs(
     hand: int, avail: int, k: int, length: int, above: int, out: list[int]
 ) -> None:
-    """Every run of exactly *length* ranks, *k* cards each, with top card above *above*."""
+    """Every run of exactly *length* ranks, *k* cards each, with top card above *above*.
+
+    Runs come by first rank; within one, the top rank's piece varies slowest.
+    """
     starts = avail
     for i in range(1, length):
         starts &= avail >> (4 * i)
         if not starts:
             return
-    states = rank_states(hand)
     lowest_start = (above >> 2) - length + 1 if above >= 0 else 0
+    if lowest_start > 0:
+        starts = starts >> 4 * lowest_start << 4 * lowest_start
+    subsets = SUBSETS_BY_SIZE[k]
+    copies = hand >> _CARDS
+    counted = hand.bit_count() >= _ALWAYS_LISTABLE  # else too few cards to overflow
     while starts:
         low = starts & -starts
         starts ^= low
         start = (low.bit_length() - 1) >> 2
-        if start < lowest_start:
-            continue
         end = start + length - 1
-        count = 1
-        for rank in range(start, end + 1):
-            count *= SUBSET_COUNTS[k][states[rank]]
-        _check_size(len(out) + count)
-        tops = SUBSETS[end][states[end]][k]
+        if counted:
+            count = 1
+            for rank in range(start, end + 1):
+                shift = 4 * rank
+                count *= SUBSET_COUNTS[k][
+                    hand >> shift & 15 | (copies >> shift & 15) << 4
+                ]
+            _check_size(len(out) + count)
+        shift = 4 * end
+        partial: Sequence[int] = subsets[end][
+            hand >> shift & 15 | (copies >> shift & 15) << 4
+        ]
         if start == lowest_start and above >= 0:
             limit = (2 << above) - 1
-            tops = tuple(t for t in tops if t & _LOW > limit)
-            if not tops:
+            partial = [top for top in partial if top & _LOW > limit]
+            if not partial:
                 continue
-        partial: Sequence[int] = tops
         for rank in range(end - 1, start - 1, -1):
-            partial = _product(partial, SUBSETS[rank][states[rank]][k])
+            shift = 4 * rank
+            choices = subsets[rank][hand >> shift & 15 | (copies >> shift & 15) << 4]
+            if len(choices) > 1:  # the runs times the pieces (hot)
+                partial = [p | q for p in partial for q in choices]
+            elif len(partial) > 1:
+                only = choices[0]
+                partial = [p | only for p in partial]
+            else:  # one choice each: no comprehension
+                partial = [partial[0] | choices[0]]
         out += partial

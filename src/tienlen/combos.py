@@ -16,9 +16,9 @@ from typing import Final, Never, NoReturn, overload
 
 import attrs
 
-from tienlen._bits import RANKS
+from tienlen._bits import LOW_HALF, RANKS
 from tienlen._kinds import KINDS
-from tienlen._movegen import Leads
+from tienlen._movegen import Leads, Tables
 from tienlen._shapes import STRUCTURES, structural_key
 from tienlen.cards import DECK, Card, Rank, cards_of
 from tienlen.errors import InvalidComboError, InvalidRulesError
@@ -439,10 +439,15 @@ class Plays(Sequence[Combo]):
         (4, ['3s', '3h', '3s 3h', '4d'])
     """
 
-    __slots__ = ("_masks",)
+    __slots__ = ("_base", "_masks")
+
+    _base: int
+    """The key base (shape code ``<< 6``) of every play when all are runs of one
+    shape (`answers`), else 0: a run's key is the base plus its top card."""
 
     def __init__(self, masks: Sequence[int]) -> None:
         self._masks = masks
+        self._base = 0
 
     @property
     def masks(self) -> tuple[int, ...]:
@@ -454,7 +459,8 @@ class Plays(Sequence[Combo]):
             >>> [str(Hand(mask)) for mask in plays.masks]
             ['3s', '3h', '3s 3h']
         """
-        return tuple(self._masks)
+        masks = self._masks
+        return tuple(masks.listed() if type(masks) is Leads else masks)
 
     def __len__(self) -> int:
         return len(self._masks)
@@ -465,21 +471,36 @@ class Plays(Sequence[Combo]):
     def __getitem__(self, index: slice) -> Plays: ...
     def __getitem__(self, index: int | slice) -> Combo | Plays:
         if isinstance(index, slice):
-            return Plays(self._masks[index])
+            plays = Plays(self._masks[index])
+            plays._base = self._base
+            return plays
         masks = self._masks
         if type(masks) is Leads:
             mask, key = masks.keyed_play(index)
             return make_combo(mask, key) if key else _combo_of(mask)
+        if self._base:
+            mask = masks[index]
+            return make_combo(mask, self._base | (mask & LOW_HALF).bit_length() - 1)
         return _combo_of(masks[index])
 
     def __iter__(self) -> Iterator[Combo]:
         masks = self._masks
         if type(masks) is Leads:  # listed now: too many plays raise here
             sets, runs, keys = masks.keyed()
-            if len(runs) <= _RUNS_AT_ONCE:
-                return chain(map(_combo_of, sets), _built(runs, keys))
+            if len(runs) <= _RUNS_AT_ONCE:  # `_built`, inlined (every lead iterated)
+                combos = list(map(_new, repeat(Combo, len(runs))))
+                any(map(_set_mask, combos, runs))
+                any(map(_set_key, combos, keys))
+                return chain(map(_combo_of, sets), combos)
             built = chain.from_iterable(_built_in_steps(runs, keys))
             return chain(map(_combo_of, sets), built)
+        if self._base and masks:  # runs of one shape: keys from their top cards
+            base = self._base
+            runs = list(masks)
+            keys = [base | (run & LOW_HALF).bit_length() - 1 for run in runs]
+            if len(runs) <= _RUNS_AT_ONCE:
+                return iter(_built(runs, keys))
+            return chain.from_iterable(_built_in_steps(runs, keys))
         return map(_combo_of, masks)
 
     def __contains__(self, item: object) -> bool:
@@ -522,3 +543,25 @@ class Plays(Sequence[Combo]):
         shown = ", ".join(repr(str(play)) for play in self[:5])
         more = ", ..." if len(self) > 5 else ""
         return f"<Plays ({len(self)}): [{shown}{more}]>"
+
+
+def answers(masks: Sequence[int], top: int, tables: Tables) -> Plays:
+    """The plays *masks* that beat the combination keyed *top* under *tables* (private).
+
+    When *top* is a run that no bomb beats (RULES §1.3), every play has its shape, and
+    each play's key is the shape's plus the play's top card: none is recomputed.
+
+    Example:
+        >>> from tienlen import CLASSIC, Hand, classify
+        >>> top = classify("3s 4s 5s")
+        >>> hand = Hand.parse("4d 5h 6c 7c")
+        >>> plays = answers(CLASSIC._compiled.plays(hand.mask, top.key), top.key, CLASSIC._compiled)
+        >>> [(str(play), play.key == classify(str(play)).key) for play in plays]
+        [('4d 5h 6c', True), ('5h 6c 7c', True)]
+    """
+    plays = _new(Plays)  # `Plays(masks)`, inlined: every answer to a top
+    plays._masks = masks
+    plays._base = 0
+    if top >> 12 in _SEQUENCE_KINDS and top not in tables.bombers:
+        plays._base = top >> 6 << 6
+    return plays

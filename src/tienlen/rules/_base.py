@@ -29,6 +29,7 @@ from tienlen.combos import (
     Shape,
     _set_key,
     _set_mask,
+    answers,
 )
 from tienlen.combos import _new as _new_combo
 from tienlen.errors import (
@@ -945,7 +946,7 @@ class BaseRules:
         plays = self._compiled.plays(mask, key)
         if self.suited_straights:
             plays = [play for play in plays if _suits_allow(play, top._mask, key)]
-        return Plays(plays)
+        return answers(plays, key, self._compiled)
 
     # -- game flow (RULES §1.5, §2.4, §3, §6.4) -----------------------------------
 
