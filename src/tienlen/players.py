@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 import attrs
 
-from tienlen.actions import make_play
+from tienlen._movegen import Leads
+from tienlen.actions import PASSES, Actions, make_play, trusted_by
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo, _combo_of
 from tienlen.errors import InvalidArgumentError, TienLenError
@@ -71,31 +72,37 @@ class _Public:
 
     Every observation of a game shares its state's log (nothing is copied per action);
     `Observation.history` and `Observation.played` are computed from it when first read
-    and kept here, one record per observation.
+    and kept here, one record per observation (built without ``__init__``, only
+    ``_log`` set: `_observation`).
     """
 
     __slots__ = ("_history", "_log", "_played")
 
-    def __init__(self, log: _Log) -> None:
-        self._log = log
-        self._history: tuple[Action, ...] | None = None
-        self._played: Hand | None = None
+    _log: _Log
+    _history: tuple[Action, ...]
+    """Unset until first read."""
+    _played: Hand
+    """Unset until first read."""
 
     def history(self) -> tuple[Action, ...]:
         """Every action, first first."""
-        if self._history is None:
-            self._history = _unwound(self._log)
-        return self._history
+        try:
+            return self._history
+        except AttributeError:
+            self._history = history = _unwound(self._log)
+            return history
 
     def played(self) -> Hand:
         """Every card played: the cards of every `Play` of the history."""
-        if self._played is None:
+        try:
+            return self._played
+        except AttributeError:
             mask = 0
             for action in self.history():
                 if type(action) is Play:
                     mask |= action.cards.mask
-            self._played = Hand(mask)
-        return self._played
+            self._played = played = Hand(mask)
+            return played
 
 
 _LAZY: Final = {"history": _Public.history, "played": _Public.played}
@@ -267,48 +274,67 @@ _FIELDS: Final = attrs.fields(Observation)
 
 
 def _observe(state: GameState, player: int, counts: tuple[int, ...]) -> Observation:
-    """`Observation.of` with the card counts known.
+    """`Observation.of` with the card counts known."""
+    return _observation(_game_fields(state), state, player, counts)
 
-    Built without attrs' init, every eager field at once: `play_game` makes an
-    observation for every decision (hot path). A test checks these and the lazy
-    fields (`_LAZY`) are exactly the attrs fields.
+
+def _game_fields(state: GameState) -> dict[str, object]:
+    """The fields of every observation of *state*'s game, those fixed for the game set.
+
+    A test checks these keys, and the lazy fields (`_LAZY`), are exactly the attrs
+    fields.
     """
-    to_act = state.to_act
-    acting = player == to_act
     rules = state.rules
     setup = state.setup
-    new = _new(Observation)
-    _set_fields(
-        new,
-        "__dict__",
-        {
-            "seat": player,
-            "hand": state.hand(player),
-            "rules": rules,
-            "players": len(counts),
-            "direction": rules.direction,
-            "to_act": to_act,
-            "jumping_in": to_act is not None and not acting,
-            "top": state.top,
-            "last_player": state.last_player,
-            "passed": _SEAT_SETS[state.locked],
-            "out": _SEAT_SETS[state.out],
-            "finish_order": state.finish_order,
-            "frozen": state.frozen,
-            "card_counts": counts,
-            "must_include": state.must_include if acting else None,
-            "may_decline": acting and state.may_decline,
-            "may_continue": acting and state.is_continuing,
-            "first_game": setup.first_game,
-            "after_instant_win": setup.after_instant_win,
-            "_public": _Public(state._log),
-        },
+    fields = dict.fromkeys(_EAGER)
+    fields["rules"] = rules
+    fields["players"] = len(state._masks)
+    fields["direction"] = rules.direction
+    fields["first_game"] = setup.first_game
+    fields["after_instant_win"] = setup.after_instant_win
+    return fields
+
+
+def _observation(
+    game: dict[str, object], state: GameState, player: int, counts: tuple[int, ...]
+) -> Observation:
+    """What *player* sees of *state*, from its *game*'s fixed fields (`_game_fields`).
+
+    Built without attrs' init, from a copy of *game*: `play_game` makes one for
+    every decision (hot path).
+    """
+    fields = game.copy()
+    to_act = state.to_act
+    acting = player == to_act
+    fields["seat"] = player
+    fields["hand"] = hand = _new(Hand)  # `actions.hand_of`, inlined
+    _set_hand_mask(hand, state._masks[player])
+    fields["to_act"] = to_act
+    fields["jumping_in"] = to_act is not None and not acting
+    fields["top"] = state.top
+    fields["last_player"] = state.last_player
+    fields["passed"] = _SEAT_SETS[state.locked]
+    fields["out"] = _SEAT_SETS[state.out]
+    fields["finish_order"] = state.finish_order
+    fields["frozen"] = state.frozen
+    fields["card_counts"] = counts
+    fields["must_include"] = state.must_include if acting and state.required else None
+    fields["may_decline"] = acting and state.may_decline
+    fields["may_continue"] = (
+        acting and player == state.last_player and state.is_continuing
     )
+    fields["_public"] = public = _new(_Public)  # a record with nothing read yet
+    public._log = state._log
+    new = _new(Observation)
+    _set_fields(new, "__dict__", fields)
     return new
 
 
+_EAGER: Final = (*(f.name for f in _FIELDS if f.name not in _LAZY), "_public")
+"""The keys of an observation's ``__dict__``: the eager fields and the lazy record."""
 _new: Final = object.__new__
 _set_fields: Final = object.__setattr__
+_set_hand_mask: Final = Hand.__dict__["_mask"].__set__
 _SEAT_SETS: Final = tuple(
     frozenset(seat for seat in range(8) if mask >> seat & 1) for mask in range(256)
 )
@@ -508,109 +534,147 @@ def _picklable_cause(cause: BaseException | None) -> BaseException | None:
     return cause
 
 
-def _snapshot(value: object) -> object:
-    """What *value* holds in its attributes (``__dict__`` or slots), lists frozen.
+class _Referee:
+    """What `play_game` keeps for one game: the players, the rng, the time limit.
 
-    Compared before and after a player's decision, it shows whether the player
-    rebound an attribute of what it was handed or changed a list inside it. On the
-    hot path (twice per decision): the way to read each type is found once.
+    It asks a player for each decision and checks the answer (issue 14 §4): a player
+    that raises, changes what it was handed, exceeds the time limit or chooses an
+    action it was not offered ends the game with a `PlayerError`. What it hands is
+    cheap to check by construction: the observation's fields are immutable values in
+    one dict, and the actions hold tuples (`_sealed`), so comparing before and after
+    is a dict compare and a tuple compare of identities.
     """
-    reader = _READERS.get(type(value))
-    if reader is None:
-        reader = _READERS[type(value)] = _reader(type(value))
-    return reader(value)
+
+    __slots__ = ("_game", "_limit", "_players", "_rng")
+
+    def __init__(
+        self,
+        state: GameState,
+        players: Sequence[Player],
+        rng: random.Random,
+        time_limit: float | None,
+    ) -> None:
+        self._players = players
+        self._rng = rng
+        self._limit = time_limit
+        self._game = _game_fields(state)
+
+    def turn(self, state: GameState, counts: tuple[int, ...]) -> Action:
+        """The action of *state*'s turn: a Poker jump-in, else the player to act's."""
+        actions = state.legal_actions()
+        seat = state.to_act
+        assert seat is not None
+        if actions._others:  # somebody may jump in (Poker, RULES §6.4)
+            return self._poll(state, actions, counts)
+        seen = _observation(self._game, state, seat, counts)
+        return self.decide(seat, seen, _sealed(actions), state._serial)
+
+    def _poll(
+        self, state: GameState, actions: Actions, counts: tuple[int, ...]
+    ) -> Action:
+        """`turn` when other seats may jump in: ask them first (`poll_jump_ins`)."""
+        token = state._serial
+
+        def ask(seat: int, offer: tuple[Action, ...]) -> Action:
+            seen = _observation(self._game, state, seat, counts)
+            return self.decide(seat, seen, offer, token)
+
+        own, jump_in = _poll(state, actions, ask)
+        if jump_in is not None:
+            return jump_in
+        seat = state.to_act
+        assert seat is not None
+        seen = _observation(self._game, state, seat, counts)
+        return self.decide(seat, seen, own, token)
+
+    def decide(
+        self,
+        seat: int,
+        seen: Observation,
+        offered: Actions | tuple[Action, ...],
+        token: int,
+    ) -> Action:
+        """Ask *seat*'s player to choose among *offered*, and check its choice.
+
+        *token* is the trust token of the state the actions belong to.
+
+        Raises:
+            PlayerError: the player raised, changed *seen* or *offered*, took longer
+                than the time limit, or chose an action it was not offered.
+        """
+        player = self._players[seat]
+        fields = seen.__dict__.copy()  # immutable values: a shallow copy is a snapshot
+        printed = _fingerprint(offered)
+        limit = self._limit
+        start = elapsed = 0.0
+        if limit is not None:
+            start = time.perf_counter()
+        try:
+            choice = player.act(seen, offered, self._rng)
+        except Exception as error:
+            problem = f"raised {_short_repr(error)}"
+            raise PlayerError(seat, player, None, problem=problem) from error
+        if limit is not None:
+            elapsed = time.perf_counter() - start
+        if seen.__dict__ != fields or _fingerprint(offered) != printed:
+            problem = "changed the observation or the actions it was handed"
+            raise PlayerError(seat, player, choice, problem=problem)
+        if limit is not None and elapsed > limit:
+            problem = (
+                f"took {elapsed:.3f} s to decide, over the time limit of {limit:g} s"
+            )
+            raise PlayerError(seat, player, choice, problem=problem)
+        if type(choice) is Play:
+            if (
+                type(choice._player) is int
+                and choice._player == seat
+                and trusted_by(choice, token)  # listed for this seat, unchanged
+            ):
+                return choice
+        elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
+            return choice
+        return _resolve(seat, player, choice, offered)
 
 
-def _reader(kind: type) -> Callable[[object], object]:
-    """How `_snapshot` reads an object of *kind*."""
-    if kind is tuple:
-        return _itself
-    slots = getattr(kind, "__slots__", ())
-    if isinstance(slots, str):
-        slots = (slots,)
-    if "__dict__" in dir(kind) or not slots:
-        return _fields
-    if len(slots) == 1:
-        return _frozen_slots(operator.attrgetter(slots[0]), single=True)
-    return _frozen_slots(operator.attrgetter(*slots), single=False)
+def _sealed(actions: Actions) -> Actions:
+    """*actions*, its private lists made tuples: what a player is handed.
 
-
-def _itself(value: object) -> object:
-    """An immutable value is its own snapshot."""
-    return value
-
-
-def _fields(value: object) -> object:
-    """A copy of *value*'s ``__dict__`` (``None`` without one)."""
-    fields = getattr(value, "__dict__", None)
-    return None if fields is None else dict(fields)
-
-
-def _frozen_slots(
-    getter: Callable[[object], object], *, single: bool
-) -> Callable[[object], object]:
-    """A reader of the slots *getter* reads, their lists frozen."""
-
-    def read(value: object) -> object:
-        values = getter(value)
-        if single:
-            return _frozen(values)
-        assert type(values) is tuple
-        if list not in map(type, values):
-            return values
-        return tuple([_frozen(v) if type(v) in _SEQUENCES else v for v in values])
-
-    return read
-
-
-_SEQUENCES: Final = frozenset({list, tuple})
-_READERS: dict[type, Callable[[object], object]] = {}
-"""How `_snapshot` reads each type it has met."""
-
-
-def _frozen(value: object) -> object:
-    """*value*, a list as a tuple; nested lists too (the engine's are homogeneous)."""
-    if type(value) is list:
-        value = tuple(value)
-    elif type(value) is not tuple:
-        return value
-    if value and type(value[0]) in {list, tuple}:
-        return tuple(map(_frozen, value))
-    return value
-
-
-def _decide(
-    seat: int,
-    player: Player,
-    seen: Observation,
-    offered: Sequence[Action],
-    rng: random.Random,
-    time_limit: float | None,
-) -> Action:
-    """Ask *player* for its action and check it (`_resolve`).
-
-    Raises:
-        PlayerError: the player raised, changed *seen* or *offered*, took longer than
-            *time_limit* seconds, or chose an action it was not offered.
+    A player can then change nothing inside them but by rebinding an attribute,
+    which `_fingerprint` sees; a `Leads` of the move generator is fingerprinted by
+    its contents.
     """
-    fields = vars(seen)  # an observation's fields are immutable values: copy the dict
-    before = (fields.copy(), _snapshot(offered), len(offered))
-    start = time.perf_counter()
-    try:
-        choice = player.act(seen, offered, rng)
-    except Exception as error:
-        problem = f"raised {_short_repr(error)}"
-        raise PlayerError(seat, player, None, problem=problem) from error
-    elapsed = time.perf_counter() - start
-    if before != (vars(seen), _snapshot(offered), len(offered)):
-        problem = "changed the observation or the actions it was handed"
-        raise PlayerError(seat, player, choice, problem=problem)
-    if time_limit is not None and elapsed > time_limit:
-        problem = (
-            f"took {elapsed:.3f} s to decide, over the time limit of {time_limit:g} s"
+    if type(actions._masks) is list:
+        actions._masks = tuple(actions._masks)
+    others = actions._others
+    if type(others) is not tuple:
+        actions._others = tuple((seat, tuple(group)) for seat, group in others)
+    return actions
+
+
+def _fingerprint(offered: Actions | tuple[Action, ...]) -> object:
+    """What *offered* holds, to compare before and after a player's decision.
+
+    A tuple is its own fingerprint (a `Play` changed inside it loses its trust,
+    `tienlen.actions.trusted_by`); `Actions` are their attributes, and a lazy
+    `Leads` of the move generator the lists it holds.
+    """
+    if type(offered) is not Actions:
+        return offered
+    printed = _ACTION_FIELDS(offered)
+    masks = offered._masks
+    if type(masks) is Leads:
+        blocks = masks._blocks
+        return (
+            printed,
+            tuple(masks._head),
+            tuple(blocks),
+            masks._len,
+            *[tuple(block[1]) for block in blocks],  # each block's rank states
         )
-        raise PlayerError(seat, player, choice, problem=problem)
-    return _resolve(seat, player, choice, offered)
+    return printed
+
+
+_ACTION_FIELDS: Final = operator.attrgetter(*Actions.__slots__)
 
 
 def _resolve(
@@ -771,34 +835,23 @@ def _play(
     if len(players) != state.players:
         msg = f"{len(players)} players for a {state.players}-player game"
         raise InvalidArgumentError(msg)
-    counts = _counts(state)
+    referee = _Referee(state, players, rng, time_limit)
+    left = [mask.bit_count() for mask in state._masks]  # cards held, by seat
+    counts = tuple(left)
     while state.to_act is not None:
-        to_act = state.to_act
-
-        def ask(seat: int, offer: tuple[Action, ...]) -> Action:
-            seen = _observe(state, seat, counts)  # noqa: B023  # called at once
-            return _decide(seat, players[seat], seen, offer, rng, time_limit)
-
-        actions, jump_in = poll_jump_ins(state, ask)
-        chosen: Action
-        if jump_in is not None:
-            chosen = jump_in
-        else:
-            seen = _observe(state, to_act, counts)
-            chosen = _decide(to_act, players[to_act], seen, actions, rng, time_limit)
+        chosen = referee.turn(state, counts)
         if tally is not None:
             tally.count(state, chosen)
         state = state.apply(chosen)
         if type(chosen) is Play:
-            left = list(counts)
-            left[chosen.player] -= len(chosen.cards)
+            left[chosen._player] -= chosen._mask.bit_count()
             counts = tuple(left)
     return state
 
 
 def _counts(state: GameState) -> tuple[int, ...]:
     """How many cards each player holds."""
-    return tuple(len(hand) for hand in state.hands)
+    return tuple(mask.bit_count() for mask in state._masks)
 
 
 def poll_jump_ins(
@@ -835,7 +888,15 @@ def poll_jump_ins(
     if type(state) is not GameState:
         msg = f"expected a GameState, got {type(state).__name__}"
         raise TypeError(msg)
-    actions = state.legal_actions()
+    return _poll(state, state.legal_actions(), ask)
+
+
+def _poll(
+    state: GameState,
+    actions: Actions,
+    ask: Callable[[int, tuple[Action, ...]], Action],
+) -> tuple[Actions | tuple[Action, ...], Play | None]:
+    """`poll_jump_ins` with the state's legal *actions* known."""
     if not actions._others:  # the common case: nobody may jump in
         return actions, None
     to_act = state.to_act
