@@ -22,6 +22,7 @@ from tienlen import (
     GreedyPlayer,
     Observation,
     Play,
+    Player,
     PlayerError,
     RandomPlayer,
     play_game,
@@ -31,12 +32,12 @@ from tienlen.actions import Actions
 
 
 class Tampering:
-    """Plays at random; when *when* holds, first applies *tamper* to its choice."""
+    """Plays at random; when *when* holds, returns what *tamper* makes of its actions."""
 
     def __init__(
         self,
         when: Callable[[Observation, Sequence[Action]], bool],
-        tamper: Callable[[Sequence[Action], Action], Action],
+        tamper: Callable[[Sequence[Action]], Action],
     ) -> None:
         self.when = when
         self.tamper = tamper
@@ -47,11 +48,11 @@ class Tampering:
         """A random action, tampered with at the chosen moment."""
         choice = actions[int(rng.random() * len(actions))]
         if self.when(observation, actions):
-            return self.tamper(actions, choice)
+            return self.tamper(actions)
         return choice
 
 
-def _leading(observation: Observation, actions: Sequence[Action]) -> bool:
+def _leading(_observation: Observation, actions: Sequence[Action]) -> bool:
     return type(actions) is Actions and type(actions._masks) is Leads
 
 
@@ -59,27 +60,27 @@ def _following(observation: Observation, actions: Sequence[Action]) -> bool:
     return observation.top is not None and any(type(a) is Play for a in actions)
 
 
-def _changed_cards(actions: Sequence[Action], choice: Action) -> Action:
+def _changed_cards(actions: Sequence[Action]) -> Action:
     """The first play, given a card of the deck's top rank nobody may hold twice."""
     play = next(a for a in actions if type(a) is Play)
     object.__setattr__(play, "_mask", play._mask ^ 1 << 51)
     return play
 
 
-def _changed_seat(actions: Sequence[Action], choice: Action) -> Action:
+def _changed_seat(actions: Sequence[Action]) -> Action:
     play = next(a for a in actions if type(a) is Play)
     object.__setattr__(play, "_player", (play.player + 1) % 4)
     return play
 
 
-def _changed_leads(actions: Sequence[Action], choice: Action) -> Action:
+def _changed_leads(actions: Sequence[Action]) -> Action:
     """Replaces the first listed set of the lazy lead list by all four 2s."""
     leads = actions._masks  # type: ignore[attr-defined]  # the private lead list
     leads._head[0] = 0b1111 << 48
     return actions[0]
 
 
-def _changed_masks(actions: Sequence[Action], choice: Action) -> Action:
+def _changed_masks(actions: Sequence[Action]) -> Action:
     masks = actions._masks  # type: ignore[attr-defined]  # a tuple: this raises
     masks[0] = 0b1111 << 48
     return actions[0]
@@ -124,7 +125,12 @@ def test_checked_decisions_change_no_game(rules: object, seed: int) -> None:
     Every action of a game between reference bots, replayed as a plain untrusted
     action through `GameState.apply` (checked in full), gives the same final state.
     """
-    bots = [GreedyPlayer(), RandomPlayer(), GreedyPlayer(), RandomPlayer()]
+    bots: list[Player] = [
+        GreedyPlayer(),
+        RandomPlayer(),
+        GreedyPlayer(),
+        RandomPlayer(),
+    ]
     start = GameState.deal(rules, 4, seed)  # type: ignore[arg-type]
     final = play_game(start, bots, random.Random(seed))
     replay = start
