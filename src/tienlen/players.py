@@ -36,12 +36,13 @@ from typing import TYPE_CHECKING, Final, Protocol
 import attrs
 
 from tienlen._movegen import Leads
+from tienlen._shapes import structural_key
 from tienlen.actions import PASSES, Actions, make_play, trusted_by
 from tienlen.cards import Card, Hand, Rank
-from tienlen.combos import Combo, _combo_of
+from tienlen.combos import Combo, ComboKind, Shape
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play, _Log, _unwound
-from tienlen.rules import BaseRules, RuleSet
+from tienlen.rules import CLASSIC, RuleSet
 from tienlen.rules._base import Direction
 
 __all__ = [
@@ -946,7 +947,7 @@ class RandomPlayer:
         return actions[int(rng.random() * len(actions))]
 
 
-_TWO: Final = Rank.TWO
+_TWO: Final = Rank.TWO.value
 
 
 @attrs.frozen(kw_only=True)
@@ -1003,111 +1004,170 @@ class GreedyPlayer:
             '3s 4d 5h'
         """
         del rng
-        rules = observation.rules
-        hand_size = len(observation.hand)
-        combo_of = _play_combo if type(rules) is BaseRules else _classifier(rules)
-        plays: list[tuple[Combo, Action]] = []
-        pass_action: Action | None = None
-        for action in actions:
-            if isinstance(action, Pass):
-                pass_action = action
-                continue
-            combo = combo_of(action)
-            if len(combo) == hand_size:
-                return action  # going out
-            plays.append((combo, action))
-        if not plays:
+        masks, keys, pass_action, chosen = _offer(actions)
+        index = self._choose(observation, masks, keys, may_pass=pass_action is not None)
+        if index < 0:
             assert pass_action is not None
             return pass_action
-        precious = _Precious(rules)
-        normal = [item for item in plays if not precious(item[0])]
-        fewest = observation.fewest_opponent_cards
-        threat = fewest is not None and fewest <= self.danger
+        return chosen(index)
+
+    def _choose(
+        self,
+        observation: Observation,
+        masks: Sequence[int],
+        keys: Sequence[int],
+        *,
+        may_pass: bool,
+    ) -> int:
+        """The index of the play to make among *masks* (of *keys*); -1 to pass."""
+        hand_size = len(observation.hand)
+        sizes = [mask.bit_count() for mask in masks]
+        if hand_size in sizes:
+            return sizes.index(hand_size)  # going out: the first such play
+        if not masks:
+            return -1
+        rules = observation.rules
+        bombs = _bombs(rules)
+        precious = [(key & 63) >> 2 == _TWO or bombs[key >> 6] for key in keys]
+        normal = [index for index, dear in enumerate(precious) if not dear]
+        every = range(len(masks))
         if observation.jumping_in:
-            if threat or pass_action is None:
-                return min(plays, key=_lowest)[1]
-            return pass_action
+            if not may_pass or self._threatened(observation):
+                return _lowest(every, keys, sizes)
+            return -1
         if observation.top is None:
-            return _lead(normal or plays)
+            return _lead(normal or every, keys, sizes)
         if normal:
-            return min(normal, key=_lowest)[1]
-        if pass_action is None:  # pragma: no cover - following may always pass
-            return min(plays, key=_precious_order)[1]
+            return _lowest(normal, keys, sizes)
+        order = [((key & 63) >> 2 != _TWO) << 6 | key & 63 for key in keys]
+        index = min(every, key=order.__getitem__)  # 2s before bombs, lowest first
+        if not may_pass:  # pragma: no cover - following may always pass
+            return index
         if observation.may_continue:
-            return pass_action
-        combo, action = min(plays, key=_precious_order)
+            return -1
         if (
-            threat
-            or hand_size - len(combo) <= self.danger
-            or _only_precious(observation.hand, rules, precious)
+            self._threatened(observation)
+            or hand_size - sizes[index] <= self.danger
+            or _only_precious(observation.hand, rules, bombs)
         ):
-            return action
-        return pass_action
+            return index
+        return -1
+
+    def _threatened(self, observation: Observation) -> bool:
+        """Whether an opponent holds at most `danger` cards."""
+        fewest = observation.fewest_opponent_cards
+        return fewest is not None and fewest <= self.danger
 
 
-def _play_combo(play: Play) -> Combo:
-    """The combination of a legal *play* under a `BaseRules`: its structure (interned)."""
-    return _combo_of(play._mask)
+def _offer(
+    actions: Sequence[Action],
+) -> tuple[list[int], list[int], Action | None, Callable[[int], Action]]:
+    """The plays of *actions* as masks and keys, in order; their pass; a builder.
+
+    ``chosen(i)`` is the action of the *i*-th play. `Actions` are read in place, on
+    the int core's masks and keys (only the chosen play is built); any other
+    sequence is walked.
+    """
+    if type(actions) is Actions and not actions._others:
+        player, serial = actions._player, actions._serial
+        singles = actions._singles
+        masks: list[int] = []
+        while singles:  # lowest first, as `Actions` lists them
+            low = singles & -singles
+            masks.append(low)
+            singles ^= low
+        keys = [_SINGLE_KEY | mask.bit_length() - 1 for mask in masks]
+        listed = actions._masks
+        if type(listed) is Leads:
+            sets, runs, run_keys = listed.keyed()
+            masks += sets
+            masks += runs
+            keys += map(_KEYS.__getitem__, sets)
+            keys += run_keys
+        else:
+            masks += listed
+            keys += map(_KEYS.__getitem__, listed)
+        pass_action = PASSES[player] if actions._pass else None
+        return masks, keys, pass_action, lambda i: make_play(player, masks[i], serial)
+    plays: list[Play] = []
+    pass_action = None
+    for action in actions:
+        if isinstance(action, Pass):
+            pass_action = action
+        else:
+            plays.append(action)
+    masks = [play._mask for play in plays]
+    return masks, list(map(_KEYS.__getitem__, masks)), pass_action, plays.__getitem__
 
 
-def _classifier(rules: RuleSet) -> Callable[[Play], Combo]:
-    """The combination of a legal play as *rules* classifies it (any `RuleSet`)."""
+class _Keys(dict[int, int]):
+    """The key (`tienlen._shapes.structural_key`) of a trusted play's mask.
 
-    def classify(play: Play) -> Combo:
-        combo = rules.classify(play.cards)
-        assert combo is not None
-        return combo
+    The sets (one rank, at most 8 cards) are kept once looked up; runs, which are
+    millions, are computed each time. A dict subclass, so that mapping its
+    ``__getitem__`` over masks runs at C speed for the sets.
+    """
 
-    return classify
+    def __missing__(self, mask: int) -> int:
+        key = structural_key(mask)
+        if key >> 12 not in _SEQUENCES:
+            self[mask] = key
+        return key
 
 
-class _Precious:
-    """Whether a combination holds a 2 or is a bomb under *rules*, asked once per shape."""
+class _Bombs(dict[int, bool]):
+    """Whether each shape code is a bomb under one rule set, asked once per code."""
 
-    __slots__ = ("_bombs", "_rules")
+    __slots__ = ("rules",)
 
     def __init__(self, rules: RuleSet) -> None:
-        self._rules = rules
-        self._bombs: dict[int, bool] = {}
+        super().__init__()
+        self.rules = rules
 
-    def __call__(self, combo: Combo) -> bool:
-        if combo.rank is _TWO:
-            return True
-        code = combo.key >> 6
-        bomb = self._bombs.get(code)
-        if bomb is None:
-            bomb = self._bombs[code] = self._rules.is_bomb(combo.shape)
+    def __missing__(self, code: int) -> bool:
+        bomb = self[code] = self.rules.is_bomb(Shape.from_code(code))
         return bomb
 
 
-def _lowest(item: tuple[Combo, Action]) -> tuple[int, int]:
-    """Lowest top card first; more cards first among equals."""
-    combo = item[0]
-    return combo.top.index, -len(combo)
+def _bombs(rules: RuleSet) -> _Bombs:
+    """The bomb answers of *rules*, remembered for the last rule set asked.
+
+    Read and replaced as one reference, so threads sharing it never mix two rule
+    sets' answers.
+    """
+    bombs = _LAST_BOMBS[0]
+    if bombs.rules is not rules:
+        bombs = _LAST_BOMBS[0] = _Bombs(rules)
+    return bombs
 
 
-def _precious_order(item: tuple[Combo, Action]) -> tuple[bool, int]:
-    """2s before bombs, then the lowest top card."""
-    combo = item[0]
-    return combo.rank is not _TWO, combo.top.index
+_KEYS: Final = _Keys()
+_LAST_BOMBS: Final = [_Bombs(CLASSIC)]
+_SEQUENCES: Final = frozenset(kind.value for kind in ComboKind if kind.is_sequence)
+_SINGLE_KEY: Final = structural_key(1) & ~63
 
 
-def _lead(plays: list[tuple[Combo, Action]]) -> Action:
+def _lowest(indices: Iterable[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
+    """The play with the lowest top card; more cards first among equals."""
+    order = {index: (keys[index] & 63) << 7 | (127 - sizes[index]) for index in indices}
+    return min(order, key=order.__getitem__)
+
+
+def _lead(indices: Sequence[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
     """The longest sequence (lowest top among equals), else the lowest rank, fullest."""
-    sequences = [item for item in plays if item[0].kind.is_sequence]
-    if sequences:
-        return min(sequences, key=lambda item: (-len(item[0]), item[0].top.index))[1]
-    lowest = min(item[0].rank for item in plays)
-    return min(
-        (item for item in plays if item[0].rank is lowest),
-        key=lambda item: (-len(item[0]), item[0].top.index),
-    )[1]
+    sequences = [index for index in indices if keys[index] >> 12 in _SEQUENCES]
+    if not sequences:
+        lowest = min((keys[index] & 63) >> 2 for index in indices)
+        sequences = [index for index in indices if (keys[index] & 63) >> 2 == lowest]
+    order = {index: (127 - sizes[index]) << 6 | keys[index] & 63 for index in sequences}
+    return min(order, key=order.__getitem__)
 
 
-def _only_precious(hand: Hand, rules: RuleSet, precious: _Precious) -> bool:
+def _only_precious(hand: Hand, rules: RuleSet, bombs: _Bombs) -> bool:
     """Whether every card of *hand* is a 2 or part of a bomb it holds."""
     covered = 0
     for combo in rules.legal_plays(hand):
-        if precious(combo):
+        key = combo.key
+        if (key & 63) >> 2 == _TWO or bombs[key >> 6]:
             covered |= combo.mask
     return hand.mask & ~covered == 0
