@@ -39,7 +39,7 @@ from tienlen._movegen import Leads
 from tienlen._shapes import structural_key
 from tienlen.actions import PASSES, Actions, make_play, trusted_by
 from tienlen.cards import Card, Hand, Rank
-from tienlen.combos import Combo, ComboKind, Shape
+from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play, _Log, _unwound
 from tienlen.rules import CLASSIC, RuleSet
@@ -1077,16 +1077,7 @@ def _offer(
             masks.append(low)
             singles ^= low
         keys = [_SINGLE_KEY | mask.bit_length() - 1 for mask in masks]
-        listed = actions._masks
-        if type(listed) is Leads:
-            sets, runs, run_keys = listed.keyed()
-            masks += sets
-            masks += runs
-            keys += map(_KEYS.__getitem__, sets)
-            keys += run_keys
-        else:
-            masks += listed
-            keys += map(_KEYS.__getitem__, listed)
+        _add_keyed(actions._masks, masks, keys)
         pass_action = PASSES[player] if actions._pass else None
         return masks, keys, pass_action, lambda i: make_play(player, masks[i], serial)
     plays: list[Play] = []
@@ -1098,6 +1089,22 @@ def _offer(
             plays.append(action)
     masks = [play._mask for play in plays]
     return masks, list(map(_KEYS.__getitem__, masks)), pass_action, plays.__getitem__
+
+
+def _add_keyed(listed: Sequence[int], masks: list[int], keys: list[int]) -> None:
+    """Add the plays *listed* (by the move generator) to *masks*, their keys to *keys*.
+
+    A lazy `Leads` gives its runs' keys as it expands them.
+    """
+    if type(listed) is Leads:
+        sets, runs, run_keys = listed.keyed()
+        masks += sets
+        masks += runs
+        keys += map(_KEYS.__getitem__, sets)
+        keys += run_keys
+    else:
+        masks += listed
+        keys += map(_KEYS.__getitem__, listed)
 
 
 class _Keys(dict[int, int]):
@@ -1165,9 +1172,17 @@ def _lead(indices: Sequence[int], keys: Sequence[int], sizes: Sequence[int]) -> 
 
 def _only_precious(hand: Hand, rules: RuleSet, bombs: _Bombs) -> bool:
     """Whether every card of *hand* is a 2 or part of a bomb it holds."""
+    plays = rules.legal_plays(hand)
+    masks: list[int] = []
+    keys: list[int] = []
+    if type(plays) is Plays:  # on the int core's masks and keys
+        _add_keyed(plays._masks, masks, keys)
+    else:
+        for combo in plays:
+            masks.append(combo.mask)
+            keys.append(combo.key)
     covered = 0
-    for combo in rules.legal_plays(hand):
-        key = combo.key
+    for mask, key in zip(masks, keys, strict=True):
         if (key & 63) >> 2 == _TWO or bombs[key >> 6]:
-            covered |= combo.mask
+            covered |= mask
     return hand.mask & ~covered == 0
