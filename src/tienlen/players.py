@@ -617,7 +617,7 @@ class _Referee:
             raise PlayerError(seat, player, None, problem=problem) from error
         if limit is not None:
             elapsed = time.perf_counter() - start
-        if seen.__dict__ != fields or _fingerprint(offered) != printed:
+        if _changed(seen, fields, offered, printed):
             problem = "changed the observation or the actions it was handed"
             raise PlayerError(seat, player, choice, problem=problem)
         if limit is not None and elapsed > limit:
@@ -676,6 +676,23 @@ def _fingerprint(offered: Actions | tuple[Action, ...]) -> object:
 
 
 _ACTION_FIELDS: Final = operator.attrgetter(*Actions.__slots__)
+
+
+def _changed(
+    seen: Observation,
+    fields: dict[str, object],
+    offered: Actions | tuple[Action, ...],
+    printed: object,
+) -> bool:
+    """Whether *seen* no longer holds *fields*, or *offered* its fingerprint *printed*.
+
+    Something a player put in their place that cannot even be compared (its
+    ``__eq__`` raises) counts as a change.
+    """
+    try:
+        return seen.__dict__ != fields or _fingerprint(offered) != printed
+    except Exception:  # noqa: BLE001 - a hostile __eq__ planted by the player
+        return True
 
 
 def _resolve(

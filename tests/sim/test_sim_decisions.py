@@ -143,3 +143,23 @@ def test_checked_decisions_change_no_game(rules: object, seed: int) -> None:
         replay = replay.apply(plain)
     assert replay == final
     assert replay.result == final.result
+
+
+class _Hostile:
+    """A value whose comparison raises."""
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no comparing me")
+
+    __hash__ = object.__hash__
+
+
+def test_a_planted_value_that_cannot_be_compared_is_a_change() -> None:
+    """A bot replacing an observation field by a hostile object ends with PlayerError."""
+
+    def plant(observation: Observation, _actions: Sequence[Action]) -> bool:
+        object.__setattr__(observation, "hand", _Hostile())
+        return False
+
+    error = _run(Tampering(plant, _changed_cards))
+    assert error.problem == "changed the observation or the actions it was handed"
