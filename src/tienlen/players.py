@@ -546,7 +546,7 @@ class _Referee:
     is a dict compare and a tuple compare of identities.
     """
 
-    __slots__ = ("_game", "_limit", "_players", "_rng")
+    __slots__ = ("_checked", "_game", "_limit", "_players", "_rng")
 
     def __init__(
         self,
@@ -554,11 +554,15 @@ class _Referee:
         players: Sequence[Player],
         rng: random.Random,
         time_limit: float | None,
+        *,
+        checked: bool = True,
     ) -> None:
         self._players = players
         self._rng = rng
         self._limit = time_limit
         self._game = _game_fields(state)
+        self._checked = checked
+        """Whether decisions are checked (`_play`'s *checked*)."""
 
     def turn(self, state: GameState, counts: tuple[int, ...]) -> Action:
         """The action of *state*'s turn: a Poker jump-in, else the player to act's."""
@@ -604,6 +608,8 @@ class _Referee:
                 than the time limit, or chose an action it was not offered.
         """
         player = self._players[seat]
+        if not self._checked:  # the library's own bots: `apply` checks what it must
+            return player.act(seen, offered, self._rng)
         fields = seen.__dict__.copy()  # immutable values: a shallow copy is a snapshot
         printed = _fingerprint(offered)
         limit = self._limit
@@ -848,12 +854,21 @@ def _play(
     rng: random.Random,
     tally: _Tally | None,
     time_limit: float | None = None,
+    *,
+    checked: bool = True,
 ) -> GameState:
-    """`play_game`, telling *tally* about every action before it is applied."""
+    """`play_game`, telling *tally* about every action before it is applied.
+
+    With *checked* false, the players' decisions are not checked (no snapshot, no
+    time limit, no `PlayerError`): only for the library's own bots, whose choices
+    are offered actions (the search's rollouts). `GameState.apply` still checks
+    any action that does not carry the state's trust token, and a Poker jump-in is
+    taken only if it is one of the offered plays.
+    """
     if len(players) != state.players:
         msg = f"{len(players)} players for a {state.players}-player game"
         raise InvalidArgumentError(msg)
-    referee = _Referee(state, players, rng, time_limit)
+    referee = _Referee(state, players, rng, time_limit, checked=checked)
     left = [mask.bit_count() for mask in state._masks]  # cards held, by seat
     counts = tuple(left)
     while state.to_act is not None:

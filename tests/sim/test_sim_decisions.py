@@ -20,6 +20,7 @@ from tienlen import (
     Action,
     GameState,
     GreedyPlayer,
+    IllegalPlayError,
     Observation,
     Play,
     Player,
@@ -29,6 +30,7 @@ from tienlen import (
 )
 from tienlen._movegen import Leads
 from tienlen.actions import Actions
+from tienlen.players import _play
 
 
 class Tampering:
@@ -163,3 +165,35 @@ def test_a_planted_value_that_cannot_be_compared_is_a_change() -> None:
 
     error = _run(Tampering(plant, _changed_cards))
     assert error.problem == "changed the observation or the actions it was handed"
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
+def test_the_unchecked_entry_plays_the_same_games(rules: object) -> None:
+    """`players._play(..., checked=False)` (search rollouts) gives `play_game`'s games."""
+    bots: list[Player] = [
+        GreedyPlayer(),
+        RandomPlayer(),
+        GreedyPlayer(),
+        RandomPlayer(),
+    ]
+    for seed in range(8):
+        start = GameState.deal(rules, 4, seed)  # type: ignore[arg-type]
+        checked = play_game(start, bots, random.Random(seed))
+        fast = _play(start, bots, random.Random(seed), None, checked=False)
+        assert fast == checked
+        assert fast.history == checked.history
+
+
+def test_the_unchecked_entry_still_refuses_an_illegal_action() -> None:
+    """Unchecked, a bot's illegal action is refused by `GameState.apply` (RULES §1.5)."""
+
+    class Illegal:
+        def act(
+            self, observation: Observation, actions: Sequence[Action], rng: object
+        ) -> Action:
+            del actions, rng
+            return Play(player=observation.seat, cards="2h 2d")
+
+    start = GameState.deal(CLASSIC, 4, 1)
+    with pytest.raises(IllegalPlayError):
+        _play(start, [Illegal()] * 4, random.Random(1), None, checked=False)
