@@ -725,8 +725,8 @@ def _resolve(
 class _Tally(Protocol):
     """What `tienlen.simulation` counts while a game is played (private)."""
 
-    def count(self, state: GameState, action: Action) -> None:
-        """Note *action*, about to be applied to *state*."""
+    def count(self, state: GameState, play: Play) -> None:
+        """Note *play*, about to be applied to *state* (passes are not told)."""
         ...
 
 
@@ -857,7 +857,7 @@ def _play(
     *,
     checked: bool = True,
 ) -> GameState:
-    """`play_game`, telling *tally* about every action before it is applied.
+    """`play_game`, telling *tally* about every play before it is applied.
 
     With *checked* false, the players' decisions are not checked (no snapshot, no
     time limit, no `PlayerError`): only for the library's own bots, whose choices
@@ -873,12 +873,14 @@ def _play(
     counts = tuple(left)
     while state.to_act is not None:
         chosen = referee.turn(state, counts)
+        if type(chosen) is not Play:
+            state = state.apply(chosen)
+            continue
         if tally is not None:
             tally.count(state, chosen)
         state = state.apply(chosen)
-        if type(chosen) is Play:
-            left[chosen._player] -= chosen._mask.bit_count()
-            counts = tuple(left)
+        left[chosen._player] -= chosen._mask.bit_count()
+        counts = tuple(left)
     return state
 
 

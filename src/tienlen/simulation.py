@@ -41,7 +41,7 @@ import attrs
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Play
+from tienlen.game import GameState, Play
 from tienlen.players import (
     _KEYS,
     Player,
@@ -380,32 +380,30 @@ class _Counter:
         self._bombs: _Bombs | None = None
         """Whether each shape code is a bomb under the rule set being played."""
 
-    def count(self, state: GameState, action: Action) -> None:
-        if type(action) is not Play:
-            return
+    def count(self, state: GameState, play: Play) -> None:
         rules = state.rules
         if type(rules) is not BaseRules:
-            self._count_any(rules, state, action)
+            self._count_any(rules, state, play)
             return
         bombs = self._bombs
         if bombs is None or bombs.rules is not rules:
             bombs = self._bombs = _Bombs(rules)
-        if not bombs[_KEYS[action._mask] >> 6]:
+        if not bombs[_KEYS[play._mask] >> 6]:
             return  # a catch is a bomb (RULES §6.6.2)
-        self.bombs[action._player] += 1
+        self.bombs[play._player] += 1
         top = state._top
         if top and _is_chop_target(bombs, top):
-            self.chops[action._player] += 1
+            self.chops[play._player] += 1
 
-    def _count_any(self, rules: RuleSet, state: GameState, action: Play) -> None:
+    def _count_any(self, rules: RuleSet, state: GameState, play: Play) -> None:
         """`count` under any rule set, through its public methods."""
-        combo = rules.classify(action.cards)
+        combo = rules.classify(play.cards)
         assert combo is not None
         if rules.is_bomb(combo.shape):
-            self.bombs[action.player] += 1
+            self.bombs[play.player] += 1
         top = state.top
         if top is not None and rules.is_catch(combo, top):
-            self.chops[action.player] += 1
+            self.chops[play.player] += 1
 
 
 def _is_chop_target(bombs: _Bombs, key: int) -> bool:
