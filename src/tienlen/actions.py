@@ -2,9 +2,8 @@
 
 A `Play` made by `GameState.legal_actions` carries a trust token: the state that
 listed it applies it without checking it again. The token is a number no other state
-of any process holds (a random per-process prefix and a counter), bound to the play's
-player and cards (`trusted_by`), so a play changed after it was made is checked in
-full; it is never pickled or copied, so a play that travelled is checked in full too.
+of any process holds (a random per-process prefix and a counter); it is never pickled
+or copied, so a play that travelled is always checked in full.
 """
 
 from __future__ import annotations
@@ -69,15 +68,13 @@ class Play:
     _player: int
     _mask: int
     _origin: int
-    """The trust token of the state whose `GameState.legal_actions` made this play,
-    bound to the player and cards (``token ^ mask ^ player``, see `trusted_by`): that
-    state applies it without checking it again. Negative, never a token, for plays
-    made elsewhere."""
+    """The trust token of the state whose `GameState.legal_actions` made this play:
+    that state applies it without checking it again (0 for plays made elsewhere)."""
 
     def __init__(self, *, player: int, cards: Hand | str | Iterable[Card]) -> None:
         self._player = player_index(player)
         self._mask = as_hand(cards)._mask
-        self._origin = _UNTRUSTED
+        self._origin = 0
 
     @property
     def player(self) -> int:
@@ -158,42 +155,17 @@ def _untrusted_play(player: int, mask: int) -> Play:
     return make_play(player, mask, 0)
 
 
-_UNTRUSTED: Final = -1
-"""The `Play._origin` of a play no state trusts: negative, unlike every bound token."""
-
-
 PASSES: Final = tuple(Pass(player=player) for player in range(8))
 """Every seat's pass, built once (private)."""
 
 
 def make_play(player: int, mask: int, origin: int) -> Play:
-    """A `Play` with trust token *origin*, or untrusted for 0 (private hot path)."""
+    """A `Play` with trust token *origin* (private hot path)."""
     play = _new(Play)
     play._player = player
     play._mask = mask
-    play._origin = origin ^ mask ^ player if origin else _UNTRUSTED
+    play._origin = origin
     return play
-
-
-def trusted_by(play: Play, token: int) -> bool:
-    """Whether *play* was made with trust token *token* and is unchanged since (private).
-
-    A play's stored token is bound to its player and cards: change either (even
-    with ``object.__setattr__``) and no state trusts it any more. The engine inlines
-    this test on its hot paths (`GameState.apply`, `Actions.__contains__`).
-
-    Example:
-        >>> play = make_play(1, 0b11, 5 << 40)
-        >>> trusted_by(play, 5 << 40), trusted_by(play, 6 << 40)
-        (True, False)
-        >>> object.__setattr__(play, "_mask", 0b111)
-        >>> trusted_by(play, 5 << 40), trusted_by(Play(player=1, cards="3s 3c"), 0)
-        (False, False)
-    """
-    try:
-        return play._origin ^ play._mask ^ play._player == token
-    except TypeError:  # a look-alike field forged around the constructor
-        return False
 
 
 class _TrustTokens:
@@ -292,9 +264,9 @@ class Actions(Sequence[Action]):
                 return self._lookup(index + count)
             mask = masks[index]
         play = _new(Play)  # `make_play`, inlined: the hot path
-        play._player = player = self._player
+        play._player = self._player
         play._mask = mask
-        play._origin = self._serial ^ mask ^ player
+        play._origin = self._serial
         return play
 
     def __contains__(self, item: object) -> bool:
@@ -302,10 +274,9 @@ class Actions(Sequence[Action]):
 
         A play listed here is legal by construction; anything else is checked.
         """
-        if type(item) is Play:
-            if trusted_by(item, self._serial):
-                return True
-        elif type(item) is not Pass:
+        if type(item) is Play and item._origin == self._serial:
+            return True
+        if type(item) is not Play and type(item) is not Pass:
             return False
         return self._state.is_legal(item)
 
