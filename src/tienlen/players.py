@@ -37,7 +37,7 @@ import attrs
 
 from tienlen._movegen import Leads
 from tienlen._shapes import structural_key
-from tienlen.actions import PASSES, Actions, make_play, trusted_by
+from tienlen.actions import PASSES, Actions, make_play
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import InvalidArgumentError, TienLenError
@@ -633,9 +633,10 @@ class _Referee:
             raise PlayerError(seat, player, choice, problem=problem)
         if type(choice) is Play:
             if (
-                type(choice._player) is int
+                choice._origin == token  # made by the state's legal actions
+                and type(choice._player) is int
                 and choice._player == seat
-                and trusted_by(choice, token)  # listed for this seat, unchanged
+                and _listed(choice, offered)  # and not changed since
             ):
                 return choice
         elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
@@ -661,12 +662,14 @@ def _sealed(actions: Actions) -> Actions:
 def _fingerprint(offered: Actions | tuple[Action, ...]) -> object:
     """What *offered* holds, to compare before and after a player's decision.
 
-    A tuple is its own fingerprint (a `Play` changed inside it loses its trust,
-    `tienlen.actions.trusted_by`); `Actions` are their attributes, and a lazy
-    `Leads` of the move generator the lists it holds.
+    `Actions` are their attributes, and a lazy `Leads` of the move generator the
+    lists it holds; a tuple (a Poker jump-in offer) is the seat and cards of each of
+    its actions.
     """
     if type(offered) is not Actions:
-        return offered
+        return tuple(
+            (a._player, a._mask) if type(a) is Play else (a, a.player) for a in offered
+        )
     printed = _ACTION_FIELDS(offered)
     masks = offered._masks
     if type(masks) is Leads:
@@ -701,13 +704,30 @@ def _changed(
         return True
 
 
+def _listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
+    """Whether *play*'s cards are among the plays *offered* lists (for its seat).
+
+    The trust token says a play was made by the state's legal actions, not that the
+    player left it as it was: this is what makes a trusted play safe to apply.
+    Computed on masks, without building the actions (a lazy `Leads` finds a run by
+    its suit digits).
+    """
+    if type(offered) is not Actions:
+        return play in offered  # the offer's plays are fingerprinted unchanged
+    mask = play._mask
+    if not mask & (mask - 1) and mask & offered._singles:
+        return True
+    return mask in offered._masks
+
+
 def _resolve(
-    seat: int, player: Player, choice: object, offered: Sequence[Action]
+    seat: int, player: Player, choice: object, offered: Actions | tuple[Action, ...]
 ) -> Action:
     """*choice*, checked to be one of the offered actions (or equal to one).
 
     Only a real `Play` or `Pass` for a real ``int`` seat qualifies: a subclass, or a
-    look-alike player number (``True``, ``1.0``, an ``int`` subclass) never does.
+    look-alike player number (``True``, ``1.0``, an ``int`` subclass) never does. A
+    play is checked on its cards, whatever trust token it carries.
 
     Raises:
         PlayerError: *choice* is not one of the offered actions.
@@ -716,10 +736,17 @@ def _resolve(
         (type(choice) is Play or type(choice) is Pass)
         and type(choice.player) is int
         and choice.player == seat
-        and choice in offered  # `Actions` answers without building its actions
+        and _offers(offered, choice)
     ):
         return choice
     raise PlayerError(seat, player, choice, offered)
+
+
+def _offers(offered: Actions | tuple[Action, ...], choice: Play | Pass) -> bool:
+    """Whether *choice* (a real action for the right seat) is one of *offered*."""
+    if type(offered) is Actions:  # on its cards, whatever token it carries
+        return offered._state.is_legal(choice)
+    return choice in offered
 
 
 class _Tally(Protocol):
