@@ -197,3 +197,37 @@ def test_the_unchecked_entry_still_refuses_an_illegal_action() -> None:
     start = GameState.deal(CLASSIC, 4, 1)
     with pytest.raises(IllegalPlayError):
         _play(start, [Illegal()] * 4, random.Random(1), None, checked=False)
+
+
+def test_a_play_changed_inside_a_jump_in_offer_is_seen() -> None:
+    """A Poker bot changing an offered jump-in's cards ends with a `PlayerError`.
+
+    Player 3 has put 2h on 3s; player 1, asked first, holds four pairs (RULES §6.4).
+    """
+    state = (
+        GameState.from_hands(
+            ["3s Ts Tc Js Jc Qs Qc Ks Kc", "5s 5c 6s 6c 7s 7c 8s 8c 9c",
+             "Ad Ah 4h", "2h 9d 4s"],
+            POKER,
+        )
+        .play("3s")
+        .play("2h")
+    )  # fmt: skip
+
+    def jumping(observation: Observation, _actions: Sequence[Action]) -> bool:
+        return observation.jumping_in
+
+    def widened(actions: Sequence[Action]) -> Action:
+        play = actions[0]
+        assert type(play) is Play
+        object.__setattr__(
+            play, "_mask", play._mask | 1 << 32
+        )  # one card more (Js, not held)
+        return play
+
+    with pytest.raises(PlayerError) as caught:
+        play_game(state, [Tampering(jumping, widened)] * 4, random.Random(0))
+    assert caught.value.seat == 1
+    assert caught.value.problem == (
+        "changed the observation or the actions it was handed"
+    )
