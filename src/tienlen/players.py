@@ -35,12 +35,14 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 import attrs
 
-from tienlen.actions import make_play
+from tienlen._movegen import Leads
+from tienlen._shapes import structural_key
+from tienlen.actions import PASSES, Actions, make_play
 from tienlen.cards import Card, Hand, Rank
-from tienlen.combos import Combo, _combo_of
+from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play, _Log, _unwound
-from tienlen.rules import BaseRules, RuleSet
+from tienlen.rules import CLASSIC, RuleSet
 from tienlen.rules._base import Direction
 
 __all__ = [
@@ -71,31 +73,37 @@ class _Public:
 
     Every observation of a game shares its state's log (nothing is copied per action);
     `Observation.history` and `Observation.played` are computed from it when first read
-    and kept here, one record per observation.
+    and kept here, one record per observation (built without ``__init__``, only
+    ``_log`` set: `_observation`).
     """
 
     __slots__ = ("_history", "_log", "_played")
 
-    def __init__(self, log: _Log) -> None:
-        self._log = log
-        self._history: tuple[Action, ...] | None = None
-        self._played: Hand | None = None
+    _log: _Log
+    _history: tuple[Action, ...]
+    """Unset until first read."""
+    _played: Hand
+    """Unset until first read."""
 
     def history(self) -> tuple[Action, ...]:
         """Every action, first first."""
-        if self._history is None:
-            self._history = _unwound(self._log)
-        return self._history
+        try:
+            return self._history
+        except AttributeError:
+            self._history = history = _unwound(self._log)
+            return history
 
     def played(self) -> Hand:
         """Every card played: the cards of every `Play` of the history."""
-        if self._played is None:
+        try:
+            return self._played
+        except AttributeError:
             mask = 0
             for action in self.history():
                 if type(action) is Play:
                     mask |= action.cards.mask
-            self._played = Hand(mask)
-        return self._played
+            self._played = played = Hand(mask)
+            return played
 
 
 _LAZY: Final = {"history": _Public.history, "played": _Public.played}
@@ -267,48 +275,67 @@ _FIELDS: Final = attrs.fields(Observation)
 
 
 def _observe(state: GameState, player: int, counts: tuple[int, ...]) -> Observation:
-    """`Observation.of` with the card counts known.
+    """`Observation.of` with the card counts known."""
+    return _observation(_game_fields(state), state, player, counts)
 
-    Built without attrs' init, every eager field at once: `play_game` makes an
-    observation for every decision (hot path). A test checks these and the lazy
-    fields (`_LAZY`) are exactly the attrs fields.
+
+def _game_fields(state: GameState) -> dict[str, object]:
+    """The fields of every observation of *state*'s game, those fixed for the game set.
+
+    A test checks these keys, and the lazy fields (`_LAZY`), are exactly the attrs
+    fields.
     """
-    to_act = state.to_act
-    acting = player == to_act
     rules = state.rules
     setup = state.setup
-    new = _new(Observation)
-    _set_fields(
-        new,
-        "__dict__",
-        {
-            "seat": player,
-            "hand": state.hand(player),
-            "rules": rules,
-            "players": len(counts),
-            "direction": rules.direction,
-            "to_act": to_act,
-            "jumping_in": to_act is not None and not acting,
-            "top": state.top,
-            "last_player": state.last_player,
-            "passed": _SEAT_SETS[state.locked],
-            "out": _SEAT_SETS[state.out],
-            "finish_order": state.finish_order,
-            "frozen": state.frozen,
-            "card_counts": counts,
-            "must_include": state.must_include if acting else None,
-            "may_decline": acting and state.may_decline,
-            "may_continue": acting and state.is_continuing,
-            "first_game": setup.first_game,
-            "after_instant_win": setup.after_instant_win,
-            "_public": _Public(state._log),
-        },
+    fields = dict.fromkeys(_EAGER)
+    fields["rules"] = rules
+    fields["players"] = len(state._masks)
+    fields["direction"] = rules.direction
+    fields["first_game"] = setup.first_game
+    fields["after_instant_win"] = setup.after_instant_win
+    return fields
+
+
+def _observation(
+    game: dict[str, object], state: GameState, player: int, counts: tuple[int, ...]
+) -> Observation:
+    """What *player* sees of *state*, from its *game*'s fixed fields (`_game_fields`).
+
+    Built without attrs' init, from a copy of *game*: `play_game` makes one for
+    every decision (hot path).
+    """
+    fields = game.copy()
+    to_act = state.to_act
+    acting = player == to_act
+    fields["seat"] = player
+    fields["hand"] = hand = _new(Hand)  # `actions.hand_of`, inlined
+    _set_hand_mask(hand, state._masks[player])
+    fields["to_act"] = to_act
+    fields["jumping_in"] = to_act is not None and not acting
+    fields["top"] = state.top
+    fields["last_player"] = state.last_player
+    fields["passed"] = _SEAT_SETS[state.locked]
+    fields["out"] = _SEAT_SETS[state.out]
+    fields["finish_order"] = state.finish_order
+    fields["frozen"] = state.frozen
+    fields["card_counts"] = counts
+    fields["must_include"] = state.must_include if acting and state.required else None
+    fields["may_decline"] = acting and state.may_decline
+    fields["may_continue"] = (
+        acting and player == state.last_player and state.is_continuing
     )
+    fields["_public"] = public = _new(_Public)  # a record with nothing read yet
+    public._log = state._log
+    new = _new(Observation)
+    _set_fields(new, "__dict__", fields)
     return new
 
 
+_EAGER: Final = (*(f.name for f in _FIELDS if f.name not in _LAZY), "_public")
+"""The keys of an observation's ``__dict__``: the eager fields and the lazy record."""
 _new: Final = object.__new__
 _set_fields: Final = object.__setattr__
+_set_hand_mask: Final = Hand.__dict__["_mask"].__set__
 _SEAT_SETS: Final = tuple(
     frozenset(seat for seat in range(8) if mask >> seat & 1) for mask in range(256)
 )
@@ -508,118 +535,199 @@ def _picklable_cause(cause: BaseException | None) -> BaseException | None:
     return cause
 
 
-def _snapshot(value: object) -> object:
-    """What *value* holds in its attributes (``__dict__`` or slots), lists frozen.
+class _Referee:
+    """What `play_game` keeps for one game: the players, the rng, the time limit.
 
-    Compared before and after a player's decision, it shows whether the player
-    rebound an attribute of what it was handed or changed a list inside it. On the
-    hot path (twice per decision): the way to read each type is found once.
+    It asks a player for each decision and checks the answer (issue 14 §4): a player
+    that raises, changes what it was handed, exceeds the time limit or chooses an
+    action it was not offered ends the game with a `PlayerError`. What it hands is
+    cheap to check by construction: the observation's fields are immutable values in
+    one dict, and the actions hold tuples (`_sealed`), so comparing before and after
+    is a dict compare and a tuple compare of identities.
     """
-    reader = _READERS.get(type(value))
-    if reader is None:
-        reader = _READERS[type(value)] = _reader(type(value))
-    return reader(value)
+
+    __slots__ = ("_checked", "_game", "_limit", "_players", "_rng")
+
+    def __init__(
+        self,
+        state: GameState,
+        players: Sequence[Player],
+        rng: random.Random,
+        time_limit: float | None,
+        *,
+        checked: bool = True,
+    ) -> None:
+        self._players = players
+        self._rng = rng
+        self._limit = time_limit
+        self._game = _game_fields(state)
+        self._checked = checked
+        """Whether decisions are checked (`_play`'s *checked*)."""
+
+    def turn(self, state: GameState, counts: tuple[int, ...]) -> Action:
+        """The action of *state*'s turn: a Poker jump-in, else the player to act's."""
+        actions = state.legal_actions()
+        seat = state.to_act
+        assert seat is not None
+        if actions._others:  # somebody may jump in (Poker, RULES §6.4)
+            return self._poll(state, actions, counts)
+        seen = _observation(self._game, state, seat, counts)
+        return self.decide(seat, seen, _sealed(actions), state._serial)
+
+    def _poll(
+        self, state: GameState, actions: Actions, counts: tuple[int, ...]
+    ) -> Action:
+        """`turn` when other seats may jump in: ask them first (`poll_jump_ins`)."""
+        token = state._serial
+
+        def ask(seat: int, offer: tuple[Action, ...]) -> Action:
+            seen = _observation(self._game, state, seat, counts)
+            return self.decide(seat, seen, offer, token)
+
+        own, jump_in = _poll(state, actions, ask)
+        if jump_in is not None:
+            return jump_in
+        seat = state.to_act
+        assert seat is not None
+        seen = _observation(self._game, state, seat, counts)
+        return self.decide(seat, seen, own, token)
+
+    def decide(
+        self,
+        seat: int,
+        seen: Observation,
+        offered: Actions | tuple[Action, ...],
+        token: int,
+    ) -> Action:
+        """Ask *seat*'s player to choose among *offered*, and check its choice.
+
+        *token* is the trust token of the state the actions belong to.
+
+        Raises:
+            PlayerError: the player raised, changed *seen* or *offered*, took longer
+                than the time limit, or chose an action it was not offered.
+        """
+        player = self._players[seat]
+        if not self._checked:  # the library's own bots: `apply` checks what it must
+            return player.act(seen, offered, self._rng)
+        fields = seen.__dict__.copy()  # immutable values: a shallow copy is a snapshot
+        printed = _fingerprint(offered)
+        limit = self._limit
+        start = elapsed = 0.0
+        if limit is not None:
+            start = time.perf_counter()
+        try:
+            choice = player.act(seen, offered, self._rng)
+        except Exception as error:
+            problem = f"raised {_short_repr(error)}"
+            raise PlayerError(seat, player, None, problem=problem) from error
+        if limit is not None:
+            elapsed = time.perf_counter() - start
+        if _changed(seen, fields, offered, printed):
+            problem = "changed the observation or the actions it was handed"
+            raise PlayerError(seat, player, choice, problem=problem)
+        if limit is not None and elapsed > limit:
+            problem = (
+                f"took {elapsed:.3f} s to decide, over the time limit of {limit:g} s"
+            )
+            raise PlayerError(seat, player, choice, problem=problem)
+        if type(choice) is Play:
+            if (
+                choice._origin == token  # made by the state's legal actions
+                and type(choice._player) is int
+                and choice._player == seat
+                and _listed(choice, offered)  # and not changed since
+            ):
+                return choice
+        elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
+            return choice
+        return _resolve(seat, player, choice, offered)
 
 
-def _reader(kind: type) -> Callable[[object], object]:
-    """How `_snapshot` reads an object of *kind*."""
-    if kind is tuple:
-        return _itself
-    slots = getattr(kind, "__slots__", ())
-    if isinstance(slots, str):
-        slots = (slots,)
-    if "__dict__" in dir(kind) or not slots:
-        return _fields
-    if len(slots) == 1:
-        return _frozen_slots(operator.attrgetter(slots[0]), single=True)
-    return _frozen_slots(operator.attrgetter(*slots), single=False)
+def _sealed(actions: Actions) -> Actions:
+    """*actions*, its private lists made tuples: what a player is handed.
 
-
-def _itself(value: object) -> object:
-    """An immutable value is its own snapshot."""
-    return value
-
-
-def _fields(value: object) -> object:
-    """A copy of *value*'s ``__dict__`` (``None`` without one)."""
-    fields = getattr(value, "__dict__", None)
-    return None if fields is None else dict(fields)
-
-
-def _frozen_slots(
-    getter: Callable[[object], object], *, single: bool
-) -> Callable[[object], object]:
-    """A reader of the slots *getter* reads, their lists frozen."""
-
-    def read(value: object) -> object:
-        values = getter(value)
-        if single:
-            return _frozen(values)
-        assert type(values) is tuple
-        if list not in map(type, values):
-            return values
-        return tuple([_frozen(v) if type(v) in _SEQUENCES else v for v in values])
-
-    return read
-
-
-_SEQUENCES: Final = frozenset({list, tuple})
-_READERS: dict[type, Callable[[object], object]] = {}
-"""How `_snapshot` reads each type it has met."""
-
-
-def _frozen(value: object) -> object:
-    """*value*, a list as a tuple; nested lists too (the engine's are homogeneous)."""
-    if type(value) is list:
-        value = tuple(value)
-    elif type(value) is not tuple:
-        return value
-    if value and type(value[0]) in {list, tuple}:
-        return tuple(map(_frozen, value))
-    return value
-
-
-def _decide(
-    seat: int,
-    player: Player,
-    seen: Observation,
-    offered: Sequence[Action],
-    rng: random.Random,
-    time_limit: float | None,
-) -> Action:
-    """Ask *player* for its action and check it (`_resolve`).
-
-    Raises:
-        PlayerError: the player raised, changed *seen* or *offered*, took longer than
-            *time_limit* seconds, or chose an action it was not offered.
+    A player can then change nothing inside them but by rebinding an attribute,
+    which `_fingerprint` sees; a `Leads` of the move generator is fingerprinted by
+    its contents.
     """
-    fields = vars(seen)  # an observation's fields are immutable values: copy the dict
-    before = (fields.copy(), _snapshot(offered), len(offered))
-    start = time.perf_counter()
-    try:
-        choice = player.act(seen, offered, rng)
-    except Exception as error:
-        problem = f"raised {_short_repr(error)}"
-        raise PlayerError(seat, player, None, problem=problem) from error
-    elapsed = time.perf_counter() - start
-    if before != (vars(seen), _snapshot(offered), len(offered)):
-        problem = "changed the observation or the actions it was handed"
-        raise PlayerError(seat, player, choice, problem=problem)
-    if time_limit is not None and elapsed > time_limit:
-        problem = (
-            f"took {elapsed:.3f} s to decide, over the time limit of {time_limit:g} s"
+    if type(actions._masks) is list:
+        actions._masks = tuple(actions._masks)
+    others = actions._others
+    if type(others) is not tuple:
+        actions._others = tuple((seat, tuple(group)) for seat, group in others)
+    return actions
+
+
+def _fingerprint(offered: Actions | tuple[Action, ...]) -> object:
+    """What *offered* holds, to compare before and after a player's decision.
+
+    `Actions` are their attributes, and a lazy `Leads` of the move generator the
+    lists it holds; a tuple (a Poker jump-in offer) is the seat and cards of each of
+    its actions.
+    """
+    if type(offered) is not Actions:
+        return tuple(
+            (a._player, a._mask) if type(a) is Play else (a, a.player) for a in offered
         )
-        raise PlayerError(seat, player, choice, problem=problem)
-    return _resolve(seat, player, choice, offered)
+    printed = _ACTION_FIELDS(offered)
+    masks = offered._masks
+    if type(masks) is Leads:
+        blocks = masks._blocks
+        return (
+            printed,
+            tuple(masks._head),
+            tuple(blocks),
+            masks._len,
+            *[tuple(block[1]) for block in blocks],  # each block's rank states
+        )
+    return printed
+
+
+_ACTION_FIELDS: Final = operator.attrgetter(*Actions.__slots__)
+
+
+def _changed(
+    seen: Observation,
+    fields: dict[str, object],
+    offered: Actions | tuple[Action, ...],
+    printed: object,
+) -> bool:
+    """Whether *seen* no longer holds *fields*, or *offered* its fingerprint *printed*.
+
+    Something a player put in their place that cannot even be compared (its
+    ``__eq__`` raises) counts as a change.
+    """
+    try:
+        return seen.__dict__ != fields or _fingerprint(offered) != printed
+    except Exception:  # noqa: BLE001 - a hostile __eq__ planted by the player
+        return True
+
+
+def _listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
+    """Whether *play*'s cards are among the plays *offered* lists (for its seat).
+
+    The trust token says a play was made by the state's legal actions, not that the
+    player left it as it was: this is what makes a trusted play safe to apply.
+    Computed on masks, without building the actions (a lazy `Leads` finds a run by
+    its suit digits).
+    """
+    if type(offered) is not Actions:
+        return play in offered  # the offer's plays are fingerprinted unchanged
+    mask = play._mask
+    if not mask & (mask - 1) and mask & offered._singles:
+        return True
+    return mask in offered._masks
 
 
 def _resolve(
-    seat: int, player: Player, choice: object, offered: Sequence[Action]
+    seat: int, player: Player, choice: object, offered: Actions | tuple[Action, ...]
 ) -> Action:
     """*choice*, checked to be one of the offered actions (or equal to one).
 
     Only a real `Play` or `Pass` for a real ``int`` seat qualifies: a subclass, or a
-    look-alike player number (``True``, ``1.0``, an ``int`` subclass) never does.
+    look-alike player number (``True``, ``1.0``, an ``int`` subclass) never does. A
+    play is checked on its cards, whatever trust token it carries.
 
     Raises:
         PlayerError: *choice* is not one of the offered actions.
@@ -628,17 +736,24 @@ def _resolve(
         (type(choice) is Play or type(choice) is Pass)
         and type(choice.player) is int
         and choice.player == seat
-        and choice in offered  # `Actions` answers without building its actions
+        and _offers(offered, choice)
     ):
         return choice
     raise PlayerError(seat, player, choice, offered)
 
 
+def _offers(offered: Actions | tuple[Action, ...], choice: Play | Pass) -> bool:
+    """Whether *choice* (a real action for the right seat) is one of *offered*."""
+    if type(offered) is Actions:  # on its cards, whatever token it carries
+        return offered._state.is_legal(choice)
+    return choice in offered
+
+
 class _Tally(Protocol):
     """What `tienlen.simulation` counts while a game is played (private)."""
 
-    def count(self, state: GameState, action: Action) -> None:
-        """Note *action*, about to be applied to *state*."""
+    def count(self, state: GameState, play: Play) -> None:
+        """Note *play*, about to be applied to *state* (passes are not told)."""
         ...
 
 
@@ -766,39 +881,39 @@ def _play(
     rng: random.Random,
     tally: _Tally | None,
     time_limit: float | None = None,
+    *,
+    checked: bool = True,
 ) -> GameState:
-    """`play_game`, telling *tally* about every action before it is applied."""
+    """`play_game`, telling *tally* about every play before it is applied.
+
+    With *checked* false, the players' decisions are not checked (no snapshot, no
+    time limit, no `PlayerError`): only for the library's own bots, whose choices
+    are offered actions (the search's rollouts). `GameState.apply` still checks
+    any action that does not carry the state's trust token, and a Poker jump-in is
+    taken only if it is one of the offered plays.
+    """
     if len(players) != state.players:
         msg = f"{len(players)} players for a {state.players}-player game"
         raise InvalidArgumentError(msg)
-    counts = _counts(state)
+    referee = _Referee(state, players, rng, time_limit, checked=checked)
+    left = [mask.bit_count() for mask in state._masks]  # cards held, by seat
+    counts = tuple(left)
     while state.to_act is not None:
-        to_act = state.to_act
-
-        def ask(seat: int, offer: tuple[Action, ...]) -> Action:
-            seen = _observe(state, seat, counts)  # noqa: B023  # called at once
-            return _decide(seat, players[seat], seen, offer, rng, time_limit)
-
-        actions, jump_in = poll_jump_ins(state, ask)
-        chosen: Action
-        if jump_in is not None:
-            chosen = jump_in
-        else:
-            seen = _observe(state, to_act, counts)
-            chosen = _decide(to_act, players[to_act], seen, actions, rng, time_limit)
+        chosen = referee.turn(state, counts)
+        if type(chosen) is not Play:
+            state = state.apply(chosen)
+            continue
         if tally is not None:
             tally.count(state, chosen)
         state = state.apply(chosen)
-        if type(chosen) is Play:
-            left = list(counts)
-            left[chosen.player] -= len(chosen.cards)
-            counts = tuple(left)
+        left[chosen._player] -= chosen._mask.bit_count()
+        counts = tuple(left)
     return state
 
 
 def _counts(state: GameState) -> tuple[int, ...]:
     """How many cards each player holds."""
-    return tuple(len(hand) for hand in state.hands)
+    return tuple(mask.bit_count() for mask in state._masks)
 
 
 def poll_jump_ins(
@@ -835,7 +950,15 @@ def poll_jump_ins(
     if type(state) is not GameState:
         msg = f"expected a GameState, got {type(state).__name__}"
         raise TypeError(msg)
-    actions = state.legal_actions()
+    return _poll(state, state.legal_actions(), ask)
+
+
+def _poll(
+    state: GameState,
+    actions: Actions,
+    ask: Callable[[int, tuple[Action, ...]], Action],
+) -> tuple[Actions | tuple[Action, ...], Play | None]:
+    """`poll_jump_ins` with the state's legal *actions* known."""
     if not actions._others:  # the common case: nobody may jump in
         return actions, None
     to_act = state.to_act
@@ -885,7 +1008,7 @@ class RandomPlayer:
         return actions[int(rng.random() * len(actions))]
 
 
-_TWO: Final = Rank.TWO
+_TWO: Final = Rank.TWO.value
 
 
 @attrs.frozen(kw_only=True)
@@ -942,111 +1065,185 @@ class GreedyPlayer:
             '3s 4d 5h'
         """
         del rng
-        rules = observation.rules
-        hand_size = len(observation.hand)
-        combo_of = _play_combo if type(rules) is BaseRules else _classifier(rules)
-        plays: list[tuple[Combo, Action]] = []
-        pass_action: Action | None = None
-        for action in actions:
-            if isinstance(action, Pass):
-                pass_action = action
-                continue
-            combo = combo_of(action)
-            if len(combo) == hand_size:
-                return action  # going out
-            plays.append((combo, action))
-        if not plays:
+        masks, keys, pass_action, chosen = _offer(actions)
+        index = self._choose(observation, masks, keys, may_pass=pass_action is not None)
+        if index < 0:
             assert pass_action is not None
             return pass_action
-        precious = _Precious(rules)
-        normal = [item for item in plays if not precious(item[0])]
-        fewest = observation.fewest_opponent_cards
-        threat = fewest is not None and fewest <= self.danger
+        return chosen(index)
+
+    def _choose(
+        self,
+        observation: Observation,
+        masks: Sequence[int],
+        keys: Sequence[int],
+        *,
+        may_pass: bool,
+    ) -> int:
+        """The index of the play to make among *masks* (of *keys*); -1 to pass."""
+        hand_size = len(observation.hand)
+        sizes = [mask.bit_count() for mask in masks]
+        if hand_size in sizes:
+            return sizes.index(hand_size)  # going out: the first such play
+        if not masks:
+            return -1
+        rules = observation.rules
+        bombs = _bombs(rules)
+        precious = [(key & 63) >> 2 == _TWO or bombs[key >> 6] for key in keys]
+        normal = [index for index, dear in enumerate(precious) if not dear]
+        every = range(len(masks))
         if observation.jumping_in:
-            if threat or pass_action is None:
-                return min(plays, key=_lowest)[1]
-            return pass_action
+            if not may_pass or self._threatened(observation):
+                return _lowest(every, keys, sizes)
+            return -1
         if observation.top is None:
-            return _lead(normal or plays)
+            return _lead(normal or every, keys, sizes)
         if normal:
-            return min(normal, key=_lowest)[1]
-        if pass_action is None:  # pragma: no cover - following may always pass
-            return min(plays, key=_precious_order)[1]
+            return _lowest(normal, keys, sizes)
+        order = [((key & 63) >> 2 != _TWO) << 6 | key & 63 for key in keys]
+        index = min(every, key=order.__getitem__)  # 2s before bombs, lowest first
+        if not may_pass:  # pragma: no cover - following may always pass
+            return index
         if observation.may_continue:
-            return pass_action
-        combo, action = min(plays, key=_precious_order)
+            return -1
         if (
-            threat
-            or hand_size - len(combo) <= self.danger
-            or _only_precious(observation.hand, rules, precious)
+            self._threatened(observation)
+            or hand_size - sizes[index] <= self.danger
+            or _only_precious(observation.hand, rules, bombs)
         ):
-            return action
-        return pass_action
+            return index
+        return -1
+
+    def _threatened(self, observation: Observation) -> bool:
+        """Whether an opponent holds at most `danger` cards."""
+        fewest = observation.fewest_opponent_cards
+        return fewest is not None and fewest <= self.danger
 
 
-def _play_combo(play: Play) -> Combo:
-    """The combination of a legal *play* under a `BaseRules`: its structure (interned)."""
-    return _combo_of(play._mask)
+def _offer(
+    actions: Sequence[Action],
+) -> tuple[list[int], list[int], Action | None, Callable[[int], Action]]:
+    """The plays of *actions* as masks and keys, in order; their pass; a builder.
+
+    ``chosen(i)`` is the action of the *i*-th play. `Actions` are read in place, on
+    the int core's masks and keys (only the chosen play is built); any other
+    sequence is walked.
+    """
+    if type(actions) is Actions and not actions._others:
+        player, serial = actions._player, actions._serial
+        singles = actions._singles
+        masks: list[int] = []
+        while singles:  # lowest first, as `Actions` lists them
+            low = singles & -singles
+            masks.append(low)
+            singles ^= low
+        keys = [_SINGLE_KEY | mask.bit_length() - 1 for mask in masks]
+        _add_keyed(actions._masks, masks, keys)
+        pass_action = PASSES[player] if actions._pass else None
+        return masks, keys, pass_action, lambda i: make_play(player, masks[i], serial)
+    plays: list[Play] = []
+    pass_action = None
+    for action in actions:
+        if isinstance(action, Pass):
+            pass_action = action
+        else:
+            plays.append(action)
+    masks = [play._mask for play in plays]
+    return masks, list(map(_KEYS.__getitem__, masks)), pass_action, plays.__getitem__
 
 
-def _classifier(rules: RuleSet) -> Callable[[Play], Combo]:
-    """The combination of a legal play as *rules* classifies it (any `RuleSet`)."""
+def _add_keyed(listed: Sequence[int], masks: list[int], keys: list[int]) -> None:
+    """Add the plays *listed* (by the move generator) to *masks*, their keys to *keys*.
 
-    def classify(play: Play) -> Combo:
-        combo = rules.classify(play.cards)
-        assert combo is not None
-        return combo
+    A lazy `Leads` gives its runs' keys as it expands them.
+    """
+    if type(listed) is Leads:
+        sets, runs, run_keys = listed.keyed()
+        masks += sets
+        masks += runs
+        keys += map(_KEYS.__getitem__, sets)
+        keys += run_keys
+    else:
+        masks += listed
+        keys += map(_KEYS.__getitem__, listed)
 
-    return classify
+
+class _Keys(dict[int, int]):
+    """The key (`tienlen._shapes.structural_key`) of a trusted play's mask.
+
+    The sets (one rank, at most 8 cards) are kept once looked up; runs, which are
+    millions, are computed each time. A dict subclass, so that mapping its
+    ``__getitem__`` over masks runs at C speed for the sets.
+    """
+
+    def __missing__(self, mask: int) -> int:
+        key = structural_key(mask)
+        if key >> 12 not in _SEQUENCES:
+            self[mask] = key
+        return key
 
 
-class _Precious:
-    """Whether a combination holds a 2 or is a bomb under *rules*, asked once per shape."""
+class _Bombs(dict[int, bool]):
+    """Whether each shape code is a bomb under one rule set, asked once per code."""
 
-    __slots__ = ("_bombs", "_rules")
+    __slots__ = ("rules",)
 
     def __init__(self, rules: RuleSet) -> None:
-        self._rules = rules
-        self._bombs: dict[int, bool] = {}
+        super().__init__()
+        self.rules = rules
 
-    def __call__(self, combo: Combo) -> bool:
-        if combo.rank is _TWO:
-            return True
-        code = combo.key >> 6
-        bomb = self._bombs.get(code)
-        if bomb is None:
-            bomb = self._bombs[code] = self._rules.is_bomb(combo.shape)
+    def __missing__(self, code: int) -> bool:
+        bomb = self[code] = self.rules.is_bomb(Shape.from_code(code))
         return bomb
 
 
-def _lowest(item: tuple[Combo, Action]) -> tuple[int, int]:
-    """Lowest top card first; more cards first among equals."""
-    combo = item[0]
-    return combo.top.index, -len(combo)
+def _bombs(rules: RuleSet) -> _Bombs:
+    """The bomb answers of *rules*, remembered for the last rule set asked.
+
+    Read and replaced as one reference, so threads sharing it never mix two rule
+    sets' answers.
+    """
+    bombs = _LAST_BOMBS[0]
+    if bombs.rules is not rules:
+        bombs = _LAST_BOMBS[0] = _Bombs(rules)
+    return bombs
 
 
-def _precious_order(item: tuple[Combo, Action]) -> tuple[bool, int]:
-    """2s before bombs, then the lowest top card."""
-    combo = item[0]
-    return combo.rank is not _TWO, combo.top.index
+_KEYS: Final = _Keys()
+_LAST_BOMBS: Final = [_Bombs(CLASSIC)]
+_SEQUENCES: Final = frozenset(kind.value for kind in ComboKind if kind.is_sequence)
+_SINGLE_KEY: Final = structural_key(1) & ~63
 
 
-def _lead(plays: list[tuple[Combo, Action]]) -> Action:
+def _lowest(indices: Iterable[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
+    """The play with the lowest top card; more cards first among equals."""
+    order = {index: (keys[index] & 63) << 7 | (127 - sizes[index]) for index in indices}
+    return min(order, key=order.__getitem__)
+
+
+def _lead(indices: Sequence[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
     """The longest sequence (lowest top among equals), else the lowest rank, fullest."""
-    sequences = [item for item in plays if item[0].kind.is_sequence]
-    if sequences:
-        return min(sequences, key=lambda item: (-len(item[0]), item[0].top.index))[1]
-    lowest = min(item[0].rank for item in plays)
-    return min(
-        (item for item in plays if item[0].rank is lowest),
-        key=lambda item: (-len(item[0]), item[0].top.index),
-    )[1]
+    sequences = [index for index in indices if keys[index] >> 12 in _SEQUENCES]
+    if not sequences:
+        lowest = min((keys[index] & 63) >> 2 for index in indices)
+        sequences = [index for index in indices if (keys[index] & 63) >> 2 == lowest]
+    order = {index: (127 - sizes[index]) << 6 | keys[index] & 63 for index in sequences}
+    return min(order, key=order.__getitem__)
 
 
-def _only_precious(hand: Hand, rules: RuleSet, precious: _Precious) -> bool:
+def _only_precious(hand: Hand, rules: RuleSet, bombs: _Bombs) -> bool:
     """Whether every card of *hand* is a 2 or part of a bomb it holds."""
+    plays = rules.legal_plays(hand)
+    masks: list[int] = []
+    keys: list[int] = []
+    if type(plays) is Plays:  # on the int core's masks and keys
+        _add_keyed(plays._masks, masks, keys)
+    else:
+        for combo in plays:
+            masks.append(combo.mask)
+            keys.append(combo.key)
     covered = 0
-    for combo in rules.legal_plays(hand):
-        if precious(combo):
-            covered |= combo.mask
+    for mask, key in zip(masks, keys, strict=True):
+        if (key & 63) >> 2 == _TWO or bombs[key >> 6]:
+            covered |= mask
     return hand.mask & ~covered == 0

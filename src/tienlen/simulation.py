@@ -39,12 +39,14 @@ from typing import Final, Protocol, TypeVar
 import attrs
 
 from tienlen.cards import Rank
-from tienlen.combos import ComboKind, Shape, _combo_of
+from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Play
+from tienlen.game import GameState, Play
 from tienlen.players import (
+    _KEYS,
     Player,
     PlayerError,
+    _Bombs,
     _check_players,
     _check_time_limit,
     _check_type,
@@ -370,54 +372,45 @@ class _Counter:
     rule set is asked about every play.
     """
 
-    __slots__ = ("_bombs", "_rules", "bombs", "chops")
+    __slots__ = ("_bombs", "bombs", "chops")
 
     def __init__(self, seats: int) -> None:
         self.bombs = [0] * seats
         self.chops = [0] * seats
-        self._rules: RuleSet | None = None
-        self._bombs: dict[int, bool] = {}
-        """Whether each shape code is a bomb under `_rules`."""
+        self._bombs: _Bombs | None = None
+        """Whether each shape code is a bomb under the rule set being played."""
 
-    def count(self, state: GameState, action: Action) -> None:
-        if not isinstance(action, Play):
-            return
+    def count(self, state: GameState, play: Play) -> None:
         rules = state.rules
         if type(rules) is not BaseRules:
-            self._count_any(rules, state, action)
+            self._count_any(rules, state, play)
             return
-        code = _combo_of(action._mask).key >> 6
-        if not self._is_bomb(rules, code):
+        bombs = self._bombs
+        if bombs is None or bombs.rules is not rules:
+            bombs = self._bombs = _Bombs(rules)
+        if not bombs[_KEYS[play._mask] >> 6]:
             return  # a catch is a bomb (RULES §6.6.2)
-        self.bombs[action.player] += 1
-        top = state.top
-        if top is not None and self._is_chop_target(rules, top.key):
-            self.chops[action.player] += 1
+        self.bombs[play._player] += 1
+        top = state._top
+        if top and _is_chop_target(bombs, top):
+            self.chops[play._player] += 1
 
-    def _is_bomb(self, rules: RuleSet, code: int) -> bool:
-        """`RuleSet.is_bomb` of the shape *code*, asked once per rule set and shape."""
-        if rules is not self._rules:
-            self._rules, self._bombs = rules, {}
-        bomb = self._bombs.get(code)
-        if bomb is None:
-            bomb = self._bombs[code] = rules.is_bomb(Shape.from_code(code))
-        return bomb
-
-    def _is_chop_target(self, rules: RuleSet, key: int) -> bool:
-        """`BaseRules.is_chop_target` on a key: a single or pair of 2s, or a bomb."""
-        if key >> 12 in _SINGLE_OR_PAIR:
-            return (key & 63) >> 2 == Rank.TWO.value
-        return self._is_bomb(rules, key >> 6)
-
-    def _count_any(self, rules: RuleSet, state: GameState, action: Play) -> None:
+    def _count_any(self, rules: RuleSet, state: GameState, play: Play) -> None:
         """`count` under any rule set, through its public methods."""
-        combo = rules.classify(action.cards)
+        combo = rules.classify(play.cards)
         assert combo is not None
         if rules.is_bomb(combo.shape):
-            self.bombs[action.player] += 1
+            self.bombs[play.player] += 1
         top = state.top
         if top is not None and rules.is_catch(combo, top):
-            self.chops[action.player] += 1
+            self.chops[play.player] += 1
+
+
+def _is_chop_target(bombs: _Bombs, key: int) -> bool:
+    """`BaseRules.is_chop_target` on a key: a single or pair of 2s, or a bomb."""
+    if key >> 12 in _SINGLE_OR_PAIR:
+        return (key & 63) >> 2 == Rank.TWO.value
+    return bombs[key >> 6]
 
 
 _SINGLE_OR_PAIR: Final = frozenset({ComboKind.SINGLE.value, ComboKind.PAIR.value})

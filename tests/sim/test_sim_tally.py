@@ -30,14 +30,14 @@ class _Generic(_Counter):
 
 
 class _Both:
-    """Feeds every action to both counters."""
+    """Feeds every play to both counters."""
 
     def __init__(self, seats: int) -> None:
         self.fast, self.generic = _Counter(seats), _Generic(seats)
 
-    def count(self, state: GameState, action: Action) -> None:
-        self.fast.count(state, action)
-        self.generic.count(state, action)
+    def count(self, state: GameState, play: Play) -> None:
+        self.fast.count(state, play)
+        self.generic.count(state, play)
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
