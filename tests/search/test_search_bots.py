@@ -29,6 +29,7 @@ from tienlen import (
     PIMCPlayer,
     Play,
     Player,
+    PlayerError,
     RandomPlayer,
     RuleSet,
     evaluate,
@@ -362,3 +363,26 @@ def test_ismcts_rewards_are_measured_against_the_world_baseline() -> None:
     assert (greedy.visits, greedy.total) == (1, 0)
     plain = ISMCTSPlayer(iterations=1, baseline=False, root="ucb")
     assert plain._baseline(world, rng) == (0,) * 4
+
+
+def test_rollouts_check_every_policy_but_the_librarys_own() -> None:
+    """Rollouts: Greedy and Random play unchecked, with `play_game`'s very games.
+
+    Any other rollout policy is checked as in `play_game`: one that raises ends the
+    rollout with a `PlayerError` (issue 14 §4), not with its own exception.
+    """
+    state = GameState.deal(POKER, 4, seed=6)
+    assert not state.is_over
+    for policy in (GreedyPlayer(), RandomPlayer()):
+        final = play_game(state, [policy] * 4, random.Random(8))
+        assert final.result is not None
+        scores = _rollouts.play_out(state, policy, random.Random(8))
+        assert scores == final.result.scores
+
+    class Faulty:
+        def act(self, *args: object) -> Action:
+            del args
+            raise RuntimeError("broken")
+
+    with pytest.raises(PlayerError, match="broken"):
+        _rollouts.play_out(state, Faulty(), random.Random(8))

@@ -19,7 +19,7 @@ import attrs
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass
-from tienlen.players import GreedyPlayer, Observation, Player, play_game
+from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, _play
 
 _GREEDY: Final = GreedyPlayer()
 
@@ -104,14 +104,21 @@ def play_out(
     """Every seat's score once *world* is played to the end, everyone following *policy*.
 
     *declining* is a seat that has just declined a jump-in in *world*: it is not
-    asked again at that moment.
+    asked again at that moment. The library's own policies play unchecked (their
+    choices are offered actions); any other policy's decisions are checked as in
+    `play_game`.
     """
     players: list[Player] = [policy] * world.players
     if declining is not None:
         players[declining] = _Declining(policy, declining, len(world.history))
-    final = play_game(world, players, rng)
+    trusted = type(policy) in _TRUSTED_POLICIES
+    final = _play(world, players, rng, None, checked=not trusted)
     assert final.result is not None
     return final.result.scores
+
+
+_TRUSTED_POLICIES: Final = (GreedyPlayer, RandomPlayer)
+"""The rollout policies whose decisions need no per-decision checks."""
 
 
 def own_actions(world: GameState) -> list[Action]:
