@@ -663,7 +663,7 @@ def _fingerprint(offered: Actions | tuple[Action, ...]) -> object:
     """What *offered* holds, to compare before and after a player's decision.
 
     `Actions` are their attributes, and a lazy `Leads` of the move generator the
-    lists it holds; a tuple (a Poker jump-in offer) is the seat and cards of each of
+    lists it holds (counted, as every `Actions` has it: its blocks exist); a tuple (a Poker jump-in offer) is the seat and cards of each of
     its actions.
     """
     if type(offered) is not Actions:
@@ -677,6 +677,8 @@ def _fingerprint(offered: Actions | tuple[Action, ...]) -> object:
         return (
             printed,
             tuple(masks._head),
+            masks._hand,
+            tuple(masks._found),  # the maximal runs iterating expands
             tuple(blocks),
             masks._len,
             *[tuple(block[1]) for block in blocks],  # each block's rank states

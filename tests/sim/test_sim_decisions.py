@@ -82,6 +82,13 @@ def _changed_leads(actions: Sequence[Action]) -> Action:
     return actions[0]
 
 
+def _dropped_runs(actions: Sequence[Action]) -> Action:
+    """Empties the maximal runs the lazy lead list expands when iterated."""
+    leads = actions._masks  # type: ignore[attr-defined]  # the private lead list
+    leads._found.clear()
+    return actions[0]
+
+
 def _changed_masks(actions: Sequence[Action]) -> Action:
     masks = actions._masks  # type: ignore[attr-defined]  # a tuple: this raises
     masks[0] = 0b1111 << 48
@@ -103,9 +110,19 @@ def test_a_returned_play_changed_after_it_was_listed_is_refused() -> None:
 
 
 def test_a_changed_lead_list_is_seen() -> None:
-    """The lazy lead list's own lists are fingerprinted (RULES §1.5.1 leads)."""
-    error = _run(Tampering(_leading, _changed_leads))
-    assert error.problem == "changed the observation or the actions it was handed"
+    """The lazy lead list's own lists are fingerprinted (RULES §1.5.1 leads).
+
+    Its listed sets, and the maximal runs that iterating it expands.
+    """
+    for tamper in (_changed_leads, _dropped_runs):
+
+        def leading_with_runs(
+            observation: Observation, actions: Sequence[Action]
+        ) -> bool:
+            return _leading(observation, actions) and bool(actions._masks._found)  # type: ignore[attr-defined]
+
+        error = _run(Tampering(leading_with_runs, tamper))
+        assert error.problem == "changed the observation or the actions it was handed"
 
 
 def test_the_actions_hold_no_list_a_bot_could_change() -> None:
