@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Final
 
+from tienlen import _bits
+from tienlen.combos import make_combo
 from tienlen.policies import Seating
 from tienlen.rules._base import BaseRules
 from tienlen.scoring import Scorer
@@ -183,6 +185,10 @@ class Context:
     """What every state of a game shares: seating, the policies and the play generator."""
 
     __slots__ = (
+        "_catches",
+        "_chop_targets",
+        "_jump_in_needs",
+        "_remembers_catches",
         "deal",
         "freezes",
         "jump_ins",
@@ -233,6 +239,86 @@ class Context:
             self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
         self.plain_tables = None if self.limits_going_out else self.tables
         """`tables` when they list exactly the legal plays, none refused (§12.12)."""
+        self._chop_targets: dict[int, bool] = {}
+        self._catches: dict[int, bool] = {}
+        self._remembers_catches = self.trusted and not _overrides(
+            type(rules), ("is_catch",)
+        )
+        self._jump_in_needs: tuple[tuple[int, int], ...] | None = None
+        if self.trusted:
+            assert isinstance(rules, BaseRules)  # trusted rule sets are
+            self._jump_in_needs = tuple(
+                (_bits.at_least_offset(shape.kind.per_rank), shape.length)
+                for shape in rules.jump_in
+            )
+
+    def is_chop_target(self, mask: int, key: int) -> bool:
+        """`RuleSet.is_chop_target` of the play *mask* of *key* (RULES §6.4, §6.6.2).
+
+        A trusted rule set's answer depends on the key alone: it is asked once per key.
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> two = classify("2h")
+            >>> context_of(POKER, 4).is_chop_target(two.mask, two.key)
+            True
+        """
+        known = self._chop_targets.get(key)
+        if known is None:
+            known = self.rules.is_chop_target(make_combo(mask, key))
+            if self.trusted:
+                self._chop_targets[key] = known
+        return known
+
+    def is_catch(self, mask: int, key: int, top_mask: int, top: int) -> bool:
+        """`RuleSet.is_catch` of the play *mask* of *key* on *top* (RULES §6.6.2).
+
+        `BaseRules`' own answer depends on the two keys alone: it is asked once per pair.
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> four, two = classify("9s 9c 9d 9h"), classify("2h")
+            >>> context_of(POKER, 4).is_catch(four.mask, four.key, two.mask, two.key)
+            True
+        """
+        pair = key << 16 | top
+        known = self._catches.get(pair)
+        if known is None:
+            known = self.rules.is_catch(
+                make_combo(mask, key), make_combo(top_mask, top)
+            )
+            if self._remembers_catches:
+                if len(self._catches) >= MEMO_LIMIT:
+                    self._catches.clear()
+                self._catches[pair] = known
+        return known
+
+    def may_jump_in_with(self, hand: int) -> bool:
+        """Whether *hand* may hold a jump-in: a quick necessary test (RULES §6.4).
+
+        A trusted rule set jumps in only with its `BaseRules.jump_in` shapes, each
+        ``per_rank`` cards at ``length`` consecutive ranks; a hand without one has no
+        jump-in. Any other rule set's hand may (``True``).
+
+        Example:
+            >>> from tienlen import POKER, Hand
+            >>> context = context_of(POKER, 4)
+            >>> pairs = Hand.parse("3s 3c 4s 4c 5s 5c 6s 6c")
+            >>> context.may_jump_in_with(pairs._mask)
+            True
+            >>> context.may_jump_in_with(Hand.parse("3s 3c 4s 4c 5s 5c 7s 7c")._mask)
+            False
+        """
+        if self._jump_in_needs is None:
+            return True
+        counts = _bits.rank_counts(hand)
+        for offset, length in self._jump_in_needs:
+            ranks = (counts + offset) >> 3 & _bits.ONES  # the ranks with enough cards
+            for _ in range(length - 1):
+                ranks &= ranks >> 4  # ... that begin a long enough run
+            if ranks:
+                return True
+        return False
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet, int]]:
         """Pickle the rule set and table size; the context is rebuilt (or shared)."""
@@ -283,6 +369,9 @@ _RULE_HOOKS: Final = (
 @functools.cache
 def _overrides_rule_hooks(cls: type) -> bool:
     """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
-    return any(
-        getattr(cls, name) is not getattr(BaseRules, name) for name in _RULE_HOOKS
-    )
+    return _overrides(cls, _RULE_HOOKS)
+
+
+def _overrides(cls: type, names: tuple[str, ...]) -> bool:
+    """Whether *cls* answers one of the questions *names* other than `BaseRules` does."""
+    return any(getattr(cls, name) is not getattr(BaseRules, name) for name in names)

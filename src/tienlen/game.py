@@ -626,13 +626,19 @@ class GameState:
 
     def _jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
         """Poker jump-ins by players other than the one to act (RULES §6.4, D-15)."""
-        top = self.top
-        rules = self.rules
-        if top is None or not rules.is_chop_target(top):
+        context = self._context
+        if not self._top or not context.is_chop_target(self._top_mask, self._top):
             return []
+        top = self.top
+        assert top is not None  # a chop target is on the pile
+        rules = self.rules
         groups: list[tuple[int, list[int]]] = []
         for player in self._order_from(acting):
-            if player in (acting, self.last_player) or not self.in_game(player):
+            if (
+                player in (acting, self.last_player)
+                or not self.in_game(player)
+                or not context.may_jump_in_with(self._masks[player])
+            ):
                 continue
             masks = [
                 p.mask
@@ -1024,9 +1030,9 @@ class GameState:
         if context.remembers_beaten:  # RULES §12.10
             fields["_beaten"] = self.last_player
         if self._top and context.scores_catches:
-            play = make_combo(mask, key)
-            fields["_top_combo"] = play
-            fields["chop"], fields["items"] = self._scored_catch(player, play, not left)
+            fields["chop"], fields["items"] = self._scored_catch(
+                player, mask, key, not left
+            )
         question = self._turn & ~15 | player  # `turn_key` with the player to act
         if not left:
             out = self._going_out(player, masks, fields)
@@ -1070,13 +1076,15 @@ class GameState:
     def _scored_catch(
         self,
         player: int,
-        play: Combo,
+        mask: int,
+        key: int,
         goes_out: bool,  # noqa: FBT001
     ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
-        """The chain and items after *play* on the top, if it is a catch (RULES §6.6.2)."""
-        top = make_combo(self._top_mask, self._top)
-        if not self.rules.is_catch(play, top):
+        """The chain and items after the play (*mask*, *key*), if a catch (RULES §6.6.2)."""
+        if not self._context.is_catch(mask, key, self._top_mask, self._top):
             return self.chop, self.items
+        top = self.top
+        assert top is not None  # a catch is played onto a top
         victim = self.last_player
         assert victim is not None  # a top has its player
         catch = Catch(
