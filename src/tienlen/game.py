@@ -552,7 +552,8 @@ class GameState:
         actions._masks = masks
         actions._pass = True
         size += len(masks)
-        if self._context.jump_ins:
+        context = self._context
+        if context.jump_ins and context.is_chop_target(self._top_mask, top):
             actions._others = others = self._jump_ins(player)
             for _, group in others:
                 size += len(group)
