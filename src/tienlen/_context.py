@@ -187,6 +187,7 @@ class Context:
     __slots__ = (
         "_catches",
         "_chop_targets",
+        "_jump_in_hands",
         "_jump_in_needs",
         "_remembers_catches",
         "deal",
@@ -244,11 +245,14 @@ class Context:
         self._remembers_catches = self.trusted and not _overrides(
             type(rules), ("is_catch",)
         )
-        self._jump_in_needs: tuple[tuple[int, int], ...] | None = None
+        self._jump_in_hands: dict[int, bool] = {}
+        self._jump_in_needs: tuple[tuple[int, int, tuple[int, ...]], ...] | None = None
+        """Per jump-in shape: `_bits.at_least_offset` of its cards per rank, how many
+        ranks, and the `_run_shifts` that find them in a row."""
         if self.trusted:
             assert isinstance(rules, BaseRules)  # trusted rule sets are
             self._jump_in_needs = tuple(
-                (_bits.at_least_offset(shape.kind.per_rank), shape.length)
+                (_bits.at_least_offset(shape.kind.per_rank), *_run_shifts(shape.length))
                 for shape in rules.jump_in
             )
 
@@ -298,7 +302,8 @@ class Context:
 
         A trusted rule set jumps in only with its `BaseRules.jump_in` shapes, each
         ``per_rank`` cards at ``length`` consecutive ranks; a hand without one has no
-        jump-in. Any other rule set's hand may (``True``).
+        jump-in. Any other rule set's hand may (``True``). Remembered per hand: a hand
+        is asked again on every chop target until its player plays.
 
         Example:
             >>> from tienlen import POKER, Hand
@@ -309,15 +314,25 @@ class Context:
             >>> context.may_jump_in_with(Hand.parse("3s 3c 4s 4c 5s 5c 7s 7c")._mask)
             False
         """
+        known = self._jump_in_hands.get(hand)
+        if known is None:
+            if len(self._jump_in_hands) >= MEMO_LIMIT:
+                self._jump_in_hands.clear()
+            known = self._jump_in_hands[hand] = self._holds_jump_in_shape(hand)
+        return known
+
+    def _holds_jump_in_shape(self, hand: int) -> bool:
+        """`may_jump_in_with`, worked out."""
         if self._jump_in_needs is None:
             return True
         counts = _bits.rank_counts(hand)
-        for offset, length in self._jump_in_needs:
+        for offset, length, shifts in self._jump_in_needs:
             ranks = (counts + offset) >> 3 & _bits.ONES  # the ranks with enough cards
-            for _ in range(length - 1):
-                ranks &= ranks >> 4  # ... that begin a long enough run
-            if ranks:
-                return True
+            if ranks.bit_count() >= length:
+                for shift in shifts:
+                    ranks &= ranks >> shift  # ... that begin a longer run each time
+                if ranks:
+                    return True
         return False
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet, int]]:
@@ -370,6 +385,25 @@ _RULE_HOOKS: Final = (
 def _overrides_rule_hooks(cls: type) -> bool:
     """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
     return _overrides(cls, _RULE_HOOKS)
+
+
+def _run_shifts(length: int) -> tuple[int, tuple[int, ...]]:
+    """*length* and the shifts that find a run of *length* ranks in a rank mask.
+
+    After ``ranks &= ranks >> shift`` for each shift, bit ``4 * r`` says whether ranks
+    ``r`` to ``r + length - 1`` are all in it; each shift doubles the run, at most.
+
+    Example:
+        >>> _run_shifts(4), _run_shifts(3), _run_shifts(1)
+        ((4, (4, 8)), (3, (4, 4)), (1, ()))
+    """
+    shifts: list[int] = []
+    covered = 1
+    while covered < length:
+        step = min(covered, length - covered)
+        shifts.append(4 * step)
+        covered += step
+    return length, tuple(shifts)
 
 
 def _overrides(cls: type, names: tuple[str, ...]) -> bool:

@@ -634,20 +634,21 @@ class GameState:
         assert top is not None  # a chop target is on the pile
         rules = self.rules
         groups: list[tuple[int, list[int]]] = []
+        held, out, last = self._masks, self.out, self.last_player
         for player in self._order_from(acting):
             if (
-                player in (acting, self.last_player)
-                or not self.in_game(player)
-                or not context.may_jump_in_with(self._masks[player])
+                player in (acting, last)
+                or out >> player & 1
+                or not context.may_jump_in_with(held[player])
             ):
                 continue
             masks = [
                 p.mask
-                for p in rules.legal_plays(_hand(self._masks[player]), top)
+                for p in rules.legal_plays(_hand(held[player]), top)
                 if rules.may_jump_in(p, top)
             ]
             if masks and self._forbids_going_out(player):
-                masks = [m for m in masks if m != self._masks[player]]
+                masks = [m for m in masks if m != held[player]]
             if masks:
                 groups.append((player, masks))
         return groups
