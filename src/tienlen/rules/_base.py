@@ -1085,7 +1085,7 @@ class BaseRules:
         self._check_copies(hand._mask)
         if not self._instant_order:
             return None
-        counts = _count_list(hand._mask)
+        counts = _bits.rank_counts(hand._mask)
         for win in self._instant_order:
             if isinstance(win, InstantWin):
                 if self._qualifies(win, hand, counts, first_game=first_game):
@@ -1095,19 +1095,26 @@ class BaseRules:
         return None
 
     def _qualifies(
-        self, win: InstantWin, hand: Hand, counts: list[int], *, first_game: bool
+        self, win: InstantWin, hand: Hand, counts: int, *, first_game: bool
     ) -> bool:
-        """Whether *hand* (with per-rank *counts*) is the instant win *win* (RULES §6.7, §12.5)."""
+        """Whether *hand* (with `_bits.rank_counts` *counts*) is the instant win *win*.
+
+        RULES §6.7, §12.5.
+        """
+        test = _INSTANT_WIN_TESTS.get(win)
         if win is InstantWin.SIX_PAIRS and not self.six_pairs_counts_sets:
-            return counts.count(2) >= 6  # exact pairs only (D-21)
+            exact = _ranks_with(counts, 2) & ~_ranks_with(counts, 3)
+            return exact.bit_count() >= 6  # exact pairs only (D-21)
+        if test is not None:
+            return test(counts)
         if win is InstantWin.TWO_BOMBS:
-            return _best_packing(tuple(counts), [], self._bomb_items) >= 2
+            listed = tuple(_count_list(hand._mask))
+            return _best_packing(listed, [], self._bomb_items) >= 2
         if win is InstantWin.ONE_COLOUR:
             colours = {card.suit.value >> 1 for card in hand}  # ♠♣ 0, ♦♥ 1
             return len(colours) == 1
-        if win is InstantWin.FOUR_THREES:
-            return first_game and counts[0] >= 4
-        return _INSTANT_WIN_TESTS[win](counts)
+        assert win is InstantWin.FOUR_THREES  # the only one left
+        return first_game and counts & 15 >= 4
 
     def chop_value(self, combo: Combo) -> int:
         """What catching *combo* is worth: 2s by suit, bombs by shape (RULES §6.6.2).
@@ -1370,51 +1377,54 @@ def _table_problems(tables: Tables) -> Iterator[str]:
             yield f"the bomb table lets {first} beat {second} and {second} beat {first}"
 
 
-def _has_run_of_pairs(counts: list[int], length: int) -> bool:
-    run = 0
-    for count in counts[:_TWO]:  # without 2s (RULES §6.7)
-        run = run + 1 if count >= 2 else 0
-        if run >= length:
-            return True
-    return False
+def _ranks_with(counts: int, k: int) -> int:
+    """Bit ``4 * r`` for every rank ``r`` with at least *k* cards in *counts*."""
+    return (counts + _AT_LEAST[k]) >> 3 & _bits.ONES
 
 
-def _four_twos(counts: list[int]) -> bool:
-    return counts[_TWO] >= 4
+def _has_run(ranks: int, length: int) -> bool:
+    """Whether *length* ranks in a row below the 2 are in *ranks* (RULES §6.7)."""
+    ranks &= _BELOW_TWO
+    for _ in range(length - 1):
+        ranks &= ranks >> 4
+    return bool(ranks)
 
 
-def _six_pairs(counts: list[int]) -> bool:
-    return (
-        sum(count // 2 for count in counts) >= 6
-    )  # a triple counts once, a four twice
+def _four_twos(counts: int) -> bool:
+    return counts >> _bits.SHIFTS[_TWO] & 15 >= 4
 
 
-def _five_consecutive_pairs(counts: list[int]) -> bool:
-    return _has_run_of_pairs(counts, 5)
+def _six_pairs(counts: int) -> bool:
+    # a triple counts once, a four twice: a rank holds one pair per two cards
+    pairs = sum(_ranks_with(counts, k).bit_count() for k in (2, 4, 6, 8))
+    return pairs >= 6
 
 
-def _thirteen_ranks(counts: list[int]) -> bool:
-    return all(counts)
+def _five_consecutive_pairs(counts: int) -> bool:
+    return _has_run(_ranks_with(counts, 2), 5)
 
 
-def _three_consecutive_triples(counts: list[int]) -> bool:
-    run = 0
-    for count in counts[:_TWO]:  # without 2s, as five consecutive pairs (RULES §6.7)
-        run = run + 1 if count >= 3 else 0
-        if run >= 3:
-            return True
-    return False
+def _thirteen_ranks(counts: int) -> bool:
+    return _ranks_with(counts, 1) == _bits.ONES
 
 
-def _three_triples(counts: list[int]) -> bool:
-    return sum(count >= 3 for count in counts) >= 3
+def _three_consecutive_triples(counts: int) -> bool:
+    return _has_run(_ranks_with(counts, 3), 3)  # without 2s, as five consecutive pairs
 
 
-def _dragon_without_two(counts: list[int]) -> bool:
-    return all(counts[:_TWO])
+def _three_triples(counts: int) -> bool:
+    return _ranks_with(counts, 3).bit_count() >= 3
 
 
-_INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[list[int]], bool]]] = {
+def _dragon_without_two(counts: int) -> bool:
+    return _ranks_with(counts, 1) & _BELOW_TWO == _BELOW_TWO
+
+
+_AT_LEAST: Final = (0, *(_bits.at_least_offset(k) for k in range(1, 9)))
+"""`_bits.at_least_offset` of 1…8 cards, by count."""
+_BELOW_TWO: Final = _bits.ONES & ~(15 << _bits.SHIFTS[_TWO])
+"""Bit ``4 * r`` of every rank below the 2."""
+_INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[int], bool]]] = {
     InstantWin.FOUR_TWOS: _four_twos,
     InstantWin.SIX_PAIRS: _six_pairs,
     InstantWin.FIVE_CONSECUTIVE_PAIRS: _five_consecutive_pairs,
@@ -1423,7 +1433,8 @@ _INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[list[int]], bool]]] = {
     InstantWin.THREE_TRIPLES: _three_triples,
     InstantWin.DRAGON_WITHOUT_TWO: _dragon_without_two,
 }
-"""The instant wins read off per-rank counts alone; `BaseRules._qualifies` has the rest."""
+"""The instant wins read off the per-rank counts (`_bits.rank_counts`) alone;
+`BaseRules._qualifies` has the rest."""
 
 
 def _count_list(mask: int) -> list[int]:
