@@ -34,6 +34,11 @@ MEMO_LIMIT: Final = 1 << 15
 hundreds of thousands of distinct questions over many games)."""
 
 
+HANDS_KEPT: Final = 1 << 12
+"""Hands `Context.may_jump_in_with` remembers before it starts afresh (a hand is asked
+again within its game only)."""
+
+
 def turn_key(
     to_act: int | None, last: int | None, locked: int, out: int, beaten: int | None
 ) -> int:
@@ -316,7 +321,7 @@ class Context:
         """
         known = self._jump_in_hands.get(hand)
         if known is None:
-            if len(self._jump_in_hands) >= MEMO_LIMIT:
+            if len(self._jump_in_hands) >= HANDS_KEPT:
                 self._jump_in_hands.clear()
             known = self._jump_in_hands[hand] = self._holds_jump_in_shape(hand)
         return known

@@ -28,6 +28,7 @@ from tienlen import (
     Play,
     classify,
 )
+from tienlen import _context as context_module
 from tienlen._context import Context, context_of
 from tienlen.combos import Shape
 
@@ -193,3 +194,17 @@ def test_a_catch_onto_a_pair_follows_the_subclass() -> None:
     assert four is not None
     assert not context_of(rules, 4).is_catch(four.mask, four.key, pair.mask, pair.key)
     assert context_of(POKER, 4).is_catch(four.mask, four.key, pair.mask, pair.key)
+
+
+def test_the_memos_start_afresh_at_their_limits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A full memo is cleared, and the answers stay the rule set's (issue 11 §1)."""
+    monkeypatch.setattr(context_module, "HANDS_KEPT", 3)
+    monkeypatch.setattr(context_module, "MEMO_LIMIT", 3)
+    rules = attrs.evolve(POKER, name="poker-limits")  # a context of its own
+    for seed in range(3):
+        _check_game(rules, seed)
+    context = context_of(rules, 4)
+    assert 0 < len(context._jump_in_hands) <= 3
+    assert 0 < len(context._catches) <= 3
