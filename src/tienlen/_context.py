@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Final
 
+from tienlen import _bits
+from tienlen.combos import make_combo
 from tienlen.policies import Seating
 from tienlen.rules._base import BaseRules
 from tienlen.scoring import Scorer
@@ -30,6 +32,11 @@ first is its leader and the mask 0), and the `turn_key` of the position it leads
 MEMO_LIMIT: Final = 1 << 15
 """Answers a `TurnTable` remembers before it starts afresh (eight players can reach
 hundreds of thousands of distinct questions over many games)."""
+
+
+HANDS_KEPT: Final = 1 << 12
+"""Hands `Context.may_jump_in_with` remembers before it starts afresh (a hand is asked
+again within its game only)."""
 
 
 def turn_key(
@@ -183,6 +190,11 @@ class Context:
     """What every state of a game shares: seating, the policies and the play generator."""
 
     __slots__ = (
+        "_catches",
+        "_chop_targets",
+        "_jump_in_hands",
+        "_jump_in_needs",
+        "_remembers_catches",
         "deal",
         "freezes",
         "jump_ins",
@@ -233,6 +245,100 @@ class Context:
             self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
         self.plain_tables = None if self.limits_going_out else self.tables
         """`tables` when they list exactly the legal plays, none refused (§12.12)."""
+        self._chop_targets: dict[int, bool] = {}
+        self._catches: dict[int, bool] = {}
+        self._remembers_catches = self.trusted and not _overrides(
+            type(rules), ("is_catch",)
+        )
+        self._jump_in_hands: dict[int, bool] = {}
+        self._jump_in_needs: tuple[tuple[int, int, tuple[int, ...]], ...] | None = None
+        """Per jump-in shape: `_bits.at_least_offset` of its cards per rank, how many
+        ranks, and the `_run_shifts` that find them in a row."""
+        if self.trusted:
+            assert isinstance(rules, BaseRules)  # trusted rule sets are
+            self._jump_in_needs = tuple(
+                (_bits.at_least_offset(shape.kind.per_rank), *_run_shifts(shape.length))
+                for shape in rules.jump_in
+            )
+
+    def is_chop_target(self, mask: int, key: int) -> bool:
+        """`RuleSet.is_chop_target` of the play *mask* of *key* (RULES §6.4, §6.6.2).
+
+        A trusted rule set's answer depends on the key alone: it is asked once per key.
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> two = classify("2h")
+            >>> context_of(POKER, 4).is_chop_target(two.mask, two.key)
+            True
+        """
+        known = self._chop_targets.get(key)
+        if known is None:
+            known = self.rules.is_chop_target(make_combo(mask, key))
+            if self.trusted:
+                self._chop_targets[key] = known
+        return known
+
+    def is_catch(self, mask: int, key: int, top_mask: int, top: int) -> bool:
+        """`RuleSet.is_catch` of the play *mask* of *key* on *top* (RULES §6.6.2).
+
+        `BaseRules`' own answer depends on the two keys alone: it is asked once per pair.
+
+        Example:
+            >>> from tienlen import POKER, classify
+            >>> four, two = classify("9s 9c 9d 9h"), classify("2h")
+            >>> context_of(POKER, 4).is_catch(four.mask, four.key, two.mask, two.key)
+            True
+        """
+        pair = key << 16 | top
+        known = self._catches.get(pair)
+        if known is None:
+            known = self.rules.is_catch(
+                make_combo(mask, key), make_combo(top_mask, top)
+            )
+            if self._remembers_catches:
+                if len(self._catches) >= MEMO_LIMIT:
+                    self._catches.clear()
+                self._catches[pair] = known
+        return known
+
+    def may_jump_in_with(self, hand: int) -> bool:
+        """Whether *hand* may hold a jump-in: a quick necessary test (RULES §6.4).
+
+        A trusted rule set jumps in only with its `BaseRules.jump_in` shapes, each
+        ``per_rank`` cards at ``length`` consecutive ranks; a hand without one has no
+        jump-in. Any other rule set's hand may (``True``). Remembered per hand: a hand
+        is asked again on every chop target until its player plays.
+
+        Example:
+            >>> from tienlen import POKER, Hand
+            >>> context = context_of(POKER, 4)
+            >>> pairs = Hand.parse("3s 3c 4s 4c 5s 5c 6s 6c")
+            >>> context.may_jump_in_with(pairs._mask)
+            True
+            >>> context.may_jump_in_with(Hand.parse("3s 3c 4s 4c 5s 5c 7s 7c")._mask)
+            False
+        """
+        known = self._jump_in_hands.get(hand)
+        if known is None:
+            if len(self._jump_in_hands) >= HANDS_KEPT:
+                self._jump_in_hands.clear()
+            known = self._jump_in_hands[hand] = self._holds_jump_in_shape(hand)
+        return known
+
+    def _holds_jump_in_shape(self, hand: int) -> bool:
+        """`may_jump_in_with`, worked out."""
+        if self._jump_in_needs is None:
+            return True
+        counts = _bits.rank_counts(hand)
+        for offset, length, shifts in self._jump_in_needs:
+            ranks = (counts + offset) >> 3 & _bits.ONES  # the ranks with enough cards
+            if ranks.bit_count() >= length:
+                for shift in shifts:
+                    ranks &= ranks >> shift  # ... that begin a longer run each time
+                if ranks:
+                    return True
+        return False
 
     def __reduce__(self) -> tuple[object, tuple[RuleSet, int]]:
         """Pickle the rule set and table size; the context is rebuilt (or shared)."""
@@ -283,6 +389,28 @@ _RULE_HOOKS: Final = (
 @functools.cache
 def _overrides_rule_hooks(cls: type) -> bool:
     """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
-    return any(
-        getattr(cls, name) is not getattr(BaseRules, name) for name in _RULE_HOOKS
-    )
+    return _overrides(cls, _RULE_HOOKS)
+
+
+def _run_shifts(length: int) -> tuple[int, tuple[int, ...]]:
+    """*length* and the shifts that find a run of *length* ranks in a rank mask.
+
+    After ``ranks &= ranks >> shift`` for each shift, bit ``4 * r`` says whether ranks
+    ``r`` to ``r + length - 1`` are all in it; each shift doubles the run, at most.
+
+    Example:
+        >>> _run_shifts(4), _run_shifts(3), _run_shifts(1)
+        ((4, (4, 8)), (3, (4, 4)), (1, ()))
+    """
+    shifts: list[int] = []
+    covered = 1
+    while covered < length:
+        step = min(covered, length - covered)
+        shifts.append(4 * step)
+        covered += step
+    return length, tuple(shifts)
+
+
+def _overrides(cls: type, names: tuple[str, ...]) -> bool:
+    """Whether *cls* answers one of the questions *names* other than `BaseRules` does."""
+    return any(getattr(cls, name) is not getattr(BaseRules, name) for name in names)

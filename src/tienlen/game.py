@@ -552,7 +552,8 @@ class GameState:
         actions._masks = masks
         actions._pass = True
         size += len(masks)
-        if self._context.jump_ins:
+        context = self._context
+        if context.jump_ins and context.is_chop_target(self._top_mask, top):
             actions._others = others = self._jump_ins(player)
             for _, group in others:
                 size += len(group)
@@ -626,21 +627,28 @@ class GameState:
 
     def _jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
         """Poker jump-ins by players other than the one to act (RULES §6.4, D-15)."""
-        top = self.top
-        rules = self.rules
-        if top is None or not rules.is_chop_target(top):
+        context = self._context
+        if not self._top or not context.is_chop_target(self._top_mask, self._top):
             return []
+        top = self.top
+        assert top is not None  # a chop target is on the pile
+        rules = self.rules
         groups: list[tuple[int, list[int]]] = []
+        held, out, last = self._masks, self.out, self.last_player
         for player in self._order_from(acting):
-            if player in (acting, self.last_player) or not self.in_game(player):
+            if (
+                player in (acting, last)
+                or out >> player & 1
+                or not context.may_jump_in_with(held[player])
+            ):
                 continue
             masks = [
                 p.mask
-                for p in rules.legal_plays(_hand(self._masks[player]), top)
+                for p in rules.legal_plays(_hand(held[player]), top)
                 if rules.may_jump_in(p, top)
             ]
             if masks and self._forbids_going_out(player):
-                masks = [m for m in masks if m != self._masks[player]]
+                masks = [m for m in masks if m != held[player]]
             if masks:
                 groups.append((player, masks))
         return groups
@@ -1024,9 +1032,9 @@ class GameState:
         if context.remembers_beaten:  # RULES §12.10
             fields["_beaten"] = self.last_player
         if self._top and context.scores_catches:
-            play = make_combo(mask, key)
-            fields["_top_combo"] = play
-            fields["chop"], fields["items"] = self._scored_catch(player, play, not left)
+            fields["chop"], fields["items"] = self._scored_catch(
+                player, mask, key, not left
+            )
         question = self._turn & ~15 | player  # `turn_key` with the player to act
         if not left:
             out = self._going_out(player, masks, fields)
@@ -1070,13 +1078,15 @@ class GameState:
     def _scored_catch(
         self,
         player: int,
-        play: Combo,
+        mask: int,
+        key: int,
         goes_out: bool,  # noqa: FBT001
     ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
-        """The chain and items after *play* on the top, if it is a catch (RULES §6.6.2)."""
-        top = make_combo(self._top_mask, self._top)
-        if not self.rules.is_catch(play, top):
+        """The chain and items after the play (*mask*, *key*), if a catch (RULES §6.6.2)."""
+        if not self._context.is_catch(mask, key, self._top_mask, self._top):
             return self.chop, self.items
+        top = self.top
+        assert top is not None  # a catch is played onto a top
         victim = self.last_player
         assert victim is not None  # a top has its player
         catch = Catch(

@@ -301,6 +301,10 @@ _TWO_DECKS_HINT: Final = (
 """How to get a two-deck table, for the messages that refuse five or more on one deck."""
 _LONGEST_RUN: Final = _bits.RANKS
 _TWO: Final = Rank.TWO.value
+_Items = tuple[tuple[int, int, int, int], ...]
+"""`_best_packing` items: ``(per_rank, length, value, top_rank)`` for each bomb shape."""
+_TWO_CARDS: Final = 4 * _TWO
+"""The index of the first 2 (2♠) in a hand mask."""
 _LOW_HALF: Final = _bits.LOW_HALF
 _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 """Every card of two decks: no mask exceeds it."""
@@ -537,6 +541,14 @@ class BaseRules:
     """The largest mask a combination may have: a card held twice exceeds it with one
     deck (RULES §1.1), so one comparison refuses duplicates on the hot paths."""
     _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
+    _instant_order: tuple[InstantWinHand, ...] = attrs.field(
+        init=False, eq=False, repr=False
+    )
+    """`instant_wins` in the order `instant_win` tries them."""
+    _bomb_items: _Items = attrs.field(init=False, eq=False, repr=False)
+    """Every bomb combination as a `_best_packing` item worth 1 (`InstantWin.TWO_BOMBS`)."""
+    _valued_items: _Items = attrs.field(init=False, eq=False, repr=False)
+    """The `bomb_values` combinations as `_best_packing` items (`hand_value`)."""
 
     def __attrs_post_init__(self) -> None:
         for problem in _type_problems(self):
@@ -574,6 +586,27 @@ class BaseRules:
             if shape not in bomb_shapes:
                 msg = f"invalid rule set {self.name!r}: bomb_values gives a value to {shape}, which is no bomb here"
                 raise InvalidRulesError(msg)
+        self._prepare_packings()
+
+    def _prepare_packings(self) -> None:
+        """Fix the order of the instant wins and the items of `_best_packing`, once."""
+        custom = [w for w in self.instant_wins if isinstance(w, CustomInstantWin)]
+        order: tuple[InstantWinHand, ...] = (
+            *(w for w in InstantWin if w in self.instant_wins),
+            *sorted(custom, key=operator.attrgetter("name")),
+        )
+        object.__setattr__(self, "_instant_order", order)
+        bombs = [(shape, 1) for shape in self._bomb_shapes]
+        for name, valued in (
+            ("_bomb_items", bombs),
+            ("_valued_items", self.bomb_values),
+        ):
+            items = tuple(
+                (shape.kind.per_rank, shape.length, value, top.value)
+                for shape, value in valued
+                if (top := self.max_top_rank(shape)) is not None  # combinations only
+            )
+            object.__setattr__(self, name, items)
 
     def _problems(self) -> Iterable[str]:
         if not self.name:
@@ -1050,41 +1083,38 @@ class BaseRules:
         if type(hand) is not Hand:
             raise TypeError(f"expected a Hand, got {hand!r}")
         self._check_copies(hand._mask)
-        if not self.instant_wins:
+        if not self._instant_order:
             return None
-        counts = [0] * _bits.RANKS
-        for card in hand:
-            counts[card.rank.value] += 1
-        for win in InstantWin:
-            if win in self.instant_wins and self._qualifies(
-                win, hand, counts, first_game=first_game
-            ):
+        counts = _bits.rank_counts(hand._mask)
+        for win in self._instant_order:
+            if isinstance(win, InstantWin):
+                if self._qualifies(win, hand, counts, first_game=first_game):
+                    return win
+            elif (first_game or not win.first_game_only) and win.test(hand):
                 return win
-        custom = [w for w in self.instant_wins if isinstance(w, CustomInstantWin)]
-        for own in sorted(custom, key=operator.attrgetter("name")):
-            if (first_game or not own.first_game_only) and own.test(hand):
-                return own
         return None
 
     def _qualifies(
-        self, win: InstantWin, hand: Hand, counts: list[int], *, first_game: bool
+        self, win: InstantWin, hand: Hand, counts: int, *, first_game: bool
     ) -> bool:
-        """Whether *hand* (with per-rank *counts*) is the instant win *win* (RULES §6.7, §12.5)."""
+        """Whether *hand* (with `_bits.rank_counts` *counts*) is the instant win *win*.
+
+        RULES §6.7, §12.5.
+        """
+        test = _INSTANT_WIN_TESTS.get(win)
         if win is InstantWin.SIX_PAIRS and not self.six_pairs_counts_sets:
-            return counts.count(2) >= 6  # exact pairs only (D-21)
+            exact = _ranks_with(counts, 2) & ~_ranks_with(counts, 3)
+            return exact.bit_count() >= 6  # exact pairs only (D-21)
+        if test is not None:
+            return test(counts)
         if win is InstantWin.TWO_BOMBS:
-            shapes = [
-                (shape.kind.per_rank, shape.length, 1, top.value)
-                for shape in self._bomb_shapes
-                if (top := self.max_top_rank(shape)) is not None
-            ]
-            return _best_packing(tuple(counts), [], shapes) >= 2
+            listed = tuple(_count_list(hand._mask))
+            return _best_packing(listed, [], self._bomb_items) >= 2
         if win is InstantWin.ONE_COLOUR:
             colours = {card.suit.value >> 1 for card in hand}  # ♠♣ 0, ♦♥ 1
             return len(colours) == 1
-        if win is InstantWin.FOUR_THREES:
-            return first_game and counts[0] >= 4
-        return _INSTANT_WIN_TESTS[win](counts)
+        assert win is InstantWin.FOUR_THREES  # the only one left
+        return first_game and counts & 15 >= 4
 
     def chop_value(self, combo: Combo) -> int:
         """What catching *combo* is worth: 2s by suit, bombs by shape (RULES §6.6.2).
@@ -1117,19 +1147,15 @@ class BaseRules:
             10
         """
         _require(hand, Hand)
-        self._check_copies(hand._mask)
-        counts = [0] * _bits.RANKS
-        twos: list[int] = []
-        for card in hand:
-            counts[card.rank.value] += 1
-            if card.rank is Rank.TWO:
-                twos.append(self.two_values[card.suit.value])
-        items = [
-            (shape.kind.per_rank, shape.length, value, top.value)
-            for shape, value in self.bomb_values
-            if (top := self.max_top_rank(shape)) is not None  # only combinations count
+        mask = hand._mask
+        self._check_copies(mask)
+        twos = [
+            value
+            for suit, value in enumerate(self.two_values)
+            for copy in (mask >> _TWO_CARDS, mask >> _bits.CARDS + _TWO_CARDS)
+            if copy >> suit & 1
         ]
-        return _best_packing(tuple(counts), sorted(twos), items)
+        return _best_packing(tuple(_count_list(mask)), sorted(twos), self._valued_items)
 
     def place_points_for(self, players: int) -> tuple[int, ...]:
         """Poker place points for a table of *players*, first place first (RULES §6.6.1, D-17).
@@ -1351,51 +1377,54 @@ def _table_problems(tables: Tables) -> Iterator[str]:
             yield f"the bomb table lets {first} beat {second} and {second} beat {first}"
 
 
-def _has_run_of_pairs(counts: list[int], length: int) -> bool:
-    run = 0
-    for count in counts[:_TWO]:  # without 2s (RULES §6.7)
-        run = run + 1 if count >= 2 else 0
-        if run >= length:
-            return True
-    return False
+def _ranks_with(counts: int, k: int) -> int:
+    """Bit ``4 * r`` for every rank ``r`` with at least *k* cards in *counts*."""
+    return (counts + _AT_LEAST[k]) >> 3 & _bits.ONES
 
 
-def _four_twos(counts: list[int]) -> bool:
-    return counts[_TWO] >= 4
+def _has_run(ranks: int, length: int) -> bool:
+    """Whether *length* ranks in a row below the 2 are in *ranks* (RULES §6.7)."""
+    ranks &= _BELOW_TWO
+    for _ in range(length - 1):
+        ranks &= ranks >> 4
+    return bool(ranks)
 
 
-def _six_pairs(counts: list[int]) -> bool:
-    return (
-        sum(count // 2 for count in counts) >= 6
-    )  # a triple counts once, a four twice
+def _four_twos(counts: int) -> bool:
+    return counts >> _bits.SHIFTS[_TWO] & 15 >= 4
 
 
-def _five_consecutive_pairs(counts: list[int]) -> bool:
-    return _has_run_of_pairs(counts, 5)
+def _six_pairs(counts: int) -> bool:
+    # a triple counts once, a four twice: a rank holds one pair per two cards
+    pairs = sum(_ranks_with(counts, k).bit_count() for k in (2, 4, 6, 8))
+    return pairs >= 6
 
 
-def _thirteen_ranks(counts: list[int]) -> bool:
-    return all(counts)
+def _five_consecutive_pairs(counts: int) -> bool:
+    return _has_run(_ranks_with(counts, 2), 5)
 
 
-def _three_consecutive_triples(counts: list[int]) -> bool:
-    run = 0
-    for count in counts[:_TWO]:  # without 2s, as five consecutive pairs (RULES §6.7)
-        run = run + 1 if count >= 3 else 0
-        if run >= 3:
-            return True
-    return False
+def _thirteen_ranks(counts: int) -> bool:
+    return _ranks_with(counts, 1) == _bits.ONES
 
 
-def _three_triples(counts: list[int]) -> bool:
-    return sum(count >= 3 for count in counts) >= 3
+def _three_consecutive_triples(counts: int) -> bool:
+    return _has_run(_ranks_with(counts, 3), 3)  # without 2s, as five consecutive pairs
 
 
-def _dragon_without_two(counts: list[int]) -> bool:
-    return all(counts[:_TWO])
+def _three_triples(counts: int) -> bool:
+    return _ranks_with(counts, 3).bit_count() >= 3
 
 
-_INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[list[int]], bool]]] = {
+def _dragon_without_two(counts: int) -> bool:
+    return _ranks_with(counts, 1) & _BELOW_TWO == _BELOW_TWO
+
+
+_AT_LEAST: Final = (0, *(_bits.at_least_offset(k) for k in range(1, 9)))
+"""`_bits.at_least_offset` of 1…8 cards, by count."""
+_BELOW_TWO: Final = _bits.ONES & ~(15 << _bits.SHIFTS[_TWO])
+"""Bit ``4 * r`` of every rank below the 2."""
+_INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[int], bool]]] = {
     InstantWin.FOUR_TWOS: _four_twos,
     InstantWin.SIX_PAIRS: _six_pairs,
     InstantWin.FIVE_CONSECUTIVE_PAIRS: _five_consecutive_pairs,
@@ -1404,11 +1433,18 @@ _INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[list[int]], bool]]] = {
     InstantWin.THREE_TRIPLES: _three_triples,
     InstantWin.DRAGON_WITHOUT_TWO: _dragon_without_two,
 }
-"""The instant wins read off per-rank counts alone; `BaseRules._qualifies` has the rest."""
+"""The instant wins read off the per-rank counts (`_bits.rank_counts`) alone;
+`BaseRules._qualifies` has the rest."""
+
+
+def _count_list(mask: int) -> list[int]:
+    """The per-rank card counts of *mask*, rank 3 first."""
+    counts = _bits.rank_counts(mask)
+    return [counts >> shift & 15 for shift in _bits.SHIFTS]
 
 
 def _best_packing(
-    counts: tuple[int, ...], twos: list[int], items: list[tuple[int, int, int, int]]
+    counts: tuple[int, ...], twos: list[int], items: Iterable[tuple[int, int, int, int]]
 ) -> int:
     """The largest total of disjoint items (bombs by per-rank need and length, and single 2s).
 
@@ -1421,19 +1457,11 @@ def _best_packing(
     need and the ranks it still spans matter, so the state is the multiset of those
     pairs, and a rank of at most 8 cards keeps it small.
     """
-    starts: list[list[tuple[int, int, int]]] = []
-    for start in range(_bits.RANKS):
-        dearest: dict[tuple[int, int], int] = {}
-        for per_rank, length, value, top in items:
-            if start + length - 1 <= top:
-                shape = (per_rank, length)
-                dearest[shape] = max(dearest.get(shape, value), value)
-        starts.append([(*shape, value) for shape, value in sorted(dearest.items())])
+    starts, needs = _bomb_starts(tuple(items))
     # Ranks where no bomb can start: nothing to choose there unless one passes through.
-    idle = [
-        not any(per_rank <= counts[rank] for per_rank, _, _ in starts[rank])
-        for rank in range(_bits.RANKS)
-    ]
+    idle = [count < need for count, need in zip(counts, needs, strict=True)]
+    if all(idle):  # no bomb at all: every 2 counts singly
+        return sum(twos)
 
     @functools.cache
     def best(rank: int, open_bombs: tuple[tuple[int, int], ...]) -> int:
@@ -1461,12 +1489,37 @@ def _best_packing(
     return best(0, ())
 
 
+@functools.lru_cache(maxsize=64)
+def _bomb_starts(
+    items: _Items,
+) -> tuple[tuple[tuple[tuple[int, int, int], ...], ...], tuple[int, ...]]:
+    """The bombs of *items* that may start at each rank, and the fewest cards each needs.
+
+    At each rank, each ``(per_rank, length)`` once, at its dearest ``value``; a rank
+    where none starts needs more cards than a rank holds.
+    """
+    starts: list[tuple[tuple[int, int, int], ...]] = []
+    for start in range(_bits.RANKS):
+        dearest: dict[tuple[int, int], int] = {}
+        for per_rank, length, value, top in items:
+            if start + length - 1 <= top:
+                shape = (per_rank, length)
+                dearest[shape] = max(dearest.get(shape, value), value)
+        starts.append(
+            tuple((*shape, value) for shape, value in sorted(dearest.items()))
+        )
+    needs = tuple(min((k for k, _, _ in row), default=_NO_START) for row in starts)
+    return tuple(starts), needs
+
+
+_NO_START: Final = 2 * _bits.CARDS
+"""More cards than a rank holds: the need of a rank where no bomb starts."""
 _IMPOSSIBLE: Final = -(1 << 30)
 """Below any total: a state whose bombs cannot be completed."""
 
 
 def _starts(
-    choices: list[tuple[int, int, int]], room: int
+    choices: tuple[tuple[int, int, int], ...], room: int
 ) -> Iterator[tuple[tuple[tuple[int, int], ...], int, int]]:
     """Every multiset of bombs ``(per_rank, length, value)`` whose needs fit in *room* cards.
 
