@@ -113,7 +113,8 @@ class ISMCTSPlayer:
     """
 
     iterations: int = 64
-    """Iterations (sampled worlds and rollouts) per decision."""
+    """Iterations per decision, one rollout each (a sweep of the root moves per sampled
+    world with the halving; a world per ``iterations_per_world`` with UCB1)."""
     max_candidates: int = 8
     """Moves considered at a node, at most."""
     seconds: float | None = None
