@@ -324,7 +324,8 @@ class ISMCTSPlayer:
             if expanding:
                 child = node.children[move] = _Node(mover)
                 child.available = 1
-            child = node.children[move]
+            else:
+                child = node.children[move]
             if node is root and is_declined_jump_in(world, move):
                 declining = seat
             world = apply_searched(world, move)
