@@ -544,9 +544,15 @@ class _Referee:
     cheap to check by construction: the observation's fields are immutable values in
     one dict, and the actions hold tuples (`_sealed`), so comparing before and after
     is a dict compare and a tuple compare of identities.
+
+    The library's own bots (`RandomPlayer`, `GreedyPlayer`, exactly those types) are
+    trusted when there is no time limit: they change nothing and choose among the
+    actions offered, so they are asked without a snapshot, and `RandomPlayer`, which
+    never reads its observation, without one. A bot that raises still ends the game
+    with a `PlayerError`, and `GameState.apply` checks whatever it is given.
     """
 
-    __slots__ = ("_checked", "_game", "_limit", "_players", "_rng")
+    __slots__ = ("_blind", "_game", "_limit", "_players", "_rng", "_trusted")
 
     def __init__(
         self,
@@ -561,8 +567,13 @@ class _Referee:
         self._rng = rng
         self._limit = time_limit
         self._game = _game_fields(state)
-        self._checked = checked
-        """Whether decisions are checked (`_play`'s *checked*)."""
+        self._trusted = tuple(
+            not checked or (time_limit is None and type(player) in _LIBRARY_BOTS)
+            for player in players
+        )
+        """Per seat: whether its decisions go unchecked (`_play`'s *checked*)."""
+        self._blind = tuple(type(player) is RandomPlayer for player in players)
+        """Per seat: whether its player never reads the observation."""
 
     def turn(self, state: GameState, counts: tuple[int, ...]) -> Action:
         """The action of *state*'s turn: a Poker jump-in, else the player to act's."""
@@ -571,8 +582,12 @@ class _Referee:
         assert seat is not None
         if actions._others:  # somebody may jump in (Poker, RULES §6.4)
             return self._poll(state, actions, counts)
-        seen = _observation(self._game, state, seat, counts)
-        return self.decide(seat, seen, _sealed(actions), state._serial)
+        if not self._trusted[seat]:
+            seen = _observation(self._game, state, seat, counts)
+            return self.decide(seat, seen, _sealed(actions), state._serial)
+        if self._blind[seat]:
+            return _uniform(actions, self._rng)
+        return self._ask(seat, _observation(self._game, state, seat, counts), actions)
 
     def _poll(
         self, state: GameState, actions: Actions, counts: tuple[int, ...]
@@ -607,9 +622,9 @@ class _Referee:
             PlayerError: the player raised, changed *seen* or *offered*, took longer
                 than the time limit, or chose an action it was not offered.
         """
+        if self._trusted[seat]:
+            return self._ask(seat, seen, offered)
         player = self._players[seat]
-        if not self._checked:  # the library's own bots: `apply` checks what it must
-            return player.act(seen, offered, self._rng)
         fields = seen.__dict__.copy()  # immutable values: a shallow copy is a snapshot
         printed = _fingerprint(offered)
         limit = self._limit
@@ -642,6 +657,17 @@ class _Referee:
         elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
             return choice
         return _resolve(seat, player, choice, offered)
+
+    def _ask(
+        self, seat: int, seen: Observation, offered: Actions | tuple[Action, ...]
+    ) -> Action:
+        """`decide` for a trusted bot: its choice, unchecked (`apply` checks it)."""
+        player = self._players[seat]
+        try:
+            return player.act(seen, offered, self._rng)
+        except Exception as error:
+            problem = f"raised {_short_repr(error)}"
+            raise PlayerError(seat, player, None, problem=problem) from error
 
 
 def _sealed(actions: Actions) -> Actions:
@@ -1007,7 +1033,12 @@ class RandomPlayer:
             ['3s', '4s']
         """
         del observation
-        return actions[int(rng.random() * len(actions))]
+        return _uniform(actions, rng)
+
+
+def _uniform(actions: Sequence[Action], rng: random.Random) -> Action:
+    """One of *actions*, uniformly at random from *rng* (`RandomPlayer`'s choice)."""
+    return actions[int(rng.random() * len(actions))]
 
 
 _TWO: Final = Rank.TWO.value
@@ -1120,6 +1151,10 @@ class GreedyPlayer:
         """Whether an opponent holds at most `danger` cards."""
         fewest = observation.fewest_opponent_cards
         return fewest is not None and fewest <= self.danger
+
+
+_LIBRARY_BOTS: Final = frozenset({RandomPlayer, GreedyPlayer})
+"""The bots `play_game` trusts without a time limit (see `_Referee`)."""
 
 
 def _offer(

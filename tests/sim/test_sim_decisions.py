@@ -10,6 +10,7 @@ ends with a `PlayerError` for its seat, and nothing it changed is applied.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable, Sequence
 
 import pytest
@@ -248,3 +249,77 @@ def test_a_play_changed_inside_a_jump_in_offer_is_seen() -> None:
     assert caught.value.problem == (
         "changed the observation or the actions it was handed"
     )
+
+
+class _CheckedRandom(RandomPlayer):
+    """`RandomPlayer` under another type: `play_game` checks its every decision."""
+
+
+class _CheckedGreedy(GreedyPlayer):
+    """`GreedyPlayer` under another type: `play_game` checks its every decision."""
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
+def test_the_trusted_library_bots_play_the_checked_games(rules: object) -> None:
+    """Trusting the library's own bots changes no game.
+
+    Without a snapshot (and, for `RandomPlayer`, without an observation), their games
+    equal those of the same bots checked in full, and those under a time limit.
+    """
+    trusted: list[Player] = [
+        GreedyPlayer(),
+        RandomPlayer(),
+        GreedyPlayer(danger=4),
+        RandomPlayer(),
+    ]
+    checked: list[Player] = [
+        _CheckedGreedy(),
+        _CheckedRandom(),
+        _CheckedGreedy(danger=4),
+        _CheckedRandom(),
+    ]
+    for seed in range(8):
+        start = GameState.deal(rules, 4, seed)  # type: ignore[arg-type]
+        fast = play_game(start, trusted, random.Random(seed))
+        slow = play_game(start, checked, random.Random(seed))
+        timed = play_game(start, trusted, random.Random(seed), time_limit=60)
+        assert fast == slow == timed
+        assert fast.history == slow.history == timed.history
+
+
+def test_a_trusted_bot_that_raises_is_a_player_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A library bot that raises still ends the game with a `PlayerError` for its seat."""
+
+    def broken(*_: object, **__: object) -> int:
+        raise RuntimeError("broken heuristic")
+
+    monkeypatch.setattr(GreedyPlayer, "_choose", broken)
+    state = GameState.deal(CLASSIC, 4, 2)
+    with pytest.raises(PlayerError) as caught:
+        play_game(state, [RandomPlayer(), GreedyPlayer()] * 2, random.Random(2))
+    assert caught.value.seat in {1, 3}
+    assert caught.value.problem == "raised RuntimeError('broken heuristic')"
+    assert type(caught.value.__cause__) is RuntimeError
+
+
+def test_a_time_limit_checks_the_library_bots_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a time limit, a library bot is timed like any other (issue 14 §4)."""
+    think = GreedyPlayer.act
+
+    def slow(
+        self: GreedyPlayer,
+        seen: Observation,
+        actions: Sequence[Action],
+        rng: random.Random,
+    ) -> Action:
+        time.sleep(0.03)
+        return think(self, seen, actions, rng)
+
+    monkeypatch.setattr(GreedyPlayer, "act", slow)
+    state = GameState.deal(CLASSIC, 4, 3)
+    with pytest.raises(PlayerError, match=r"over the time limit of 0\.01 s"):
+        play_game(state, [GreedyPlayer()] * 4, random.Random(3), time_limit=0.01)
