@@ -587,7 +587,14 @@ class _Referee:
             return self.decide(seat, seen, _sealed(actions), state._serial)
         if self._blind[seat]:
             return _uniform(actions, self._rng)
-        return self._ask(seat, _observation(self._game, state, seat, counts), actions)
+        player = self._players[seat]
+        try:
+            if type(player) is GreedyPlayer:  # it reads a few fields: a glance will do
+                return player._answer(_Glance(state, seat, counts), actions)
+            seen = _observation(self._game, state, seat, counts)
+            return player.act(seen, actions, self._rng)
+        except Exception as error:
+            raise _raised(seat, player, error) from error
 
     def _poll(
         self, state: GameState, actions: Actions, counts: tuple[int, ...]
@@ -634,8 +641,7 @@ class _Referee:
         try:
             choice = player.act(seen, offered, self._rng)
         except Exception as error:
-            problem = f"raised {_short_repr(error)}"
-            raise PlayerError(seat, player, None, problem=problem) from error
+            raise _raised(seat, player, error) from error
         if limit is not None:
             elapsed = time.perf_counter() - start
         if _changed(seen, fields, offered, printed):
@@ -666,8 +672,12 @@ class _Referee:
         try:
             return player.act(seen, offered, self._rng)
         except Exception as error:
-            problem = f"raised {_short_repr(error)}"
-            raise PlayerError(seat, player, None, problem=problem) from error
+            raise _raised(seat, player, error) from error
+
+
+def _raised(seat: int, player: Player, error: Exception) -> PlayerError:
+    """The `PlayerError` of *seat*'s *player* raising *error* while deciding."""
+    return PlayerError(seat, player, None, problem=f"raised {_short_repr(error)}")
 
 
 def _sealed(actions: Actions) -> Actions:
@@ -1098,6 +1108,12 @@ class GreedyPlayer:
             '3s 4d 5h'
         """
         del rng
+        return self._answer(observation, actions)
+
+    def _answer(
+        self, observation: Observation | _Glance, actions: Sequence[Action]
+    ) -> Action:
+        """`act`, from an observation or a `_Glance` of the seat's own turn."""
         masks, keys, pass_action, chosen = _offer(actions)
         index = self._choose(observation, masks, keys, may_pass=pass_action is not None)
         if index < 0:
@@ -1107,7 +1123,7 @@ class GreedyPlayer:
 
     def _choose(
         self,
-        observation: Observation,
+        observation: Observation | _Glance,
         masks: Sequence[int],
         keys: Sequence[int],
         *,
@@ -1147,10 +1163,50 @@ class GreedyPlayer:
             return index
         return -1
 
-    def _threatened(self, observation: Observation) -> bool:
+    def _threatened(self, observation: Observation | _Glance) -> bool:
         """Whether an opponent holds at most `danger` cards."""
         fewest = observation.fewest_opponent_cards
         return fewest is not None and fewest <= self.danger
+
+
+class _Glance:
+    """What `GreedyPlayer` reads of its own turn, taken from the state by `_Referee`.
+
+    The fields it reads of an `Observation`, under the same names, without the rest.
+    """
+
+    __slots__ = (
+        "_counts",
+        "_out",
+        "hand",
+        "jumping_in",
+        "may_continue",
+        "rules",
+        "seat",
+        "top",
+    )
+
+    def __init__(self, state: GameState, seat: int, counts: tuple[int, ...]) -> None:
+        self.seat = seat
+        self.rules = state.rules
+        self.hand = hand = _new(Hand)  # `actions.hand_of`, inlined
+        _set_hand_mask(hand, state._masks[seat])
+        self.jumping_in = False
+        self.top = state.top
+        self.may_continue = seat == state.last_player and state.is_continuing
+        self._counts = counts
+        self._out = state.out
+
+    @property
+    def fewest_opponent_cards(self) -> int | None:
+        """`Observation.fewest_opponent_cards`."""
+        seat, out = self.seat, self._out
+        counts = [
+            n
+            for other, n in enumerate(self._counts)
+            if other != seat and not out >> other & 1
+        ]
+        return min(counts) if counts else None
 
 
 _LIBRARY_BOTS: Final = frozenset({RandomPlayer, GreedyPlayer})

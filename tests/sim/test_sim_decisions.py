@@ -31,7 +31,7 @@ from tienlen import (
 )
 from tienlen._movegen import Leads
 from tienlen.actions import Actions
-from tienlen.players import _play
+from tienlen.players import _Glance, _play
 
 
 class Tampering:
@@ -323,3 +323,21 @@ def test_a_time_limit_checks_the_library_bots_too(
     state = GameState.deal(CLASSIC, 4, 3)
     with pytest.raises(PlayerError, match=r"over the time limit of 0\.01 s"):
         play_game(state, [GreedyPlayer()] * 4, random.Random(3), time_limit=0.01)
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
+def test_a_glance_reads_as_the_observation(rules: object) -> None:
+    """What a trusted `GreedyPlayer` reads of its turn equals its `Observation`'s."""
+    rng = random.Random(7)
+    for seed in range(6):
+        state = GameState.deal(rules, 4, seed)  # type: ignore[arg-type]
+        while not state.is_over:
+            seat = state.to_act
+            assert seat is not None
+            counts = tuple(mask.bit_count() for mask in state._masks)
+            seen, glance = Observation.of(state, seat), _Glance(state, seat, counts)
+            for name in ("hand", "rules", "jumping_in", "top", "may_continue"):
+                assert getattr(glance, name) == getattr(seen, name), name
+            assert glance.fewest_opponent_cards == seen.fewest_opponent_cards
+            actions = state.legal_actions()
+            state = state.apply(actions[rng.randrange(len(actions))])
