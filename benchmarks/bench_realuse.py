@@ -19,7 +19,9 @@ twice as much per action):
 - **self-play**: a fresh 4-player deal played to the end with uniformly random
   actions, ``list(state.legal_actions())`` each step, or lazy indexing
   (``actions[rng.randrange(len(actions))]``); `play_game` with 4 `RandomPlayer` and
-  with 4 `GreedyPlayer`; `simulate` serially. Ratio: our games/s over P's
+  with 4 `GreedyPlayer` (the library's own bots, trusted: no per-decision checks),
+  and with 4 random bots of another type (checked, as any bot of yours; no target);
+  `simulate` serially. Ratio: our games/s over P's
   ``play_game(rng, 4, full_ranking=True)`` (same policy, to the last card).
 - **scaling** (the first rule set): `simulate` on a ``multiprocessing.Pool(2)`` and,
   when ``dask.distributed`` is installed, on a ``LocalCluster(n_workers=2,
@@ -363,6 +365,13 @@ def selfplay_lazy(rules: BaseRules, rng: random.Random) -> Callable[[], object]:
     return run
 
 
+class CheckedRandom(RandomPlayer):
+    """`RandomPlayer` under another type: `play_game` checks its every decision.
+
+    As for any bot of yours: the library trusts only its own bots, without a time limit.
+    """
+
+
 def selfplay_players(
     rules: BaseRules, rng: random.Random, player: Player
 ) -> Callable[[], object]:
@@ -417,6 +426,11 @@ def selfplay_rows(rules: BaseRules, ref: Case | None) -> list[Row]:
             "play_game, 4 GreedyPlayers",
             selfplay_players(rules, rng, GreedyPlayer()),
             0.3,
+        ),
+        (
+            "play_game, 4 checked random bots",
+            selfplay_players(rules, rng, CheckedRandom()),
+            None,
         ),
     ]
     rows = [
