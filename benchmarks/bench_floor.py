@@ -30,6 +30,12 @@ full_ranking=True)``):
   (issue 11 §3 keeps attrs classes pure). Issue 11's compiled target is 1.2×.
 - **tienlen, lazy indexing**: the library's own loop (``bench_realuse``'s row), for
   comparison; under the compiled build when `tienlen.COMPILED`.
+- **floor, P's generation, list()** and **tienlen, list(legal_actions())**: the same,
+  each turn listing every action first (issue 11's target is 0.6×).
+- **floor, tienlen generation (derived)**: the floor's turn with its
+  ``legal_actions()`` replaced by the library's (each timed over the positions of
+  recorded games): the ceiling of the library's own generation, pure or compiled,
+  under a minimal typed step.
 
 This is a measurement, never a pass/fail test: it exits 0 whatever the ratios.
 """
@@ -43,10 +49,18 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final
 
-from bench_realuse import GAMES, PERF_DIR, Case, proto, run_rounds, selfplay_lazy
+from bench_realuse import (
+    GAMES,
+    PERF_DIR,
+    Case,
+    proto,
+    run_rounds,
+    selfplay_lazy,
+    selfplay_listed,
+)
 
 import tienlen
 from tienlen import CLASSIC, GameState
@@ -122,6 +136,17 @@ class FloorActions(Sequence[FloorAction]):
 
     def __len__(self) -> int:
         return self._len
+
+    def __iter__(self) -> Iterator[FloorAction]:
+        player, serial = self._player, self._serial
+        for mask in self._masks:
+            play = _new(FloorPlay)
+            _set_player(play, player)
+            _set_mask(play, mask)
+            _set_origin(play, serial)
+            yield play
+        if self._len > len(self._masks):
+            yield _PASSES[player]
 
     def __getitem__(self, index: int) -> FloorAction:  # type: ignore[override]  # ints only
         masks = self._masks
@@ -256,13 +281,20 @@ def deal(rng: random.Random, generate: Generate) -> FloorState:
     return draft
 
 
-def floor_game(rng: random.Random, generate: Generate) -> tuple[int, int]:
-    """One of P's games through the floor: (the winner, the number of turns)."""
+def floor_game(
+    rng: random.Random, generate: Generate, *, listed: bool = False
+) -> tuple[int, int]:
+    """One of P's games through the floor: (the winner, the number of turns).
+
+    With *listed*, each turn takes ``list(state.legal_actions())`` first.
+    """
     state = deal(rng, generate)
     turns = 0
     rand = rng.random
     while not state.is_over:
-        actions = state.legal_actions()
+        actions: Sequence[FloorAction] = state.legal_actions()
+        if listed:
+            actions = list(actions)
         state = state.apply(actions[int(rand() * len(actions))])
         turns += 1
     return state.finish_order[0], turns
@@ -303,13 +335,13 @@ def p_games() -> None:
         proto.play_game(rng, PLAYERS, full_ranking=True)
 
 
-def floor_games(generate: Generate) -> Callable[[], object]:
+def floor_games(generate: Generate, *, listed: bool = False) -> Callable[[], object]:
     """The floor's games (the same as `p_games`'), generating with *generate*."""
 
     def run() -> None:
         rng = random.Random(SEED)
         for _ in range(GAMES):
-            floor_game(rng, generate)
+            floor_game(rng, generate, listed=listed)
 
     return run
 
@@ -395,6 +427,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             "tienlen, lazy indexing",
             Case("ours", selfplay_lazy(CLASSIC, random.Random(SEED)), GAMES),
             0.8 if not tienlen.COMPILED else 1.2,
+        ),
+        (
+            "floor, P's generation, list()",
+            Case("listed", floor_games(_generate, listed=True), GAMES),
+            0.6,
+        ),
+        (
+            "tienlen, list(legal_actions())",
+            Case("ours listed", selfplay_listed(CLASSIC, random.Random(SEED)), GAMES),
+            0.6,
         ),
     ]
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
