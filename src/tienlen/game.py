@@ -15,7 +15,7 @@ import os
 import random
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, TypedDict, cast
+from typing import TYPE_CHECKING, Final, TypedDict, cast
 
 import attrs
 
@@ -122,7 +122,7 @@ class GameSetup:
         )
 
 
-@attrs.frozen(kw_only=True, slots=False, init=False)
+@attrs.frozen(kw_only=True, init=False)
 class GameState:
     """One moment of a game, immutable and hashable.
 
@@ -196,11 +196,10 @@ class GameState:
     def _derive(self, changes: _Changes) -> GameState:
         """A successor state: this one's fields with *changes* (the one derive path).
 
-        The hot transitions write their changes straight into a copy of the fields
+        The hot transitions write their changes straight into a draft (`_draft`)
         instead.
         """
-        fields: _Fields = {**self.__dict__, **changes}  # type: ignore[typeddict-item]  # every field
-        return _state(_with_turn(fields))
+        return _state({**_fields_of(self), **changes})
 
     # -- construction -------------------------------------------------------------
 
@@ -373,7 +372,7 @@ class GameState:
             "setup": setup,
             "_context": context,
         }
-        state = _state(_with_turn(fields))
+        state = _state(fields)
         for player in context.seating.order_from(leader):
             win = context.deal.instant_win(
                 rules, hands[player], first_game=setup.first_game
@@ -435,7 +434,8 @@ class GameState:
             return None
         combo = self._top_combo
         if combo is None:  # a cache, not a change: equality ignores it
-            combo = self.__dict__["_top_combo"] = make_combo(self._top_mask, self._top)
+            combo = make_combo(self._top_mask, self._top)
+            _set_fields(self, "_top_combo", combo)
         return combo
 
     @property
@@ -992,20 +992,19 @@ class GameState:
         Its answer is looked up in the game's `TurnTable` (`tienlen._context`).
         """
         nxt, locked, ends, turn = self._context.turn_table.passes[self._turn]
-        fields: _Fields = self.__dict__.copy()  # type: ignore[assignment]  # every field
-        fields["_log"] = (self._log, _PASSES[player])
+        draft = _draft(self)
+        draft._log = (self._log, _PASSES[player])
         if ends:
-            return self._new_trick(nxt, turn, self.chop, self.items, fields)
+            return self._new_trick(nxt, turn, self.chop, self.items, draft)
         if self.last_player is None:  # the first lead declined (RULES §3.3, D-6)
-            fields["required"] = 0
-            fields["may_decline"] = False
-        fields["to_act"] = nxt
-        fields["locked"] = locked
-        fields["_turn"] = turn
-        fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
-        state = _new(GameState)
-        _set_dict(state, fields)
-        return state
+            draft.required = 0
+            draft.may_decline = False
+        draft.to_act = nxt
+        draft.locked = locked
+        draft._turn = turn
+        draft._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_sealed`, inlined
+        draft.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+        return draft
 
     def _after_play(
         self, player: int, mask: int, key: int, action: Action
@@ -1019,60 +1018,57 @@ class GameState:
         held = masks[player]
         left = held ^ mask if held <= _LOW_HALF else _bits.difference(held, mask)
         masks[player] = left
-        fields: _Fields = self.__dict__.copy()  # type: ignore[assignment]  # every field
-        fields["_masks"] = tuple(masks)
-        fields["_top"] = key
-        fields["_top_mask"] = mask
-        fields["_top_combo"] = None
-        fields["last_player"] = player
-        fields["_log"] = (self._log, action)
+        draft = _draft(self)
+        draft._masks = tuple(masks)
+        draft._top = key
+        draft._top_mask = mask
+        draft._top_combo = None
+        draft.last_player = player
+        draft._log = (self._log, action)
         if self.required:  # the first lead is made (RULES §2.4)
-            fields["required"] = 0
-            fields["may_decline"] = False
+            draft.required = 0
+            draft.may_decline = False
         if context.remembers_beaten:  # RULES §12.10
-            fields["_beaten"] = self.last_player
+            draft._beaten = self.last_player
         if self._top and context.scores_catches:
-            fields["chop"], fields["items"] = self._scored_catch(
-                player, mask, key, not left
-            )
+            draft.chop, draft.items = self._scored_catch(player, mask, key, not left)
         question = self._turn & ~15 | player  # `turn_key` with the player to act
         if not left:
-            out = self._going_out(player, masks, fields)
+            out = self._going_out(player, masks, draft)
             turns = context.turns
-            if turns.is_over(len(masks), out, len(fields["finish_order"])):
-                fields["locked"] = turns.after_play(
+            if turns.is_over(len(masks), out, len(draft.finish_order)):
+                draft.locked = turns.after_play(
                     context.seating, player, self.locked, out
                 )[1]
-                return _state(_with_turn(fields))._finished(player)
+                return _sealed(_turned(draft))._finished(player)
             question = question & ~(255 << 16) | out << 16
         nxt, locked, ends, turn = context.turn_table.plays[question]
         if ends:
-            return self._new_trick(nxt, turn, fields["chop"], fields["items"], fields)
-        fields["to_act"] = nxt
-        fields["locked"] = locked
-        fields["_turn"] = turn
-        fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_state`, inlined
-        state = _new(GameState)
-        _set_dict(state, fields)
-        return state
+            return self._new_trick(nxt, turn, draft.chop, draft.items, draft)
+        draft.to_act = nxt
+        draft.locked = locked
+        draft._turn = turn
+        draft._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_sealed`, inlined
+        draft.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+        return draft
 
-    def _going_out(self, player: int, masks: list[int], fields: _Fields) -> int:
-        """*player* played their last card (RULES §1.5.5): record it in *fields*.
+    def _going_out(self, player: int, masks: list[int], draft: _Draft) -> int:
+        """*player* played their last card (RULES §1.5.5): record it in *draft*.
 
         On first place the scorer may freeze players (RULES §6.6.3). Returns the new
         mask of players out of the game.
         """
         out = self.out | 1 << player
         finish_order = (*self.finish_order, player)
-        fields["finish_order"] = finish_order
+        draft.finish_order = finish_order
         if len(finish_order) == 1 and self._context.freezes:
             frozen, paid = self._first_out(player, masks, out)
-            fields["items"] = (*fields["items"], *paid)
-            fields["frozen"] = frozen
-            fields["_bottom"] = (*self._bottom, *reversed(frozen))
+            draft.items = (*draft.items, *paid)
+            draft.frozen = frozen
+            draft._bottom = (*self._bottom, *reversed(frozen))
             for victim in frozen:
                 out |= 1 << victim
-        fields["out"] = out
+        draft.out = out
         return out
 
     def _scored_catch(
@@ -1113,26 +1109,26 @@ class GameState:
         turn: int,
         chop: ChopChain | None,
         items: tuple[ScoreItem, ...],
-        fields: _Fields,
+        draft: _Draft,
     ) -> GameState:
-        """The successor of *fields* (a copy of every field) with the trick ended.
+        """The successor *draft* (a copy of every field) with the trick ended.
 
         The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2);
         *turn* is the new position's `turn_key`.
         """
         if chop is not None:
             items = (*items, *self._context.scorer.on_trick_end(chop))
-        fields["to_act"] = leader
-        fields["_top"] = 0
-        fields["_top_mask"] = 0
-        fields["_top_combo"] = None
-        fields["last_player"] = None
-        fields["_beaten"] = None
-        fields["locked"] = 0
-        fields["_turn"] = turn
-        fields["chop"] = None
-        fields["items"] = items
-        state = _state(fields)
+        draft.to_act = leader
+        draft._top = 0
+        draft._top_mask = 0
+        draft._top_combo = None
+        draft.last_player = None
+        draft._beaten = None
+        draft.locked = 0
+        draft._turn = turn
+        draft.chop = None
+        draft.items = items
+        state = _sealed(draft)
         return state._rot_if_stuck() if self._context.limits_going_out else state
 
     def _rot_if_stuck(self) -> GameState:
@@ -1254,7 +1250,7 @@ class GameState:
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the fields, the history as a flat tuple (no deep nesting to recurse)."""
-        fields = self.__dict__.copy()
+        fields: dict[str, object] = dict(_fields_of(self))
         del fields["_serial"]
         fields["_top_combo"] = None  # built again on demand
         fields["_log"] = self.history
@@ -1265,7 +1261,8 @@ class GameState:
         log: _Log = None
         for action in fields["_log"]:  # type: ignore[attr-defined]  # a flat tuple
             log = (log, action)
-        _set_fields(self, "__dict__", {**fields, "_log": log, "_serial": _next_token()})
+        for name, value in {**fields, "_log": log, "_serial": _next_token()}.items():
+            _set_fields(self, name, value)
 
     def __copy__(self) -> GameState:
         """The state itself: it is immutable."""
@@ -1396,28 +1393,116 @@ def _unwound(log: _Log) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-def _with_turn(fields: _Fields) -> _Fields:
-    """*fields* with their `turn_key` (``_turn``) derived again."""
-    fields["_turn"] = turn_key(
-        fields["to_act"],
-        fields["last_player"],
-        fields["locked"],
-        fields["out"],
-        fields["_beaten"],
-    )
-    return fields
-
-
 def _state(fields: _Fields) -> GameState:
-    """A `GameState` with these field values, built without attrs' checks (hot path)."""
-    fields["_serial"] = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `TOKENS.next`, inlined
-    state = _new(GameState)
-    _set_dict(state, fields)
-    return state
+    """A `GameState` with these field values and its `turn_key`, without attrs' checks.
+
+    The one constructor of the cold paths: the deal, `GameState._derive` and
+    `tienlen.notation`.
+    """
+    draft = _new(_Draft)
+    for name, value in fields.items():
+        setattr(draft, name, value)
+    return _sealed(_turned(draft))
 
 
-_set_dict: Final = GameState.__dict__["__dict__"].__set__
-"""Set a new state's fields (`object.__setattr__` of ``__dict__``, without its lookup)."""
+class _Draft(GameState):
+    """A `GameState` being built: its fields are set, then its class becomes `GameState`.
+
+    It adds no slot, so the class swap is allowed and costs one check; attributes are
+    set at C speed (``object.__setattr__`` and ``__delattr__``, which share one type
+    slot, replace the frozen class's). The hot transitions copy a state into a draft
+    (`_draft`), change what the action changes and seal it (`_sealed`): cheaper than
+    attrs' ``__init__`` or ``evolve``, and than a copied ``__dict__``.
+    """
+
+    __slots__ = ()
+
+    if TYPE_CHECKING:  # the fields, writable while the state is a draft
+        rules: RuleSet
+        _masks: tuple[int, ...]
+        dealt: tuple[Hand, ...]
+        to_act: int | None
+        _top: int
+        _top_mask: int
+        _top_combo: Combo | None
+        last_player: int | None
+        _beaten: int | None
+        _turn: int
+        locked: int
+        out: int
+        finish_order: tuple[int, ...]
+        frozen: tuple[int, ...]
+        _bottom: tuple[int, ...]
+        required: int
+        may_decline: bool
+        chop: ChopChain | None
+        items: tuple[ScoreItem, ...]
+        result: GameResult | None
+        is_over: bool
+        _log: _Log
+        setup: GameSetup
+        _context: Context
+        _serial: int
+
+
+_Draft.__setattr__ = object.__setattr__  # type: ignore[method-assign]  # C speed
+_Draft.__delattr__ = object.__delattr__  # type: ignore[method-assign]  # same slot
+
+
+def _draft(state: GameState) -> _Draft:
+    """A draft holding every field of *state* (a test checks none is left out)."""
+    draft = _new(_Draft)
+    draft.rules = state.rules
+    draft._masks = state._masks
+    draft.dealt = state.dealt
+    draft.to_act = state.to_act
+    draft._top = state._top
+    draft._top_mask = state._top_mask
+    draft._top_combo = state._top_combo
+    draft.last_player = state.last_player
+    draft._beaten = state._beaten
+    draft._turn = state._turn
+    draft.locked = state.locked
+    draft.out = state.out
+    draft.finish_order = state.finish_order
+    draft.frozen = state.frozen
+    draft._bottom = state._bottom
+    draft.required = state.required
+    draft.may_decline = state.may_decline
+    draft.chop = state.chop
+    draft.items = state.items
+    draft.result = state.result
+    draft.is_over = state.is_over
+    draft._log = state._log
+    draft.setup = state.setup
+    draft._context = state._context
+    draft._serial = state._serial
+    return draft
+
+
+def _turned(draft: _Draft) -> _Draft:
+    """*draft* with its `turn_key` (``_turn``) derived again."""
+    draft._turn = turn_key(
+        draft.to_act, draft.last_player, draft.locked, draft.out, draft._beaten
+    )
+    return draft
+
+
+def _sealed(draft: _Draft) -> GameState:
+    """*draft* made a `GameState`, with a fresh trust token (`TOKENS.next`, inlined)."""
+    draft._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)
+    draft.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+    return draft
+
+
+_FIELD_NAMES: Final = tuple(field.name for field in attrs.fields(GameState))
+
+
+def _fields_of(state: GameState) -> _Fields:
+    """Every field of *state*, by name."""
+    return {name: getattr(state, name) for name in _FIELD_NAMES}  # type: ignore[return-value]
+
+
 _next_token: Final = TOKENS.next
 _TOKEN_PREFIX: Final = TOKENS.prefix
 _TOKEN_COUNT: Final = TOKENS.count

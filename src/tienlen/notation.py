@@ -36,7 +36,7 @@ from tienlen.actions import hand_of
 from tienlen.cards import DECK, Hand
 from tienlen.combos import Combo, make_combo
 from tienlen.errors import TienLenError
-from tienlen.game import GameSetup, GameState, _Fields, _state, _with_turn
+from tienlen.game import GameSetup, GameState, _Fields, _fields_of, _state
 from tienlen.policies import Seating
 from tienlen.records import _CUSTOM_POLICIES, RecordError, _settings
 from tienlen.rules import RULESETS, BaseRules, RuleSet, get_rules
@@ -157,7 +157,7 @@ def _to_field(state: GameState) -> str:
 def _top_field(state: GameState) -> str | None:
     if state.top is None:
         return None
-    beaten = state.__dict__["_beaten"]
+    beaten = state._beaten
     beat = "" if beaten is None else f" beat {beaten}"
     return f"top {state.top} by {state.last_player}{beat}"
 
@@ -177,7 +177,7 @@ def _out_field(state: GameState) -> str | None:
 
 
 def _bottom_field(state: GameState) -> str | None:
-    bottom: tuple[int, ...] = state.__dict__["_bottom"]
+    bottom: tuple[int, ...] = state._bottom
     return f"bottom {_seats(bottom)}" if bottom != state.frozen[::-1] else None
 
 
@@ -407,7 +407,7 @@ def read(text: str) -> GameState:
 
 
 def _with_setup(state: GameState, setup: GameSetup) -> GameState:
-    return _state(cast(_Fields, {**state.__dict__, "setup": setup}))
+    return _state(cast(_Fields, {**_fields_of(state), "setup": setup}))
 
 
 def _split(text: str) -> list[tuple[int, str]]:
@@ -531,7 +531,7 @@ class _Reader:
             raise self.fields["to"].error(
                 "nobody is to act, but neither 'over' nor 'won' ends the game"
             )
-        return _state(_with_turn(cast(_Fields, fields)))
+        return _state(cast(_Fields, fields))
 
     # -- cards --------------------------------------------------------------------
 

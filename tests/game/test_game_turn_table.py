@@ -219,7 +219,7 @@ def test_both_paths_of_legal_actions_agree(rules: BaseRules) -> None:
         state = GameState.deal(rules, 4, rng)
         while not state.is_over:
             slow = state._derive({})
-            slow.__dict__["_context"] = general
+            object.__setattr__(slow, "_context", general)
             assert _listed(slow) == _listed(state)
             actions = state.legal_actions()
             state = state.apply(actions[rng.randrange(len(actions))])
