@@ -199,7 +199,10 @@ class GameState:
         The hot transitions write their changes straight into a draft (`_draft`)
         instead.
         """
-        return _state({**_fields_of(self), **changes})
+        draft = _draft(self)
+        for name, value in changes.items():
+            setattr(draft, name, value)
+        return _sealed(_turned(draft))
 
     # -- construction -------------------------------------------------------------
 
