@@ -305,10 +305,18 @@ class Actions(Sequence[Action]):
         bits = self._singles
         while bits:
             low = bits & -bits
-            yield make_play(player, low, serial)
+            play = _new(Play)  # `make_play`, inlined here and below: the hot path
+            play._player = player
+            play._mask = low
+            play._origin = serial
+            yield play
             bits ^= low
         for mask in self._masks:
-            yield make_play(player, mask, serial)
+            play = _new(Play)
+            play._player = player
+            play._mask = mask
+            play._origin = serial
+            yield play
         if self._pass:
             yield PASSES[player]
         for other, group in self._others:
