@@ -41,7 +41,9 @@ PLAIN: dict[InstantWin, Callable[[list[int]], bool]] = {
 }
 """RULES §6.7 and §12.5, rank by rank."""
 
-COUNTS = st.lists(st.sampled_from((0, 1, 2, 2, 3, 4, 5, 8)), min_size=13, max_size=13)
+COUNTS = st.lists(
+    st.sampled_from((0, 1, 2, 2, 3, 4, 5, 6, 7, 8)), min_size=13, max_size=13
+)
 """Per-rank counts, runs and sets common; up to eight cards a rank (two decks)."""
 
 

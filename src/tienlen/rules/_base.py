@@ -545,6 +545,10 @@ class BaseRules:
         init=False, eq=False, repr=False
     )
     """`instant_wins` in the order `instant_win` tries them."""
+    _count_tests: tuple[Callable[[int], bool] | None, ...] = attrs.field(
+        init=False, eq=False, repr=False
+    )
+    """Per win of `_instant_order`: its test on the per-rank counts alone, if it has one."""
     _bomb_items: _Items = attrs.field(init=False, eq=False, repr=False)
     """Every bomb combination as a `_best_packing` item worth 1 (`InstantWin.TWO_BOMBS`)."""
     _valued_items: _Items = attrs.field(init=False, eq=False, repr=False)
@@ -596,6 +600,13 @@ class BaseRules:
             *sorted(custom, key=operator.attrgetter("name")),
         )
         object.__setattr__(self, "_instant_order", order)
+        tests = [
+            _INSTANT_WIN_TESTS.get(win) if isinstance(win, InstantWin) else None
+            for win in order
+        ]
+        if InstantWin.SIX_PAIRS in order and not self.six_pairs_counts_sets:
+            tests[order.index(InstantWin.SIX_PAIRS)] = _six_exact_pairs  # D-21
+        object.__setattr__(self, "_count_tests", tuple(tests))
         bombs = [(shape, 1) for shape in self._bomb_shapes]
         for name, valued in (
             ("_bomb_items", bombs),
@@ -1086,8 +1097,11 @@ class BaseRules:
         if not self._instant_order:
             return None
         counts = _bits.rank_counts(hand._mask)
-        for win in self._instant_order:
-            if isinstance(win, InstantWin):
+        for win, test in zip(self._instant_order, self._count_tests, strict=True):
+            if test is not None:
+                if test(counts):
+                    return win
+            elif isinstance(win, InstantWin):
                 if self._qualifies(win, hand, counts, first_game=first_game):
                     return win
             elif (first_game or not win.first_game_only) and win.test(hand):
@@ -1101,10 +1115,9 @@ class BaseRules:
 
         RULES §6.7, §12.5.
         """
-        test = _INSTANT_WIN_TESTS.get(win)
         if win is InstantWin.SIX_PAIRS and not self.six_pairs_counts_sets:
-            exact = _ranks_with(counts, 2) & ~_ranks_with(counts, 3)
-            return exact.bit_count() >= 6  # exact pairs only (D-21)
+            return _six_exact_pairs(counts)  # D-21
+        test = _INSTANT_WIN_TESTS.get(win)
         if test is not None:
             return test(counts)
         if win is InstantWin.TWO_BOMBS:
@@ -1377,6 +1390,12 @@ def _table_problems(tables: Tables) -> Iterator[str]:
             yield f"the bomb table lets {first} beat {second} and {second} beat {first}"
 
 
+_BIT_1: Final = _bits.ONES << 1
+_BIT_2: Final = _bits.ONES << 2
+_BIT_3: Final = _bits.ONES << 3
+"""Bits 1, 2 and 3 of every rank's count (`_six_pairs`)."""
+
+
 def _ranks_with(counts: int, k: int) -> int:
     """Bit ``4 * r`` for every rank ``r`` with at least *k* cards in *counts*."""
     return (counts + _AT_LEAST[k]) >> 3 & _bits.ONES
@@ -1395,9 +1414,20 @@ def _four_twos(counts: int) -> bool:
 
 
 def _six_pairs(counts: int) -> bool:
-    # a triple counts once, a four twice: a rank holds one pair per two cards
-    pairs = sum(_ranks_with(counts, k).bit_count() for k in (2, 4, 6, 8))
+    # a triple counts once, a four twice: a rank of c cards holds c // 2 pairs, whose
+    # bits are the count's bits 1-3 (at most 8 cards a rank)
+    pairs = (
+        (counts & _BIT_1).bit_count()
+        + 2 * (counts & _BIT_2).bit_count()
+        + 4 * (counts & _BIT_3).bit_count()
+    )
     return pairs >= 6
+
+
+def _six_exact_pairs(counts: int) -> bool:
+    """Six ranks holding exactly two cards: `six_pairs_counts_sets` off (D-21)."""
+    exact = _ranks_with(counts, 2) & ~_ranks_with(counts, 3)
+    return exact.bit_count() >= 6
 
 
 def _five_consecutive_pairs(counts: int) -> bool:
