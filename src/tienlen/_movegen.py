@@ -618,6 +618,11 @@ class Leads(Sequence[int]):
     @overload
     def __getitem__(self, index: slice) -> list[int]: ...
     def __getitem__(self, index: int | slice) -> int | list[int]:
+        if type(index) is int:
+            head = self._head
+            if 0 <= index < len(head):  # a set: listed (the commonest lead)
+                return head[index]
+            return self.keyed_play(index)[0]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         return self.keyed_play(index)[0]

@@ -215,6 +215,7 @@ class Actions(Sequence[Action]):
         "_others",
         "_pass",
         "_player",
+        "_plays",
         "_serial",
         "_singles",
         "_state",
@@ -232,6 +233,8 @@ class Actions(Sequence[Action]):
     """How many single-card plays `_singles` holds."""
     _masks: Sequence[int]
     """Their other plays."""
+    _plays: int
+    """How many plays they have: `_count` and the length of `_masks`."""
     _pass: bool
     """Whether they may pass."""
     _others: Sequence[tuple[int, Sequence[int]]]
@@ -255,14 +258,12 @@ class Actions(Sequence[Action]):
                 bits &= bits - 1
                 index -= 1
             mask = bits & -bits
+        elif index < self._plays:
+            mask = self._masks[index - count]
+        elif index == self._plays and self._pass:
+            return PASSES[self._player]
         else:
-            masks = self._masks
-            index -= count
-            if index >= len(masks):
-                if index == len(masks) and self._pass:
-                    return PASSES[self._player]
-                return self._lookup(index + count)
-            mask = masks[index]
+            return self._lookup(index)
         play = _new(Play)  # `make_play`, inlined: the hot path
         play._player = self._player
         play._mask = mask
@@ -290,7 +291,7 @@ class Actions(Sequence[Action]):
         if not 0 <= index < self._len:
             msg = "action index out of range"
             raise IndexError(msg)
-        own = self._count + len(self._masks) + self._pass
+        own = self._plays + self._pass
         if index < own:
             return self[index]
         index -= own

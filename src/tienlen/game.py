@@ -538,23 +538,24 @@ class GameState:
         masks: Sequence[int]
         if not top:
             actions._masks = masks = tables.leads(self._masks[player], self.required)
+            actions._plays = plays = len(masks)
             actions._pass = decline = self.may_decline
-            actions._len = len(masks) + decline
+            actions._len = plays + decline
             return actions
-        size = 1  # the pass
+        count = 0
         if top >> 6 == _SINGLE_CODE:  # singles kept as one mask (the commonest case)
             hand = self._masks[player]
             actions._singles = singles = tables.beating_singles(hand, top)
             actions._count = count = singles.bit_count()
-            size += count
             masks = tables.bombs(hand, top) if top in tables.bombers else ()
         else:
             masks = tables.plays(self._masks[player], top)
         if player == self.last_player:  # continuation: same shape only (RULES §3.4)
             masks = [m for m in masks if structural_key(m) >> 6 == top >> 6]
         actions._masks = masks
+        actions._plays = plays = count + len(masks)
         actions._pass = True
-        size += len(masks)
+        size = plays + 1  # and the pass
         context = self._context
         if context.jump_ins and context.is_chop_target(self._top_mask, top):
             actions._others = others = self._jump_ins(player)
@@ -570,7 +571,7 @@ class GameState:
         """
         player = self.to_act
         if player is None:  # the game is over: nobody acts
-            actions._player = 0
+            actions._player = actions._plays = 0
             actions._masks = ()
             actions._pass = False
             actions._len = 0
@@ -609,14 +610,16 @@ class GameState:
             masks = [m for m in masks if m != whole]
         if not top:
             actions._masks = masks
+            actions._plays = len(masks)
             actions._pass = self.may_decline
-            actions._len = len(masks) + self.may_decline
+            actions._len = actions._plays + self.may_decline
             return actions
         if player == self.last_player:  # continuation: same shape only (RULES §3.4)
             masks = [m for m in masks if structural_key(m) >> 6 == top >> 6]
         actions._masks = masks
+        actions._plays = actions._count + len(masks)
         actions._pass = True
-        size = actions._count + len(masks) + 1
+        size = actions._plays + 1
         if context.jump_ins:
             actions._others = others = (
                 self._jump_ins(player)
