@@ -14,8 +14,8 @@ import functools
 import os
 import random
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Final, TypedDict, cast
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -193,16 +193,15 @@ class GameState:
     _serial: int = attrs.field(default=0, eq=False, repr=False)
     """The state's trust token (see `tienlen.actions`)."""
 
-    def _derive(self, changes: _Changes) -> GameState:
-        """A successor state: this one's fields with *changes* (the one derive path).
+    def _derive(self, changes: Mapping[str, object]) -> GameState:
+        """A copy of this state with the fields *changes* names changed (for tests).
 
-        The hot transitions write their changes straight into a draft (`_draft`)
-        instead.
+        The engine's transitions set their changes on a draft (`_draft`) instead, typed.
         """
         draft = _draft(self)
         for name, value in changes.items():
             setattr(draft, name, value)
-        return _sealed(_turned(draft))
+        return _built(draft)
 
     # -- construction -------------------------------------------------------------
 
@@ -364,7 +363,7 @@ class GameState:
         """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
         context = context_of(rules, len(masks))
         hands = tuple(map(_hand, masks))
-        fields = cast(_Fields, _FRESH) | {
+        fields = _FRESH | {
             "rules": rules,
             "_masks": tuple(masks),
             "dealt": hands,
@@ -1046,7 +1045,7 @@ class GameState:
                 draft.locked = turns.after_play(
                     context.seating, player, self.locked, out
                 )[1]
-                return _sealed(_turned(draft))._finished(player)
+                return _built(draft)._finished(player)
             question = question & ~(255 << 16) | out << 16
         nxt, locked, ends, turn = context.turn_table.plays[question]
         if ends:
@@ -1147,14 +1146,15 @@ class GameState:
         player = self.to_act
         if player is None or self._top or self.legal_actions():
             return self
-        out = self.out | 1 << player
-        state = self._derive({"out": out, "_bottom": (*self._bottom, player)})
+        draft = _draft(self)
+        draft.out = out = self.out | 1 << player
+        draft._bottom = (*self._bottom, player)
         if self._context.turns.is_over(self.players, out, len(self.finish_order)):
-            return state._finished(player)
-        leader = self._context.seating.next_to_act(player, None, out)
-        return state._derive(
-            {"to_act": leader, "locked": 0, "required": 0, "may_decline": False}
-        )._rot_if_stuck()
+            return _built(draft)._finished(player)
+        draft.to_act = self._context.seating.next_to_act(player, None, out)
+        draft.locked = draft.required = 0
+        draft.may_decline = False
+        return _built(draft)._rot_if_stuck()
 
     def _finished(self, last_out: int) -> GameState:
         """The game is over: the scorer settles it (RULES §2.5, §4.4, §6.6)."""
@@ -1183,16 +1183,13 @@ class GameState:
 
     def _with_result(self, result: GameResult) -> GameState:
         """This state, ended with *result*: nobody acts any more."""
-        return self._derive(
-            {
-                "to_act": None,
-                "result": result,
-                "is_over": True,
-                "chop": None,
-                "may_decline": False,
-                "required": 0,
-            }
-        )
+        draft = _draft(self)
+        draft.to_act = draft.chop = None
+        draft.result = result
+        draft.is_over = True
+        draft.may_decline = False
+        draft.required = 0
+        return _built(draft)
 
     @property
     def rotted(self) -> tuple[int, ...]:
@@ -1256,7 +1253,7 @@ class GameState:
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the fields, the history as a flat tuple (no deep nesting to recurse)."""
-        fields: dict[str, object] = dict(_fields_of(self))
+        fields = _fields_of(self)
         del fields["_serial"]
         fields["_top_combo"] = None  # built again on demand
         fields["_log"] = self.history
@@ -1324,61 +1321,6 @@ _PASS_WORDS: Final = frozenset({"pass", "p", "bỏ", "bỏ lượt", "bo"})
 """What `GameState.parse_action` reads as a pass, in English and Vietnamese."""
 
 
-class _Fields(TypedDict):
-    """Every field of a `GameState`, typed: what `_state` builds one from."""
-
-    rules: RuleSet
-    _masks: tuple[int, ...]
-    dealt: tuple[Hand, ...]
-    to_act: int | None
-    _top: int
-    _top_mask: int
-    _top_combo: Combo | None
-    last_player: int | None
-    _beaten: int | None
-    _turn: int
-    locked: int
-    out: int
-    finish_order: tuple[int, ...]
-    frozen: tuple[int, ...]
-    _bottom: tuple[int, ...]
-    required: int
-    may_decline: bool
-    chop: ChopChain | None
-    items: tuple[ScoreItem, ...]
-    result: GameResult | None
-    is_over: bool
-    _log: _Log
-    setup: GameSetup
-    _context: Context
-    _serial: int
-
-
-class _Changes(TypedDict, total=False):
-    """Fields a transition changes (`GameState._derive`); the others are kept."""
-
-    _masks: tuple[int, ...]
-    to_act: int | None
-    _top: int
-    _top_mask: int
-    _top_combo: Combo | None
-    last_player: int | None
-    _beaten: int | None
-    _turn: int
-    locked: int
-    out: int
-    finish_order: tuple[int, ...]
-    frozen: tuple[int, ...]
-    _bottom: tuple[int, ...]
-    required: int
-    may_decline: bool
-    chop: ChopChain | None
-    items: tuple[ScoreItem, ...]
-    result: GameResult | None
-    is_over: bool
-    _log: _Log
-
-
 _FRESH: Final = {
     field.name: field.default
     for field in attrs.fields(GameState)
@@ -1399,16 +1341,20 @@ def _unwound(log: _Log) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-def _state(fields: _Fields) -> GameState:
+def _state(fields: Mapping[str, object]) -> GameState:
     """A `GameState` with these field values and its `turn_key`, without attrs' checks.
 
-    The one constructor of the cold paths: the deal, `GameState._derive` and
-    `tienlen.notation`.
+    The deal's constructor; `tienlen.notation` builds through `_draft_from` and `_built`.
     """
+    return _built(_draft_from(fields))
+
+
+def _draft_from(fields: Mapping[str, object]) -> _Draft:
+    """A draft holding *fields*, every field of a state by name."""
     draft = _new(_Draft)
     for name, value in fields.items():
         setattr(draft, name, value)
-    return _sealed(_turned(draft))
+    return draft
 
 
 class _Draft(GameState):
@@ -1494,6 +1440,11 @@ def _turned(draft: _Draft) -> _Draft:
     return draft
 
 
+def _built(draft: _Draft) -> GameState:
+    """*draft*, whose fields were set one by one, sealed with its `turn_key`."""
+    return _sealed(_turned(draft))
+
+
 def _sealed(draft: _Draft) -> GameState:
     """*draft* made a `GameState`, with a fresh trust token (`TOKENS.next`, inlined)."""
     draft._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)
@@ -1504,9 +1455,9 @@ def _sealed(draft: _Draft) -> GameState:
 _FIELD_NAMES: Final = tuple(field.name for field in attrs.fields(GameState))
 
 
-def _fields_of(state: GameState) -> _Fields:
+def _fields_of(state: GameState) -> dict[str, object]:
     """Every field of *state*, by name."""
-    return {name: getattr(state, name) for name in _FIELD_NAMES}  # type: ignore[return-value]
+    return {name: getattr(state, name) for name in _FIELD_NAMES}
 
 
 _next_token: Final = TOKENS.next

@@ -25,7 +25,7 @@ import functools
 import json
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Final, cast
+from typing import Final
 
 import attrs
 
@@ -36,7 +36,15 @@ from tienlen.actions import hand_of
 from tienlen.cards import DECK, Hand
 from tienlen.combos import Combo, make_combo
 from tienlen.errors import TienLenError
-from tienlen.game import GameSetup, GameState, _Fields, _fields_of, _state
+from tienlen.game import (
+    GameSetup,
+    GameState,
+    _built,
+    _Draft,
+    _draft,
+    _draft_from,
+    _sealed,
+)
 from tienlen.policies import Seating
 from tienlen.records import _CUSTOM_POLICIES, RecordError, _settings
 from tienlen.rules import RULESETS, BaseRules, RuleSet, get_rules
@@ -407,7 +415,9 @@ def read(text: str) -> GameState:
 
 
 def _with_setup(state: GameState, setup: GameSetup) -> GameState:
-    return _state(cast(_Fields, {**_fields_of(state), "setup": setup}))
+    draft = _draft(state)
+    draft.setup = setup
+    return _sealed(draft)
 
 
 def _split(text: str) -> list[tuple[int, str]]:
@@ -522,16 +532,17 @@ class _Reader:
             "_top_combo": None,
         }
         self.check_end(out, len(finish_order))
-        result = self.result(cast(_Fields, fields), chop)
+        draft = _draft_from(fields)
+        result = self.result(draft, chop)
         if result is not None:
-            fields["result"] = result
-            fields["is_over"] = True
-            fields["chop"] = None
+            draft.result = result
+            draft.is_over = True
+            draft.chop = None
         elif to_act is None:
             raise self.fields["to"].error(
                 "nobody is to act, but neither 'over' nor 'won' ends the game"
             )
-        return _state(cast(_Fields, fields))
+        return _built(draft)
 
     # -- cards --------------------------------------------------------------------
 
@@ -807,12 +818,12 @@ class _Reader:
             combos=combos,
         )
 
-    def result(self, fields: _Fields, chop: ChopChain | None) -> GameResult | None:
+    def result(self, fields: _Draft, chop: ChopChain | None) -> GameResult | None:
         """The result of a game over, as the rule set's scorer gives it (RULES §2.5, §6.6)."""
         ended = self.field("over") or self.field("won")
         if ended is None:
             return None
-        if fields["to_act"] is not None:
+        if fields.to_act is not None:
             raise ended.error("the game is over, so 'to' must be '-'")
         if ended.keyword == "won":
             return self.instant_win(ended, fields)
@@ -821,8 +832,8 @@ class _Reader:
             raise ended.error(
                 f"expected every seat 0-{self.players - 1} once, got {_seats(order)}"
             )
-        bottom = fields["_bottom"]
-        if order[: len(fields["finish_order"])] != fields["finish_order"] or (
+        bottom = fields._bottom
+        if order[: len(fields.finish_order)] != fields.finish_order or (
             bottom and order[-len(bottom) :] != bottom[::-1]
         ):
             raise ended.error(
@@ -830,27 +841,27 @@ class _Reader:
             )
         finish = Finish(
             order=order,
-            hands=tuple(map(hand_of, fields["_masks"])),
-            frozen=fields["frozen"],
-            items=fields["items"],
+            hands=tuple(map(hand_of, fields._masks)),
+            frozen=fields.frozen,
+            items=fields.items,
             chop=chop,
         )
         return self.rules.scorer.settle(self.rules, finish)
 
-    def instant_win(self, field: _Field, fields: _Fields) -> GameResult:
+    def instant_win(self, field: _Field, fields: _Draft) -> GameResult:
         """A game won at the deal (RULES §5.4, §6.7): the winner's dealt hand decides."""
         words = field.value.split()
         if len(words) != 2:
             raise field.error("expected '<seat> <instant win>'")
         winner = self.seat(field, words[0])
-        hand = fields["dealt"][winner]
+        hand = fields.dealt[winner]
         win = self.rules.deal_policy.instant_win(
-            self.rules, hand, first_game=fields["setup"].first_game
+            self.rules, hand, first_game=fields.setup.first_game
         )
         if win is None or win.value != words[1]:
             problem = f"seat {winner}'s hand {hand} is no instant win {_shown(words[1])} under {self.rules.name}"
             raise field.error(problem, field.value.find(words[1]))
-        if fields["dealt"] != tuple(map(hand_of, fields["_masks"])) or fields["_top"]:
+        if fields.dealt != tuple(map(hand_of, fields._masks)) or fields._top:
             raise field.error(
                 "an instant win ends the game at the deal, before any play"
             )
