@@ -547,9 +547,10 @@ class _Referee:
 
     The library's own bots (`RandomPlayer`, `GreedyPlayer`, exactly those types) are
     trusted when there is no time limit: they change nothing and choose among the
-    actions offered, so they are asked without a snapshot, and `RandomPlayer`, which
-    never reads its observation, without one. A bot that raises still ends the game
-    with a `PlayerError`, and `GameState.apply` checks whatever it is given.
+    actions offered, so they are asked without a snapshot; `RandomPlayer`, which never
+    reads its observation, gets none, and `GreedyPlayer` a `_Glance` of the fields it
+    reads. A bot that raises still ends the game with a `PlayerError`, and
+    `GameState.apply` checks whatever it is given.
     """
 
     __slots__ = ("_blind", "_game", "_limit", "_players", "_rng", "_trusted")
@@ -924,11 +925,11 @@ def _play(
 ) -> GameState:
     """`play_game`, telling *tally* about every play before it is applied.
 
-    With *checked* false, the players' decisions are not checked (no snapshot, no
-    time limit, no `PlayerError`): only for the library's own bots, whose choices
-    are offered actions (the search's rollouts). `GameState.apply` still checks
-    any action that does not carry the state's trust token, and a Poker jump-in is
-    taken only if it is one of the offered plays.
+    With *checked* false, every seat is trusted as the library's own bots are (no
+    snapshot, no time limit; one that raises is still a `PlayerError`): only for bots
+    whose choices are offered actions (the search's rollouts). `GameState.apply`
+    still checks any action that does not carry the state's trust token, and a Poker
+    jump-in is taken only if it is one of the offered plays.
     """
     if len(players) != state.players:
         msg = f"{len(players)} players for a {state.players}-player game"
