@@ -548,8 +548,8 @@ class _Referee:
     The library's own bots (`RandomPlayer`, `GreedyPlayer`, exactly those types) are
     trusted when there is no time limit: they change nothing and choose among the
     actions offered, so they are asked without a snapshot; `RandomPlayer`, which never
-    reads its observation, gets none, and `GreedyPlayer` a `_Glance` of the fields it
-    reads. A bot that raises still ends the game with a `PlayerError`, and
+    reads its observation, gets none, and `GreedyPlayer` on its own turn a `_Glance` of
+    the fields it reads. A bot that raises still ends the game with a `PlayerError`, and
     `GameState.apply` checks whatever it is given.
     """
 
@@ -583,37 +583,50 @@ class _Referee:
         assert seat is not None
         if actions._others:  # somebody may jump in (Poker, RULES §6.4)
             return self._poll(state, actions, counts)
-        if not self._trusted[seat]:
-            seen = _observation(self._game, state, seat, counts)
-            return self.decide(seat, seen, _sealed(actions), state._serial)
-        if self._blind[seat]:
-            return _uniform(actions, self._rng)
-        player = self._players[seat]
-        try:
-            if type(player) is GreedyPlayer:  # it reads a few fields: a glance will do
-                return player._answer(_Glance(state, seat, counts), actions)
-            seen = _observation(self._game, state, seat, counts)
-            return player.act(seen, actions, self._rng)
-        except Exception as error:
-            raise _raised(seat, player, error) from error
+        return self.ask(state, seat, actions, counts)
 
     def _poll(
         self, state: GameState, actions: Actions, counts: tuple[int, ...]
     ) -> Action:
         """`turn` when other seats may jump in: ask them first (`poll_jump_ins`)."""
-        token = state._serial
 
         def ask(seat: int, offer: tuple[Action, ...]) -> Action:
-            seen = _observation(self._game, state, seat, counts)
-            return self.decide(seat, seen, offer, token)
+            return self.ask(state, seat, offer, counts)
 
         own, jump_in = _poll(state, actions, ask)
         if jump_in is not None:
             return jump_in
         seat = state.to_act
         assert seat is not None
-        seen = _observation(self._game, state, seat, counts)
-        return self.decide(seat, seen, own, token)
+        return self.ask(state, seat, own, counts)
+
+    def ask(
+        self,
+        state: GameState,
+        seat: int,
+        offered: Actions | tuple[Action, ...],
+        counts: tuple[int, ...],
+    ) -> Action:
+        """*seat*'s choice among *offered* in *state*: checked (`decide`), or trusted.
+
+        A trusted bot is handed what it reads: `RandomPlayer` nothing, `GreedyPlayer`
+        on its own turn a `_Glance`, any other an `Observation`.
+        """
+        if not self._trusted[seat]:
+            seen = _observation(self._game, state, seat, counts)
+            if type(offered) is Actions:
+                offered = _sealed(offered)
+            return self.decide(seat, seen, offered, state._serial)
+        if self._blind[seat]:
+            return _uniform(offered, self._rng)
+        player = self._players[seat]
+        try:
+            if type(player) is GreedyPlayer and seat == state.to_act:
+                return player._answer(_Glance(state, seat, counts), offered)
+            seen = _observation(self._game, state, seat, counts)
+            return player.act(seen, offered, self._rng)
+        except Exception as error:
+            raise _raised(seat, player, error) from error
 
     def decide(
         self,
@@ -630,8 +643,6 @@ class _Referee:
             PlayerError: the player raised, changed *seen* or *offered*, took longer
                 than the time limit, or chose an action it was not offered.
         """
-        if self._trusted[seat]:
-            return self._ask(seat, seen, offered)
         player = self._players[seat]
         fields = seen.__dict__.copy()  # immutable values: a shallow copy is a snapshot
         printed = _fingerprint(offered)
@@ -664,16 +675,6 @@ class _Referee:
         elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
             return choice
         return _resolve(seat, player, choice, offered)
-
-    def _ask(
-        self, seat: int, seen: Observation, offered: Actions | tuple[Action, ...]
-    ) -> Action:
-        """`decide` for a trusted bot: its choice, unchecked (`apply` checks it)."""
-        player = self._players[seat]
-        try:
-            return player.act(seen, offered, self._rng)
-        except Exception as error:
-            raise _raised(seat, player, error) from error
 
 
 def _raised(seat: int, player: Player, error: Exception) -> PlayerError:
