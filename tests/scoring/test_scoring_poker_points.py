@@ -33,6 +33,7 @@ from tienlen import (
     ScoreKind,
     classify,
 )
+from tienlen.rules import _base
 
 
 def later_game(*hands: str) -> GameState:
@@ -652,6 +653,28 @@ def test_short_hands_never_played_are_not_frozen() -> None:
 def test_hand_value_best_disjoint_set(hand: str, value: int) -> None:
     """RULES §6.6.4, D-20 (and §6.2: no 2s in consecutive pairs): 2s by suit, bombs 4/6/8, the best disjoint set."""
     assert POKER.hand_value(Hand.parse(hand)) == value
+
+
+NEAR_BOMBS = st.sets(st.sampled_from([*range(16), *range(48, 52)]), max_size=9)
+"""Up to 9 cards of the ranks 3-6 and the 2s: bombs, near-bombs and 2s are common."""
+
+
+@given(cards=NEAR_BOMBS)
+def test_hand_value_of_small_hands_is_the_best_packing(cards: set[int]) -> None:
+    """D-20: every small hand is worth its best packing.
+
+    That includes the quick answer 0 for a hand with no 2 and too few cards for any
+    valued bomb.
+    """
+    hand = Hand(sum(1 << card for card in cards))
+    twos = sorted(
+        value
+        for suit, value in enumerate(POKER.two_values)
+        if hand.mask >> (48 + suit) & 1
+    )
+    counts = tuple(_base._count_list(hand.mask))
+    expected = _base._best_packing(counts, twos, POKER._valued_items)
+    assert POKER.hand_value(hand) == expected
 
 
 @pytest.mark.parametrize(

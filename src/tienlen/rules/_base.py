@@ -305,6 +305,8 @@ _Items = tuple[tuple[int, int, int, int], ...]
 """`_best_packing` items: ``(per_rank, length, value, top_rank)`` for each bomb shape."""
 _TWO_CARDS: Final = 4 * _TWO
 """The index of the first 2 (2♠) in a hand mask."""
+_ANY_TWO: Final = 0xF << _TWO_CARDS | 0xF << _bits.CARDS + _TWO_CARDS
+"""The four 2s of either deck."""
 _LOW_HALF: Final = _bits.LOW_HALF
 _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 """Every card of two decks: no mask exceeds it."""
@@ -553,6 +555,8 @@ class BaseRules:
     """Every bomb combination as a `_best_packing` item worth 1 (`InstantWin.TWO_BOMBS`)."""
     _valued_items: _Items = attrs.field(init=False, eq=False, repr=False)
     """The `bomb_values` combinations as `_best_packing` items (`hand_value`)."""
+    _fewest_for_value: int = attrs.field(init=False, eq=False, repr=False)
+    """The fewest cards a valued bomb takes: a hand with fewer and no 2 is worth 0."""
 
     def __attrs_post_init__(self) -> None:
         for problem in _type_problems(self):
@@ -618,6 +622,10 @@ class BaseRules:
                 if (top := self.max_top_rank(shape)) is not None  # combinations only
             )
             object.__setattr__(self, name, items)
+        sizes = [per_rank * length for per_rank, length, _, _ in self._valued_items]
+        object.__setattr__(
+            self, "_fewest_for_value", min(sizes, default=_bits.CARDS * 2 + 1)
+        )
 
     def _problems(self) -> Iterable[str]:
         if not self.name:
@@ -1162,6 +1170,8 @@ class BaseRules:
         _require(hand, Hand)
         mask = hand._mask
         self._check_copies(mask)
+        if not mask & _ANY_TWO and mask.bit_count() < self._fewest_for_value:
+            return 0  # no 2, and too few cards for any valued bomb (most last hands)
         twos = [
             value
             for suit, value in enumerate(self.two_values)
