@@ -1147,7 +1147,7 @@ class GreedyPlayer:
             if not may_pass or self._threatened(observation):
                 return _lowest(every, keys, sizes)
             return -1
-        if observation.top is None:
+        if observation.is_leading:
             return _lead(normal or every, keys, sizes)
         if normal:
             return _lowest(normal, keys, sizes)
@@ -1181,11 +1181,11 @@ class _Glance:
         "_counts",
         "_out",
         "hand",
+        "is_leading",
         "jumping_in",
         "may_continue",
         "rules",
         "seat",
-        "top",
     )
 
     def __init__(self, state: GameState, seat: int, counts: tuple[int, ...]) -> None:
@@ -1194,7 +1194,7 @@ class _Glance:
         self.hand = hand = _new(Hand)  # `actions.hand_of`, inlined
         _set_hand_mask(hand, state._masks[seat])
         self.jumping_in = False
-        self.top = state.top
+        self.is_leading = not state._top  # its own turn; the top is never built
         self.may_continue = seat == state.last_player and state.is_continuing
         self._counts = counts
         self._out = state.out

@@ -336,7 +336,7 @@ def test_a_glance_reads_as_the_observation(rules: object) -> None:
             assert seat is not None
             counts = tuple(mask.bit_count() for mask in state._masks)
             seen, glance = Observation.of(state, seat), _Glance(state, seat, counts)
-            for name in ("hand", "rules", "jumping_in", "top", "may_continue"):
+            for name in ("hand", "rules", "jumping_in", "is_leading", "may_continue"):
                 assert getattr(glance, name) == getattr(seen, name), name
             assert glance.fewest_opponent_cards == seen.fewest_opponent_cards
             actions = state.legal_actions()
