@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 import attrs
 
+from tienlen import _bits
 from tienlen._movegen import Leads
 from tienlen._shapes import structural_key
 from tienlen.actions import PASSES, Actions, make_play
@@ -43,7 +44,7 @@ from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play, _Log, _unwound
 from tienlen.rules import CLASSIC, RuleSet
-from tienlen.rules._base import Direction
+from tienlen.rules._base import BaseRules, Direction
 
 __all__ = [
     "GreedyPlayer",
@@ -1281,15 +1282,24 @@ class _Keys(dict[int, int]):
 class _Bombs(dict[int, bool]):
     """Whether each shape code is a bomb under one rule set, asked once per code."""
 
-    __slots__ = ("rules",)
+    __slots__ = ("least_share", "rules")
 
     def __init__(self, rules: RuleSet) -> None:
         super().__init__()
         self.rules = rules
+        self.least_share = _least_bomb_share(rules)
+        """The fewest cards of one rank any bomb takes (0: no bomb; ``None``: unknown)."""
 
     def __missing__(self, code: int) -> bool:
         bomb = self[code] = self.rules.is_bomb(Shape.from_code(code))
         return bomb
+
+
+def _least_bomb_share(rules: RuleSet) -> int | None:
+    """`_Bombs.least_share`: known for a `BaseRules` whose `is_bomb` is its table's."""
+    if not isinstance(rules, BaseRules) or type(rules).is_bomb is not BaseRules.is_bomb:
+        return None
+    return min((shape.kind.per_rank for shape in rules._bomb_shapes), default=0)
 
 
 def _bombs(rules: RuleSet) -> _Bombs:
@@ -1308,6 +1318,8 @@ _KEYS: Final = _Keys()
 _LAST_BOMBS: Final = [_Bombs(CLASSIC)]
 _SEQUENCES: Final = frozenset(kind.value for kind in ComboKind if kind.is_sequence)
 _SINGLE_KEY: Final = structural_key(1) & ~63
+_ANY_TWO: Final = 0xF << 4 * _TWO | 0xF << _bits.CARDS + 4 * _TWO
+"""The four 2s of either deck."""
 
 
 def _lowest(indices: Iterable[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
@@ -1328,6 +1340,14 @@ def _lead(indices: Sequence[int], keys: Sequence[int], sizes: Sequence[int]) -> 
 
 def _only_precious(hand: Hand, rules: RuleSet, bombs: _Bombs) -> bool:
     """Whether every card of *hand* is a 2 or part of a bomb it holds."""
+    share = bombs.least_share
+    if share is not None:
+        others = _bits.rank_counts(hand.mask & ~_ANY_TWO)  # per rank, 2s left out
+        if not share:  # no bomb at all: only 2s are precious
+            return not others
+        held = (others + _bits.at_least_offset(1)) >> 3 & _bits.ONES
+        if held & ~((others + _bits.at_least_offset(share)) >> 3):
+            return False  # a rank holds fewer cards than any bomb takes of one
     plays = rules.legal_plays(hand)
     masks: list[int] = []
     keys: list[int] = []

@@ -16,6 +16,8 @@ from collections.abc import Iterator, Sequence
 
 import attrs
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tienlen import (
     CLASSIC,
@@ -37,10 +39,12 @@ from tienlen import (
     Player,
     PlayerError,
     RandomPlayer,
+    Rank,
     RuleSet,
     TienLenError,
     play_game,
 )
+from tienlen.players import _bombs, _only_precious
 
 PRESETS = list(RULESETS.values())
 PRESET_IDS = [rules.name for rules in PRESETS]
@@ -582,3 +586,30 @@ def test_greedy_continues_low_then_closes() -> None:
 def test_greedy_never_declines_the_first_lead() -> None:
     """RULES §3.3: GreedyPlayer leads rather than declining."""
     assert greedy_choice(["3s 7h", "4d 9c"], JUSTUS_PANG, [], 0) == "3s"
+
+
+def _precious_by_listing(hand: Hand, rules: BaseRules) -> bool:
+    """Every card of *hand* a 2 or in one of the bombs it holds: its plays, listed."""
+    covered = 0
+    for combo in rules.legal_plays(hand):
+        if combo.top.rank is Rank.TWO or rules.is_bomb(combo.shape):
+            covered |= combo.mask
+    return hand.mask & ~covered == 0
+
+
+NO_BOMBS = attrs.evolve(CLASSIC, name="no-bombs", bombs=frozenset(), bomb_chain=())
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER, NO_BOMBS], ids=lambda r: r.name)
+@given(cards=st.sets(st.sampled_from([*range(24), *range(48, 52)]), max_size=12))
+def test_greedy_knows_a_hand_of_only_2s_and_bombs(
+    rules: BaseRules, cards: set[int]
+) -> None:
+    """`GreedyPlayer`'s quick test answers as listing the hand's plays does.
+
+    The quick test: no rank but the 2s holds fewer cards than any bomb takes of one.
+    """
+    hand = Hand(sum(1 << card for card in cards))
+    assert _only_precious(hand, rules, _bombs(rules)) is _precious_by_listing(
+        hand, rules
+    )
