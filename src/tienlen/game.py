@@ -1035,8 +1035,12 @@ class GameState:
             draft.may_decline = False
         if context.remembers_beaten:  # RULES §12.10
             draft._beaten = self.last_player
-        if self._top and context.scores_catches:
-            draft.chop, draft.items = self._scored_catch(player, mask, key, not left)
+        if (
+            self._top
+            and context.scores_catches
+            and context.is_catch(mask, key, self._top_mask, self._top)
+        ):
+            draft.chop, draft.items = self._scored_catch(player, not left)
         question = self._turn & ~15 | player  # `turn_key` with the player to act
         if not left:
             out = self._going_out(player, masks, draft)
@@ -1079,13 +1083,9 @@ class GameState:
     def _scored_catch(
         self,
         player: int,
-        mask: int,
-        key: int,
         goes_out: bool,  # noqa: FBT001
     ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
-        """The chain and items after the play (*mask*, *key*), if a catch (RULES §6.6.2)."""
-        if not self._context.is_catch(mask, key, self._top_mask, self._top):
-            return self.chop, self.items
+        """The chain and items after *player* catches the top (RULES §6.6.2)."""
         top = self.top
         assert top is not None  # a catch is played onto a top
         victim = self.last_player
