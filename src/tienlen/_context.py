@@ -191,10 +191,10 @@ class Context:
 
     __slots__ = (
         "_catches",
-        "_chop_targets",
         "_jump_in_hands",
         "_jump_in_needs",
         "_remembers_catches",
+        "chop_targets",
         "deal",
         "freezes",
         "jump_ins",
@@ -245,7 +245,9 @@ class Context:
             self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
         self.plain_tables = None if self.limits_going_out else self.tables
         """`tables` when they list exactly the legal plays, none refused (§12.12)."""
-        self._chop_targets: dict[int, bool] = {}
+        self.chop_targets: dict[int, bool] = {}
+        """`is_chop_target`'s answers by key (a trusted rule set's), read inline by
+        `GameState.legal_actions`."""
         self._catches: dict[int, bool] = {}
         self._remembers_catches = self.trusted and not _overrides(
             type(rules), ("is_catch",)
@@ -272,11 +274,11 @@ class Context:
             >>> context_of(POKER, 4).is_chop_target(two.mask, two.key)
             True
         """
-        known = self._chop_targets.get(key)
+        known = self.chop_targets.get(key)
         if known is None:
             known = self.rules.is_chop_target(make_combo(mask, key))
             if self.trusted:
-                self._chop_targets[key] = known
+                self.chop_targets[key] = known
         return known
 
     def is_catch(self, mask: int, key: int, top_mask: int, top: int) -> bool:

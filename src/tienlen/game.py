@@ -556,10 +556,14 @@ class GameState:
         actions._pass = True
         size = plays + 1  # and the pass
         context = self._context
-        if context.jump_ins and context.is_chop_target(self._top_mask, top):
-            actions._others = others = self._jump_ins(player)
-            for _, group in others:
-                size += len(group)
+        if context.jump_ins:  # onto a chop target only (RULES §6.4): known by key
+            chop = context.chop_targets.get(top)
+            if chop is None:
+                chop = context.is_chop_target(self._top_mask, top)
+            if chop:
+                actions._others = others = self._jump_ins(player)
+                for _, group in others:
+                    size += len(group)
         actions._len = size
         return actions
 
@@ -620,21 +624,27 @@ class GameState:
         actions._pass = True
         size = actions._plays + 1
         if context.jump_ins:
-            actions._others = others = (
-                self._jump_ins(player)
-                if tables is not None or context.trusted
-                else self._checked_jump_ins(player)
-            )
+            actions._others = others = self._any_jump_ins(player)
             for _, group in others:
                 size += len(group)
         actions._len = size
         return actions
 
-    def _jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
-        """Poker jump-ins by players other than the one to act (RULES §6.4, D-15)."""
+    def _any_jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
+        """`_jump_ins` on every path: by the rule set's own answers if it is not trusted."""
         context = self._context
-        if not self._top or not context.is_chop_target(self._top_mask, self._top):
-            return []
+        if context.tables is None and not context.trusted:
+            return self._checked_jump_ins(acting)
+        if context.is_chop_target(self._top_mask, self._top):
+            return self._jump_ins(acting)
+        return []
+
+    def _jump_ins(self, acting: int) -> list[tuple[int, list[int]]]:
+        """Poker jump-ins by players other than the one to act (RULES §6.4, D-15).
+
+        The top is a chop target: the callers ask first.
+        """
+        context = self._context
         top = self.top
         assert top is not None  # a chop target is on the pile
         rules = self.rules
