@@ -645,8 +645,6 @@ class GameState:
         The top is a chop target: the callers ask first.
         """
         context = self._context
-        top = self.top
-        assert top is not None  # a chop target is on the pile
         rules = self.rules
         groups: list[tuple[int, list[int]]] = []
         held, out, last = self._masks, self.out, self.last_player
@@ -657,6 +655,8 @@ class GameState:
                 or not context.may_jump_in_with(held[player])
             ):
                 continue
+            top = self.top  # built only when a hand may jump in
+            assert top is not None  # a chop target is on the pile
             masks = [
                 p.mask
                 for p in rules.legal_plays(_hand(held[player]), top)
