@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Final, Protocol
 import attrs
 
 from tienlen import _bits
+from tienlen._context import _overrides_rule_hooks
+from tienlen._kinds import KINDS
 from tienlen._movegen import Leads
 from tienlen._shapes import structural_key
 from tienlen.actions import PASSES, Actions, make_play
@@ -1141,8 +1143,11 @@ class GreedyPlayer:
             return -1
         rules = observation.rules
         bombs = _bombs(rules)
-        precious = [(key & 63) >> 2 == _TWO or bombs[key >> 6] for key in keys]
-        normal = [index for index, dear in enumerate(precious) if not dear]
+        normal = [  # the plays that are not precious: no 2, no bomb
+            index
+            for index, key in enumerate(keys)
+            if (key & 63) >> 2 != _TWO and not bombs[key >> 6]
+        ]
         every = range(len(masks))
         if observation.jumping_in:
             if not may_pass or self._threatened(observation):
@@ -1296,9 +1301,21 @@ class _Bombs(dict[int, bool]):
 
 
 def _least_bomb_share(rules: RuleSet) -> int | None:
-    """`_Bombs.least_share`: known for a `BaseRules` whose `is_bomb` is its table's."""
-    if not isinstance(rules, BaseRules) or type(rules).is_bomb is not BaseRules.is_bomb:
+    """`_Bombs.least_share`, for a `BaseRules` answering its rule questions itself.
+
+    ``None`` (no quick answer) for any other rule set, and where a sequence may run up
+    to the 2: such a play holds a 2, so its other cards are precious too.
+    """
+    if not isinstance(rules, BaseRules) or _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
         return None
+    for kind in rules.kinds:
+        if kind.is_sequence and any(
+            rules.max_top_rank(Shape.of(kind, length)) is Rank.TWO
+            for length in range(
+                KINDS[kind.value].shortest, KINDS[kind.value].longest + 1
+            )
+        ):
+            return None
     return min((shape.kind.per_rank for shape in rules._bomb_shapes), default=0)
 
 
@@ -1323,9 +1340,16 @@ _ANY_TWO: Final = 0xF << 4 * _TWO | 0xF << _bits.CARDS + 4 * _TWO
 
 
 def _lowest(indices: Iterable[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
-    """The play with the lowest top card; more cards first among equals."""
-    order = {index: (keys[index] & 63) << 7 | (127 - sizes[index]) for index in indices}
-    return min(order, key=order.__getitem__)
+    """The play with the lowest top card; more cards first among equals, then the first."""
+    best = min(
+        ((keys[index] & 63) << 7 | 127 - sizes[index]) << 32 | index
+        for index in indices
+    )
+    return best & _INDEX
+
+
+_INDEX: Final = (1 << 32) - 1
+"""The low bits of `_lowest`'s packed order: the play's index."""
 
 
 def _lead(indices: Sequence[int], keys: Sequence[int], sizes: Sequence[int]) -> int:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import enum
 import gc
+import hashlib
 import pickle
 import random
 from collections.abc import Iterator, Sequence
 
 import attrs
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tienlen import (
@@ -601,7 +602,11 @@ NO_BOMBS = attrs.evolve(CLASSIC, name="no-bombs", bombs=frozenset(), bomb_chain=
 
 
 @pytest.mark.parametrize("rules", [CLASSIC, POKER, NO_BOMBS], ids=lambda r: r.name)
-@given(cards=st.sets(st.sampled_from([*range(24), *range(48, 52)]), max_size=12))
+@given(
+    cards=st.sets(st.sampled_from([*range(24), *range(48, 52)]), max_size=12)
+    | st.sets(st.sampled_from(range(32, 52)), max_size=8)  # J…2: runs up to the 2
+)
+@example(cards={32, 37, 42, 47, 48})  # J♠ Q♣ K♦ A♥ 2♠: a straight holding a 2
 def test_greedy_knows_a_hand_of_only_2s_and_bombs(
     rules: BaseRules, cards: set[int]
 ) -> None:
@@ -613,3 +618,28 @@ def test_greedy_knows_a_hand_of_only_2s_and_bombs(
     assert _only_precious(hand, rules, _bombs(rules)) is _precious_by_listing(
         hand, rules
     )
+
+
+GREEDY_GAMES = "d93bbc0555e38c15dfb55905c7d6436eaeb49dcdc63e978e8b90ea224230c664"
+"""The SHA-256 of 120 games between `GreedyPlayer`s, recorded before its speed work of
+session 6 (commit 885346a), as `test_greedy_plays_its_recorded_games` digests them."""
+
+
+def test_greedy_plays_its_recorded_games() -> None:
+    """`GreedyPlayer`'s choices are pinned: speeding it up must not change one of them.
+
+    Classic and Poker, 60 deals each, four bots of dangers 2, 0, 4 and 2, digested as
+    each game's actions in order.
+    """
+    digest = hashlib.sha256()
+    for rules in (CLASSIC, POKER):
+        for seed in range(60):
+            bots: list[Player] = [
+                GreedyPlayer(),
+                GreedyPlayer(danger=0),
+                GreedyPlayer(danger=4),
+                GreedyPlayer(),
+            ]
+            final = play_game(GameState.deal(rules, 4, seed), bots, random.Random(seed))
+            digest.update(" ".join(str(a) for a in final.history).encode() + b"\n")
+    assert digest.hexdigest() == GREEDY_GAMES
