@@ -1335,7 +1335,7 @@ _KEYS: Final = _Keys()
 _LAST_BOMBS: Final = [_Bombs(CLASSIC)]
 _SEQUENCES: Final = frozenset(kind.value for kind in ComboKind if kind.is_sequence)
 _SINGLE_KEY: Final = structural_key(1) & ~63
-_ANY_TWO: Final = 0xF << 4 * _TWO | 0xF << _bits.CARDS + 4 * _TWO
+_ANY_TWO: Final = _bits.RANK_CARDS[_TWO]
 """The four 2s of either deck."""
 
 

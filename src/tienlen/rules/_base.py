@@ -305,7 +305,7 @@ _Items = tuple[tuple[int, int, int, int], ...]
 """`_best_packing` items: ``(per_rank, length, value, top_rank)`` for each bomb shape."""
 _TWO_CARDS: Final = 4 * _TWO
 """The index of the first 2 (2♠) in a hand mask."""
-_ANY_TWO: Final = 0xF << _TWO_CARDS | 0xF << _bits.CARDS + _TWO_CARDS
+_ANY_TWO: Final = _bits.RANK_CARDS[_TWO]
 """The four 2s of either deck."""
 _LOW_HALF: Final = _bits.LOW_HALF
 _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
