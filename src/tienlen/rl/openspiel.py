@@ -11,8 +11,9 @@ Game parameters:
 - ``players`` (default 4): the table size. Five to eight play the rule set's two-deck
   form (`tienlen.rules.two_decks`).
 - ``rules`` (default ``""``: the preset): any rule set in the records' self-contained
-  JSON form, ``json.dumps(tienlen.records.rules_to_json(rules))``; it replaces the
-  preset, so house rules play under any of the five names.
+  JSON form, ``json.dumps(tienlen.records.rules_to_json(rules))``, or that JSON in
+  base64url (`rules_parameter`; OpenSpiel's game strings cannot hold its commas);
+  it replaces the preset, so house rules play under any of the five names.
 - ``redeal_instant_wins`` (default ``False``): a deal that ends the game at once
   (an instant win, RULES §5.4, §6.7) is dealt again, as the RL environments do,
   instead of ending the game with its instant-win score.
@@ -67,6 +68,8 @@ Example:
 
 from __future__ import annotations
 
+import base64
+import binascii
 import functools
 import json
 import random
@@ -82,7 +85,7 @@ from tienlen.cards import DECK, Hand
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import Observation
-from tienlen.records import rules_from_json
+from tienlen.records import rules_from_json, rules_to_json
 from tienlen.rl.observation import ObservationEncoder
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import _card_value
@@ -96,6 +99,7 @@ __all__ = [
     "TienLenObserver",
     "TienLenState",
     "game_name",
+    "rules_parameter",
 ]
 
 _CARDS: Final = 52
@@ -223,18 +227,50 @@ def _rules_of(preset: str, params: Mapping[str, Any]) -> tuple[BaseRules, int]:
         msg = f"rules must be a JSON string, not {type(text).__name__}"
         raise TypeError(msg)
     if text:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            msg = f"rules is not JSON: {error}"
-            raise InvalidArgumentError(msg) from None
-        rules = rules_from_json(data, players=players)
+        rules = rules_from_json(_decoded(text), players=players)
     else:
         rules = RULESETS[preset]
     if rules.decks == 1 and players > _ONE_DECK_PLAYERS:
         rules = two_decks(rules)
     rules.deal_size(players)  # the table size is checked here
     return rules, players
+
+
+def rules_parameter(rules: BaseRules) -> str:
+    """The ``rules`` game parameter for *rules*: its records JSON, base64url-encoded.
+
+    OpenSpiel writes a game as ``name(key=value,...)``, so a value may hold no comma;
+    the parameter also takes the JSON itself, and the game shows it in this form.
+
+    Raises:
+        tienlen.records.RecordError: the rule set has no JSON form (a custom policy).
+
+    Example:
+        >>> import attrs, pyspiel
+        >>> from tienlen import CLASSIC
+        >>> house = attrs.evolve(CLASSIC, name="house", twos_in_straights=False)
+        >>> game = pyspiel.load_game("python_tienlen_classic", {"rules": rules_parameter(house)})
+        >>> game.rules == house, "," in rules_parameter(house)
+        (True, False)
+    """
+    text = json.dumps(rules_to_json(rules), separators=(",", ":"), sort_keys=True)
+    return base64.urlsafe_b64encode(text.encode()).decode("ascii").rstrip("=")
+
+
+def _decoded(text: str) -> object:
+    """The JSON value of a ``rules`` parameter: JSON, or JSON in base64url."""
+    if not text.lstrip().startswith("{"):
+        try:
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+            text = raw.decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            msg = "rules is neither a rule set's JSON nor that JSON in base64url"
+            raise InvalidArgumentError(msg) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        msg = f"rules is not JSON: {error}"
+        raise InvalidArgumentError(msg) from None
 
 
 _DEFAULTS: Final[Mapping[str, int | str | bool]] = {
@@ -318,6 +354,8 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             max_game_length=decisions,
         )
         full = {**_DEFAULTS, **given}
+        if full["rules"]:  # shown without commas, so the game's string reads back
+            full["rules"] = rules_parameter(rules)
         name = game_name(preset)
         super().__init__(_game_type(name, zero_sum=zero_sum), info, full)
 
@@ -417,7 +455,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             >>> for _ in range(8):
             ...     state.apply_action(state.legal_actions()[-1])
             >>> str(state.dealt(0)), str(state.dealt(1))
-            ('2d 2h', 'Ah 2s')
+            ('Ah 2h', 'Ad 2d')
         """
         table = self._table
         game = self._game
@@ -600,9 +638,14 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             >>> state = pyspiel.load_game("python_tienlen_classic", {"players": 2}).new_initial_state()
             >>> for _ in range(26):
             ...     state.apply_action(state.legal_actions()[0])
+            >>> print(state.information_text(0))
+            seat 0 of 2; dealt 3s 3d 4s 4d 5s 5d 6s 6d 7s 7d 8s 8d 9s
+            history:
+            to decide
+            >>> state.apply_action(state.legal_actions()[0])  # seat 0 leads 3s
             >>> print(state.information_text(1))
             seat 1 of 2; dealt 3c 3h 4c 4h 5c 5h 6c 6h 7c 7h 8c 8h 9c
-            history:
+            history: 0:3s
             to decide
         """
         table = self._table
@@ -825,7 +868,7 @@ class TienLenObserver:
         ...     state.apply_action(state.legal_actions()[0])
         >>> seen.set_from(state, player=0)
         >>> int(seen.dict["hand"].sum()), seen.tensor.shape
-        (13, (1054,))
+        (13, (874,))
     """
 
     def __init__(
