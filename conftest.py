@@ -9,9 +9,7 @@ _RL = ("numpy", "pettingzoo", "gymnasium", "rlcard")
 _OPENSPIEL = ("pyspiel", "shimmy")
 
 collect_ignore_glob = (
-    []
-    if all(find_spec(name) for name in _RL)
-    else ["src/tienlen/rl/*"]
+    [] if all(find_spec(name) for name in _RL) else ["src/tienlen/rl/*"]
 )
 if not all(find_spec(name) for name in _OPENSPIEL):
     collect_ignore_glob.append("src/tienlen/rl/openspiel.py")

@@ -32,7 +32,7 @@ _GYMNASIUM_ID = re.compile(
 def test_one_id_per_preset() -> None:
     """Every preset has exactly one id, ``tienlen/<preset>-v<VERSION>``, in preset order."""
     assert list(ENV_IDS.values()) == list(RULESETS)
-    assert IDS == [f"tienlen/{name}-v{VERSION}" for name in RULESETS]
+    assert [f"tienlen/{name}-v{VERSION}" for name in RULESETS] == IDS
     for env_id, preset in ENV_IDS.items():
         match = _GYMNASIUM_ID.match(env_id)
         assert match is not None
@@ -64,6 +64,7 @@ def test_gymnasium_make(env_id: str) -> None:
 def test_gymnasium_same_as_direct(env_id: str) -> None:
     """An id's environment plays exactly as `SoloEnv` built with the preset's rules."""
     made = gymnasium.make(env_id).unwrapped
+    assert isinstance(made, SoloEnv)
     direct = SoloEnv(RULESETS[ENV_IDS[env_id]])
     first, _ = made.reset(seed=11)
     second, _ = direct.reset(seed=11)

@@ -480,10 +480,8 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         game = self._game
         if game is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if game.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
         seat, _ = self._decision()
-        return seat
+        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
@@ -520,8 +518,10 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             return
         seat, groups = self._decision()
         choices = groups.get(action)
-        if choices is None:
-            msg = f"action {action} is not legal for seat {seat} now"
+        if seat is None or choices is None:
+            msg = f"action {action} is not legal now" + (
+                " (the game is over)" if seat is None else f" for seat {seat}"
+            )
             raise InvalidArgumentError(msg)
         if seat != game.to_act and action == self._table.table.PASS:
             self._declined = (*self._declined, seat)
@@ -588,7 +588,9 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         """The library's game from the completed deal."""
         table = self._table
         players = table.players
-        hands = [[DECK[c] for c in self._cards[seat::players]] for seat in range(players)]
+        hands = [
+            [DECK[c] for c in self._cards[seat::players]] for seat in range(players)
+        ]
         if table.spare:  # the one card left goes to the starter (RULES §4.1, D-8)
             left = set(range(_CARDS)) - set(self._cards)
             lowest = min(self._cards)
@@ -600,15 +602,18 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     # -- decisions --------------------------------------------------------------
 
-    def _decision(self) -> tuple[int, dict[int, list[Action]]]:
-        """The deciding seat and its choices by index (a polled seat's PASS declines)."""
+    def _decision(self) -> tuple[int | None, dict[int, list[Action]]]:
+        """The deciding seat and its choices by index (a polled seat's PASS declines).
+
+        ``(None, {})`` while the cards are dealt and once the game is over.
+        """
         offers = self._offers
-        if offers.groups is not None and offers.seat is not None:
+        if offers.groups is not None:
             return offers.seat, offers.groups
         game = self._game
-        assert game is not None  # noqa: S101  # called only once play has started
-        to_act = game.to_act
-        assert to_act is not None  # noqa: S101  # and never at the end
+        to_act = None if game is None else game.to_act
+        if game is None or to_act is None:
+            return None, {}
         table = self._table.table
         actions = game.legal_actions()
         others: dict[int, list[Action]] = {}
@@ -690,9 +695,11 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         recent = game.history[-_HISTORY:]
         lines = [
             f"seat {seat} of {table.players}; hand {seen.hand}",
-            f"cards {' '.join(map(str, seen.card_counts))}; top {top}; "
-            f"to act {'-' if seen.to_act is None else seen.to_act}; "
-            f"passed {_seats(seen.passed)}; out {_seats(seen.out)}",
+            (
+                f"cards {' '.join(map(str, seen.card_counts))}; top {top}; "
+                f"to act {'-' if seen.to_act is None else seen.to_act}; "
+                f"passed {_seats(seen.passed)}; out {_seats(seen.out)}"
+            ),
             ("recent: " + ", ".join(f"{a.player}:{a}" for a in recent)).rstrip(),
         ]
         if seat in self._declined:
@@ -824,7 +831,7 @@ def _rng(sampler: Callable[[], float] | random.Random) -> random.Random:
     if isinstance(sampler, random.Random):
         return sampler
     if not callable(sampler):
-        msg = f"expected a probability sampler or a random.Random, got {sampler!r}"
+        msg = f"expected a probability sampler or a random.Random, got {sampler!r}"  # type: ignore[unreachable]
         raise TypeError(msg)
     return random.Random(int(float(sampler()) * 2**53))
 
@@ -897,9 +904,7 @@ class TienLenObserver:
         self._encoder = ObservationEncoder(table.rules, table.players, history)
         layout = self._encoder.layout
         extra = 1 if self._recall else 0
-        self.tensor: npt.NDArray[np.float32] = np.zeros(
-            layout.size + extra, np.float32
-        )
+        self.tensor: npt.NDArray[np.float32] = np.zeros(layout.size + extra, np.float32)
         self.dict: dict[str, npt.NDArray[np.float32]] = {
             name: self.tensor[part] for name, part in layout.slices.items()
         }

@@ -128,7 +128,8 @@ def register_gymnasium() -> None:
 
 
 def _preset(env_id: str) -> str:
-    preset = ENV_IDS.get(env_id) if isinstance(env_id, str) else None
+    given: object = env_id  # checked at run time: callers may pass anything
+    preset = ENV_IDS.get(given) if isinstance(given, str) else None
     if preset is None:
         msg = f"unknown environment id {env_id!r}; known: {', '.join(ENV_IDS)}"
         raise InvalidArgumentError(msg)
