@@ -456,7 +456,10 @@ def test_observation_tensor_is_the_encoder() -> None:
 
 
 def test_information_state_tensor_has_perfect_recall() -> None:
-    """The information-state tensor holds every public action, and a seat's own declines."""
+    """The information-state tensor holds every public action, and a seat's own declines.
+
+    Resampling keeps a jump-in question and a seat's decline where the seat saw them.
+    """
     game = load("poker")
     rng = random.Random(2)
     declined = 0
@@ -465,6 +468,8 @@ def test_information_state_tensor_has_perfect_recall() -> None:
     assert game.information_state_tensor_shape() == [layout.size + 1]
     assert size == ObservationEncoder(POKER, 4).layout.size
     for _ in range(8):
+        if declined >= 3:
+            break
         state = deal(game, _deals(POKER, 4, rng))
         while not state.is_terminal():
             world = state.game_state
@@ -474,11 +479,17 @@ def test_information_state_tensor_has_perfect_recall() -> None:
             history = tensor[layout.slices["history"]].reshape(layout.history, -1)
             assert int(history.any(axis=1).sum()) == len(world.history)
             if seat != world.to_act:  # a jump-in question: decline it
+                asked = state.resample_from_infostate(seat, rng)  # asked in every world
+                assert asked.current_player() == seat
+                assert asked.legal_actions() == state.legal_actions()
                 state.apply_action(0)
                 after = np.asarray(state.information_state_tensor(seat))
                 assert after[-1] == 1
                 assert tensor[-1] == 0
-                assert "declined a jump-in" in state.information_state_string(seat)
+                info = state.information_state_string(seat)
+                assert "declined a jump-in" in info
+                again = state.resample_from_infostate(seat, rng)  # and declined in each
+                assert again.information_state_string(seat) == info
                 declined += 1
                 continue
             state.apply_action(rng.choice(state.legal_actions()))
