@@ -106,7 +106,7 @@ _CARDS: Final = 52
 _ONE_DECK_PLAYERS: Final = 4
 _HISTORY: Final = 8
 """Past actions in the observation tensor (the environments' default)."""
-_RESAMPLE_TRIES: Final = 200
+_RESAMPLE_TRIES: Final = 1000
 """Worlds `TienLenState.resample_from_infostate` draws before giving up."""
 
 
@@ -751,6 +751,8 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         seen = Observation.of(game, player_id)
         for _ in range(_RESAMPLE_TRIES):
             world = sample_world(seen, rng)
+            if not _lowest_fills(world, table.table):
+                continue  # a quick refusal; the replay below is the full check
             state = self._replay(world, player_id)
             if state is not None:
                 return state
@@ -838,6 +840,25 @@ def _rng(sampler: Callable[[], float] | random.Random) -> random.Random:
 
 def _value(action: Action) -> int:
     return _card_value(action.cards.mask) if type(action) is Play else 0
+
+
+def _lowest_fills(world: GameState, table: ActionTable) -> bool:
+    """Whether every play of *world* is its class filled with the player's lowest suits.
+
+    `ActionTable.fill` is always legal, so it is the member of least card value among
+    the plays offered: the one this game plays for the class.
+    """
+    hands = [
+        Hand.from_cards(DECK[c] for c in _dealt_in(world, s))
+        for s in range(world.players)
+    ]
+    for action in world.history:
+        if type(action) is Play:
+            seat = action.player
+            if table.fill(table.index(action), hands[seat], seat) != action:
+                return False
+            hands[seat] -= action.cards
+    return True
 
 
 def _dealt_in(world: GameState, seat: int) -> list[int]:
