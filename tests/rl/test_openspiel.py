@@ -201,7 +201,7 @@ def test_decisions_match_turns(preset: str, players: int) -> None:
     """Decision for decision, the game asks what `Turns` (the RL environments) asks.
 
     The same deciders (Poker jump-in polls included), the same legal indices, the
-    same library state after every action.
+    same library state after every action, and returns that are the library's scores.
     """
     game = load(preset, players=players)
     rng = random.Random(7)
@@ -221,6 +221,9 @@ def test_decisions_match_turns(preset: str, players: int) -> None:
             turns.act(index)
         assert turns.decider is None
         assert state.game_state == turns.state
+        result = replayed(state).result
+        assert result is not None
+        assert state.returns() == [float(score) for score in result.scores]
     if preset == "poker":
         assert polls > 0  # the jump-in questions were exercised
 
