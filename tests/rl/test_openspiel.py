@@ -385,7 +385,10 @@ def test_resample_keeps_the_information_state(preset: str, players: int) -> None
 
 
 def test_resample_with_openspiel_sampler_and_bad_seat() -> None:
-    """OpenSpiel's probability sampler works as the source; a seat off the table is refused."""
+    """OpenSpiel's probability sampler works as the source; a seat off the table is refused.
+
+    So is it by every method that takes a seat.
+    """
     game = load("classic")
     state = deal(game, library_hands(GameState.deal(CLASSIC, 4, seed=2)))
     seat = state.current_player()
@@ -397,6 +400,15 @@ def test_resample_with_openspiel_sampler_and_bad_seat() -> None:
         state.resample_from_infostate(4, random.Random(0))
     with pytest.raises(TypeError, match="probability sampler"):
         state.resample_from_infostate(seat, 0.5)  # type: ignore[arg-type]
+    for wrong in (-1, 4, True):
+        with pytest.raises(InvalidArgumentError, match="no seat"):
+            state.dealt(wrong)
+        with pytest.raises(InvalidArgumentError, match="no seat"):
+            state.information_text(wrong)
+        with pytest.raises(InvalidArgumentError, match="no seat"):
+            state.observation_text(wrong)
+        with pytest.raises(InvalidArgumentError, match="no seat"):
+            make_observation(game).set_from(state, wrong)
 
 
 def test_resampled_plays_are_lowest_suit_fills() -> None:

@@ -82,7 +82,7 @@ import numpy.typing as npt
 import pyspiel
 
 from tienlen.cards import DECK, Hand
-from tienlen.errors import InvalidArgumentError
+from tienlen.errors import InvalidArgumentError, InvalidStateError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import Observation
 from tienlen.records import rules_from_json, rules_to_json
@@ -280,13 +280,11 @@ _DEFAULTS: Final[Mapping[str, int | str | bool]] = {
 }
 
 
-def _game_type(
-    name: str, *, zero_sum: bool = True, long_name: str = ""
-) -> pyspiel.GameType:
+def _game_type(name: str, *, zero_sum: bool) -> pyspiel.GameType:
     utility = pyspiel.GameType.Utility
     return pyspiel.GameType(
         short_name=name,
-        long_name=long_name or f"Tiến Lên ({GAME_NAMES[name]})",
+        long_name=f"Tiến Lên ({GAME_NAMES[name]})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -458,6 +456,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             ('Ah 2h', 'Ad 2d')
         """
         table = self._table
+        _check_seat(seat, table.players)
         game = self._game
         if game is not None:
             played = Hand.from_cards(
@@ -654,6 +653,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             to decide
         """
         table = self._table
+        _check_seat(seat, table.players)
         lines = [f"seat {seat} of {table.players}; dealt {self.dealt(seat)}"]
         if self._dealer is not None:
             lines[0] += f"; dealer {self._dealer}"
@@ -687,6 +687,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             to decide
         """
         table = self._table
+        _check_seat(seat, table.players)
         game = self._game
         if game is None:
             return f"seat {seat} of {table.players}; dealt {self.dealt(seat)}"
@@ -742,9 +743,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         """
         rng = _rng(probability_sampler)
         table = self._table
-        if type(player_id) is not int or not 0 <= player_id < table.players:
-            msg = f"no seat {player_id!r} at a {table.players}-player table"
-            raise InvalidArgumentError(msg)
+        _check_seat(player_id, table.players)
         game = self._game
         if game is None:
             return self._resample_deal(player_id, rng)
@@ -827,6 +826,12 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         elif seat in self._declined:
             while seat not in state._declined and state._poll_pass():
                 pass
+
+
+def _check_seat(seat: int, players: int) -> None:
+    if type(seat) is not int or not 0 <= seat < players:
+        msg = f"no seat {seat!r} at a {players}-player table"
+        raise InvalidArgumentError(msg)
 
 
 def _rng(sampler: Callable[[], float] | random.Random) -> random.Random:
@@ -934,6 +939,7 @@ class TienLenObserver:
 
     def set_from(self, state: TienLenState, player: int) -> None:
         """Write *player*'s view of *state* into `tensor`."""
+        _check_seat(player, self._table.players)
         tensor = self.tensor
         tensor.fill(0.0)
         game = state.game_state
@@ -943,6 +949,12 @@ class TienLenObserver:
             for card in state.dealt(player):
                 hand[card.index] += 1
             return
+        if len(game.history) > layout.history and self._recall:
+            msg = (  # the bound of `_table_for` is proven; this guards perfect recall
+                f"{len(game.history)} public actions exceed the information state's "
+                f"{layout.history}"
+            )
+            raise InvalidStateError(msg)
         self._encoder.reset(game)
         tensor[: layout.size] = self._encoder.encode(game, player)
         if self._recall:
