@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 
 import pytest
@@ -17,6 +19,7 @@ from pettingzoo.test import api_test
 
 import tienlen.rl.gymnasium  # noqa: F401  # registers the ids
 from tienlen import RULESETS, InvalidArgumentError
+from tienlen.records import rules_to_json
 from tienlen.rl import ENV_IDS, make_env
 from tienlen.rl.gymnasium import SoloEnv
 from tienlen.rl.pettingzoo import TienLenEnv
@@ -134,3 +137,55 @@ def test_registering_again_changes_nothing() -> None:
     before = {env_id: gymnasium.spec(env_id) for env_id in IDS}
     register_gymnasium()
     assert {env_id: gymnasium.spec(env_id) for env_id in IDS} == before
+
+
+def _fingerprint(env_id: str) -> str:
+    """A hash of what *env_id* promises: its rules, and seeded games' observations.
+
+    With the masks and rewards, in the AEC env and in Gymnasium's `SoloEnv`.
+    """
+    digest = hashlib.sha256()
+    rules = RULESETS[ENV_IDS[env_id]]
+    digest.update(json.dumps(rules_to_json(rules), sort_keys=True).encode())
+    game = make_env(env_id, players=4)
+    game.reset(seed=2024)
+    for agent in game.agent_iter():
+        observation, reward, terminated, truncated, _ = game.last()
+        mask = observation["action_mask"]
+        digest.update(agent.encode())
+        digest.update(observation["observation"].tobytes())
+        digest.update(mask.tobytes())
+        digest.update(repr(float(reward)).encode())
+        game.step(None if terminated or truncated else int(np.flatnonzero(mask)[-1]))
+    solo = gymnasium.make(env_id, players=4).unwrapped
+    flat, info = solo.reset(seed=2024)
+    done = False
+    while not done:
+        digest.update(flat.tobytes())
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        flat, reward, done, _, info = solo.step(action)
+        digest.update(repr(float(reward)).encode())
+    return digest.hexdigest()[:16]
+
+
+# What each id promised when its version was set. A change here means the id's rules,
+# rewards or observations changed: bump `VERSION` (a new id) rather than the pin.
+_PINNED = {
+    "tienlen/classic-v1": "d97d815367e295d9",
+    "tienlen/justus-pang-v1": "aac7b7389c4489a8",
+    "tienlen/kenneth-lo-v1": "b986d1f4ce2f65c4",
+    "tienlen/vietcong-v1": "1630f36a41b9f9a7",
+    "tienlen/poker-v1": "1bf7b65c2cab2279",
+}
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_an_id_keeps_its_promise(env_id: str) -> None:
+    """An id's rules, observations and rewards are those pinned for its version.
+
+    This is the versioning rule made a test: changing any of them without a new
+    version fails here.
+    """
+    assert _fingerprint(env_id) == _PINNED[env_id], (
+        f"{env_id} changed its rules, rewards or observations: give it a new version"
+    )
