@@ -159,6 +159,24 @@ def test_deal_matches_the_library(rules: BaseRules, players: int) -> None:
         assert [state.dealt(seat) for seat in range(players)] == list(world.hands)
 
 
+def test_kenneth_lo_spare_card() -> None:
+    """Kenneth Lo with three: the card left after 51 goes to the holder of the lowest dealt.
+
+    Here 3♠ is that card, so the holder of 3♣ starts with 18 cards and leads freely
+    (RULES §4.1, D-8).
+    """
+    game = load("kenneth-lo", players=3)
+    cards = list(range(1, 52))  # every card but 3s (index 0)
+    hands = [cards[seat::3] for seat in range(3)]  # 3c (index 1) goes to seat 0
+    state = deal(game, hands)
+    world = state.game_state
+    assert world is not None
+    assert [len(hand) for hand in world.hands] == [18, 17, 17]
+    assert DECK[0] in world.hand(0)
+    assert world.to_act == 0
+    assert world.must_include is None
+
+
 def test_two_deck_chance_outcomes() -> None:
     """With two decks, the dealer is drawn first, then each card by its copies left."""
     game = load("classic", players=6)
