@@ -16,7 +16,8 @@ Game parameters:
   it replaces the preset, so house rules play under any of the five names.
 - ``redeal_instant_wins`` (default ``False``): a deal that ends the game at once
   (an instant win, RULES §5.4, §6.7) is dealt again, as the RL environments do,
-  instead of ending the game with its instant-win score.
+  instead of ending the game with its instant-win score. The information state
+  counts the redeals but not their cards, which tell nothing about the deal played.
 
 The game follows the library move for move:
 
