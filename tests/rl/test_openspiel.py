@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from collections.abc import Sequence
 
@@ -305,6 +306,23 @@ def test_serialisation_round_trips() -> None:
             state.apply_action(action)
             back.apply_action(action)
         assert back.returns() == state.returns()
+
+
+def test_pickle() -> None:
+    """Games and states pickle (for multiprocessing): the same game, the same state."""
+    house = attrs.evolve(CLASSIC, name="house", twos_in_straights=False)
+    for game in (
+        load("poker", players=3),
+        load("kenneth-lo", rules=rules_parameter(house)),
+    ):
+        back = pickle.loads(pickle.dumps(game))  # noqa: S301 - our own bytes
+        assert type(back) is type(game)
+        assert str(back) == str(game)
+        assert back.rules == game.rules
+        state = play_random(game, random.Random(1))
+        copied = pickle.loads(pickle.dumps(state))  # noqa: S301 - our own bytes
+        assert str(copied) == str(state)
+        assert copied.returns() == state.returns()
 
 
 def _ismcts_game(preset: str, seed: int) -> TienLenState:

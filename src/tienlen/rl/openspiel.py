@@ -96,9 +96,14 @@ from tienlen.search.sampling import SamplingError, sample_world
 
 __all__ = [
     "GAME_NAMES",
+    "ClassicGame",
+    "JustusPangGame",
+    "KennethLoGame",
+    "PokerGame",
     "TienLenGame",
     "TienLenObserver",
     "TienLenState",
+    "VietcongGame",
     "game_name",
     "rules_parameter",
 ]
@@ -357,6 +362,10 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             full["rules"] = rules_parameter(rules)
         name = game_name(preset)
         super().__init__(_game_type(name, zero_sum=zero_sum), info, full)
+
+    def __reduce__(self) -> tuple[type[TienLenGame], tuple[dict[str, Any]]]:
+        """Pickle as the class and the game parameters (the rules base64url-encoded)."""
+        return type(self), (dict(self.get_parameters()),)
 
     @property
     def rules(self) -> BaseRules:
@@ -971,24 +980,55 @@ class TienLenObserver:
 # -- registration -------------------------------------------------------------------
 
 
+class ClassicGame(TienLenGame):
+    """``python_tienlen_classic``: `tienlen.CLASSIC` unless the ``rules`` parameter says otherwise."""
+
+    preset = "classic"
+
+
+class JustusPangGame(TienLenGame):
+    """``python_tienlen_justus_pang``: `tienlen.JUSTUS_PANG` by default."""
+
+    preset = "justus-pang"
+
+
+class KennethLoGame(TienLenGame):
+    """``python_tienlen_kenneth_lo``: `tienlen.KENNETH_LO` by default."""
+
+    preset = "kenneth-lo"
+
+
+class VietcongGame(TienLenGame):
+    """``python_tienlen_vietcong``: `tienlen.VIETCONG` by default."""
+
+    preset = "vietcong"
+
+
+class PokerGame(TienLenGame):
+    """``python_tienlen_poker``: `tienlen.POKER` by default."""
+
+    preset = "poker"
+
+
 def _register() -> None:
     """Register one game per preset, each with its own `TienLenGame` subclass.
 
     The creator OpenSpiel keeps is a class: a class outlives the interpreter's
-    shutdown, while a plain callable freed then crashes it.
+    shutdown, while a plain callable freed then crashes it. Module-level classes
+    also let a game pickle.
     """
     registered = set(pyspiel.registered_names())
-    for name, preset in GAME_NAMES.items():
-        if name in registered:
-            continue
-        zero_sum = type(RULESETS[preset].scorer) is StakeScorer
-        label = "".join(part.title() for part in preset.split("-"))
-        creator = type(
-            f"{label}Game",
-            (TienLenGame,),
-            {"preset": preset, "__module__": __name__, "__doc__": f"``{name}``."},
-        )
-        pyspiel.register_game(_game_type(name, zero_sum=zero_sum), creator)
+    for creator in (
+        ClassicGame,
+        JustusPangGame,
+        KennethLoGame,
+        VietcongGame,
+        PokerGame,
+    ):
+        name = game_name(creator.preset)
+        if name not in registered:
+            zero_sum = type(RULESETS[creator.preset].scorer) is StakeScorer
+            pyspiel.register_game(_game_type(name, zero_sum=zero_sum), creator)
 
 
 _register()
