@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import pickle
 import random
+import subprocess
+import sys
 from collections.abc import Sequence
 
 import pytest
@@ -306,6 +308,22 @@ def test_serialisation_round_trips() -> None:
             state.apply_action(action)
             back.apply_action(action)
         assert back.returns() == state.returns()
+
+
+def test_interpreter_exits_cleanly() -> None:
+    """A process that registered and loaded the games exits with status 0.
+
+    OpenSpiel keeps each game's creator until the interpreter is gone; a creator that
+    is freed then (a plain callable) aborts the process at exit.
+    """
+    code = (
+        "import pyspiel, tienlen.rl.openspiel;"
+        "pyspiel.load_game('python_tienlen_poker').new_initial_state()"
+    )
+    done = subprocess.run(  # noqa: S603 - our own interpreter and code
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
 
 
 def test_pickle() -> None:
