@@ -6,6 +6,14 @@ RLCard). See the "RL and search" guide.
 
 from __future__ import annotations
 
+from tienlen.rl.registration import ENV_IDS, make_env
 from tienlen.rl.table import ACTIONS, ActionClass, ActionTable, UnknownActionError
 
-__all__ = ["ACTIONS", "ActionClass", "ActionTable", "UnknownActionError"]
+__all__ = [
+    "ACTIONS",
+    "ENV_IDS",
+    "ActionClass",
+    "ActionTable",
+    "UnknownActionError",
+    "make_env",
+]

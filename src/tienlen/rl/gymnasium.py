@@ -38,6 +38,7 @@ from gymnasium import spaces
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState
 from tienlen.players import Observation, Player, RandomPlayer
+from tienlen.rl.registration import register_gymnasium
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import IllegalActionError, Turns, check_reward, deal_playable
 from tienlen.rules import CLASSIC, BaseRules
@@ -225,3 +226,4 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
 
 
 gymnasium.register(ENV_ID, entry_point=f"{__name__}:SoloEnv")
+register_gymnasium()  # the versioned ids, tienlen/classic-v1 … (registration.py)

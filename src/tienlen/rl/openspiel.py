@@ -1,0 +1,1034 @@
+"""Tiến Lên as OpenSpiel games: one per preset, registered on import (issue 24 §1).
+
+Importing this module registers ``python_tienlen_classic``,
+``python_tienlen_justus_pang``, ``python_tienlen_kenneth_lo``,
+``python_tienlen_vietcong`` and ``python_tienlen_poker`` with
+``pyspiel.register_game``; ``pyspiel.load_game`` then builds them. Needs the
+``openspiel`` extra (``pip install 'tienlen[openspiel]'``: OpenSpiel and Shimmy).
+
+Game parameters:
+
+- ``players`` (default 4): the table size. Five to eight play the rule set's two-deck
+  form (`tienlen.rules.two_decks`).
+- ``rules`` (default ``""``: the preset): any rule set in the records' self-contained
+  JSON form, ``json.dumps(tienlen.records.rules_to_json(rules))``, or that JSON in
+  base64url (`rules_parameter`; OpenSpiel's game strings cannot hold its commas);
+  it replaces the preset, so house rules play under any of the five names.
+- ``redeal_instant_wins`` (default ``False``): a deal that ends the game at once
+  (an instant win, RULES §5.4, §6.7) is dealt again, as the RL environments do,
+  instead of ending the game with its instant-win score. The information state
+  counts the redeals but not their cards, which tell nothing about the deal played.
+
+The game follows the library move for move:
+
+- **Chance.** The deal is explicit: with two decks a first chance node draws the
+  dealer (it breaks a tie of two 3♠, RULES §2.4); then one chance node per card,
+  dealt round the table from seat 0, each outcome a card index (`tienlen.Card.index`)
+  with probability proportional to its copies left. Kenneth Lo's three-player spare
+  card goes to the starter with no chance node (it is the one card left, §4.1). The
+  game is the first of a match (§2.4): the holder of the lowest card leads, and a
+  Poker or Vietcong instant win ends it at the deal with its score.
+- **Actions** are the indices of `tienlen.rl.table.ActionTable.for_rules` (616 for the
+  presets on one deck, more with two decks or a house rule's own classes): PASS
+  or a class, filled with the lowest suits the hand holds, exactly as
+  `tienlen.rl.turns.Turns` plays them.
+- **Poker jump-ins** (RULES §6.4). OpenSpiel has one player to move, so before the
+  player to act decides, every other seat that could jump in is asked in play
+  direction, one decision node each: its jump-in classes, or PASS to decline. The
+  first to jump in plays and a new round of questions starts from the new state; a
+  decline is seen only by the seat that made it (the others see the public plays).
+  This is the order `tienlen.play_game` asks bots and the PettingZoo environment uses.
+- **Returns** are the library's scores (`tienlen.GameResult.scores`: stakes, or Poker
+  points), at the end only.
+- **Observations.** The observation tensor is `tienlen.rl.observation`'s vector for
+  the seat (the last 8 actions); the information-state tensor is the same vector
+  with the whole public history (perfect recall) and one more number, 1 when the
+  seat has declined a jump-in on the current play. The strings say the same in
+  words: the information state lists the seat's dealt cards and every public action.
+- **Resampling.** `TienLenState.resample_from_infostate` deals the unseen cards with
+  `tienlen.search.sampling.sample_world` and replays the public history, keeping only
+  worlds in which every play was the lowest-suit member of its class (a class says
+  which cards a seat did not hold), so OpenSpiel's IS-MCTS runs on these games.
+- **Serialisation** is OpenSpiel's for Python games (the history and the pickled
+  state); `TienLenState.game_state` is the library's `tienlen.GameState`.
+
+Example:
+    >>> import pyspiel
+    >>> import tienlen.rl.openspiel
+    >>> game = pyspiel.load_game("python_tienlen_classic", {"players": 3})
+    >>> game.num_players(), game.num_distinct_actions()
+    (3, 616)
+    >>> state = game.new_initial_state()
+    >>> while state.is_chance_node():  # the deal: one card at a time
+    ...     state.apply_action(state.chance_outcomes()[0][0])
+    >>> while not state.is_terminal():
+    ...     state.apply_action(state.legal_actions()[-1])
+    >>> state.returns() == list(map(float, state.game_state.result.scores))
+    True
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import functools
+import json
+import random
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, Final
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from tienlen.cards import DECK, Hand
+from tienlen.errors import InvalidArgumentError, InvalidStateError
+from tienlen.game import Action, GameState, Pass, Play
+from tienlen.players import Observation
+from tienlen.records import rules_from_json, rules_to_json
+from tienlen.rl.observation import ObservationEncoder
+from tienlen.rl.table import ActionTable
+from tienlen.rl.turns import _card_value
+from tienlen.rules import RULESETS, BaseRules, two_decks
+from tienlen.scoring import PokerScorer, StakeScorer
+from tienlen.search.sampling import SamplingError, sample_world
+
+__all__ = [
+    "GAME_NAMES",
+    "ClassicGame",
+    "JustusPangGame",
+    "KennethLoGame",
+    "PokerGame",
+    "TienLenGame",
+    "TienLenObserver",
+    "TienLenState",
+    "VietcongGame",
+    "game_name",
+    "rules_parameter",
+]
+
+_CARDS: Final = 52
+_ONE_DECK_PLAYERS: Final = 4
+_HISTORY: Final = 8
+"""Past actions in the observation tensor (the environments' default)."""
+_RESAMPLE_TRIES: Final = 1000
+"""Worlds `TienLenState.resample_from_infostate` draws before giving up."""
+
+
+def game_name(rules: BaseRules | str) -> str:
+    """The OpenSpiel name of a preset: ``python_tienlen_`` and its name, ``-`` as ``_``.
+
+    Example:
+        >>> from tienlen import JUSTUS_PANG
+        >>> game_name(JUSTUS_PANG), game_name("poker")
+        ('python_tienlen_justus_pang', 'python_tienlen_poker')
+    """
+    name = rules if isinstance(rules, str) else rules.name
+    return "python_tienlen_" + name.replace("-", "_")
+
+
+GAME_NAMES: Final[Mapping[str, str]] = {
+    game_name(rules): preset for preset, rules in RULESETS.items()
+}
+"""Each registered game's name and the preset it plays."""
+
+
+# -- the table: rules, size, action table, bounds ---------------------------------
+
+
+@attrs.frozen(eq=False)
+class _Table:
+    """What every state of one game shares (immutable: clones share it)."""
+
+    rules: BaseRules
+    players: int
+    decks: int
+    size: int
+    """Cards dealt to each seat by chance."""
+    spare: bool
+    """Kenneth Lo's spare card goes to the starter (RULES §4.1)."""
+    table: ActionTable
+    actions: int
+    public_bound: int
+    """At most this many public actions in a game (the history tensor's length)."""
+    redeal: bool
+
+    @property
+    def dealt(self) -> int:
+        """Cards dealt by chance nodes."""
+        return self.players * self.size
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Table:
+        return self  # immutable: OpenSpiel deep-copies a state's attributes on clone
+
+    def __reduce__(self) -> tuple[Callable[..., _Table], tuple[object, ...]]:
+        return _table_for, (self.rules, self.players, self.redeal)
+
+
+@functools.cache
+def _table_for(rules: BaseRules, players: int, redeal: bool) -> _Table:  # noqa: FBT001
+    decks, size = rules.deal_size(players)
+    spare = rules.deal_policy.gives_spare_card(players, decks * _CARDS - players * size)
+    table = ActionTable.for_rules(rules)
+    cards = players * size + spare
+    # Plays take at least one card; between two plays each other seat passes at most
+    # once (lock-out, RULES §1.5), plus one pass closing a trick (§3.4) or declining
+    # the first lead (§3.3).
+    public = cards * (players + 1)
+    return _Table(
+        rules=rules,
+        players=players,
+        decks=decks,
+        size=size,
+        spare=spare,
+        table=table,
+        actions=table.actions_for(players),
+        public_bound=public,
+        redeal=redeal,
+    )
+
+
+def _utility_bounds(rules: BaseRules, players: int) -> tuple[float, float, bool]:
+    """``(least, most, zero_sum)`` a seat can score in one game of *rules*.
+
+    Stakes: at most one stake (or the instant-win stake) from or to each other seat.
+    Poker points: place points plus what chops, frozen hands and the end penalty can
+    move, each at most the value of the 2s and bombs in the whole deal.
+    """
+    scorer = rules.scorer
+    if type(scorer) is StakeScorer:
+        most = (players - 1) * max(1, rules.instant_win_stake)
+        return -float(most), float(most), True
+    if type(scorer) is PokerScorer:
+        decks, _ = rules.deal_size(players)
+        value = rules.hand_value(Hand.from_cards(DECK * decks))
+        frozen = scorer.frozen_multiplier * (rules.frozen_penalty + value)
+        places = rules.place_points_for(players)
+        most = max(
+            max(places) + 2 * value + (players - 1) * frozen,
+            rules.instant_win_points,
+        )
+        least = min(0, *places) - 2 * value - frozen
+        return float(least), float(most), False
+    msg = f"no utility bounds for a rule set scored by {type(scorer).__name__}"
+    raise InvalidArgumentError(msg)
+
+
+# -- the game -----------------------------------------------------------------------
+
+
+def _rules_of(preset: str, params: Mapping[str, Any]) -> tuple[BaseRules, int]:
+    """The rule set and table size that game parameters *params* ask for."""
+    unknown = set(params) - set(_DEFAULTS)
+    if unknown:
+        msg = f"unknown game parameters {sorted(unknown)}; known: {sorted(_DEFAULTS)}"
+        raise InvalidArgumentError(msg)
+    players = params.get("players", _DEFAULTS["players"])
+    text = params.get("rules", "")
+    if type(players) is not int:
+        msg = f"players must be an int, not {players!r}"
+        raise TypeError(msg)
+    if not isinstance(text, str):
+        msg = f"rules must be a JSON string, not {type(text).__name__}"
+        raise TypeError(msg)
+    if text:
+        rules = rules_from_json(_decoded(text), players=players)
+    else:
+        rules = RULESETS[preset]
+    if rules.decks == 1 and players > _ONE_DECK_PLAYERS:
+        rules = two_decks(rules)
+    rules.deal_size(players)  # the table size is checked here
+    return rules, players
+
+
+def rules_parameter(rules: BaseRules) -> str:
+    """The ``rules`` game parameter for *rules*: its records JSON, base64url-encoded.
+
+    OpenSpiel writes a game as ``name(key=value,...)``, so a value may hold no comma;
+    the parameter also takes the JSON itself, and the game shows it in this form.
+
+    Raises:
+        tienlen.records.RecordError: the rule set has no JSON form (a custom policy).
+
+    Example:
+        >>> import attrs, pyspiel
+        >>> from tienlen import CLASSIC
+        >>> house = attrs.evolve(CLASSIC, name="house", twos_in_straights=False)
+        >>> game = pyspiel.load_game("python_tienlen_classic", {"rules": rules_parameter(house)})
+        >>> game.rules == house, "," in rules_parameter(house)
+        (True, False)
+    """
+    text = json.dumps(rules_to_json(rules), separators=(",", ":"), sort_keys=True)
+    return base64.urlsafe_b64encode(text.encode()).decode("ascii").rstrip("=")
+
+
+def _decoded(text: str) -> object:
+    """The JSON value of a ``rules`` parameter: JSON, or JSON in base64url."""
+    if not text.lstrip().startswith("{"):
+        try:
+            raw = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+            text = raw.decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError, ValueError):
+            msg = "rules is neither a rule set's JSON nor that JSON in base64url"
+            raise InvalidArgumentError(msg) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        msg = f"rules is not JSON: {error}"
+        raise InvalidArgumentError(msg) from None
+
+
+_DEFAULTS: Final[Mapping[str, int | str | bool]] = {
+    "players": 4,
+    "rules": "",
+    "redeal_instant_wins": False,
+}
+
+
+def _game_type(name: str, *, zero_sum: bool) -> pyspiel.GameType:
+    utility = pyspiel.GameType.Utility
+    return pyspiel.GameType(
+        short_name=name,
+        long_name=f"Tiến Lên ({GAME_NAMES[name]})",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=utility.ZERO_SUM if zero_sum else utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=8,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_DEFAULTS),
+    )
+
+
+class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
+    """One registered Tiến Lên game: a preset, or the rule set of its parameters.
+
+    ``pyspiel.load_game(name, params)`` builds it; ``TienLenGame(params,
+    preset=...)`` does the same without the registry.
+
+    Raises:
+        TypeError: a parameter of the wrong type.
+        ValueError: an unknown parameter, rules that are not a rule set's JSON, or a
+            table size the rules do not allow.
+
+    Example:
+        >>> import json
+        >>> import attrs
+        >>> from tienlen import CLASSIC
+        >>> from tienlen.records import rules_to_json
+        >>> house = attrs.evolve(CLASSIC, name="no-2s", twos_in_straights=False)
+        >>> game = TienLenGame({"rules": json.dumps(rules_to_json(house))})
+        >>> game.rules == house, game.get_type().short_name
+        (True, 'python_tienlen_classic')
+    """
+
+    preset: ClassVar[str] = "classic"
+    """The preset played when the ``rules`` parameter is empty (the registered name's)."""
+
+    def __init__(
+        self, params: Mapping[str, Any] | None = None, *, preset: str | None = None
+    ) -> None:
+        preset = self.preset if preset is None else preset
+        if preset not in RULESETS:
+            msg = f"unknown preset {preset!r}; known: {', '.join(RULESETS)}"
+            raise InvalidArgumentError(msg)
+        given = dict(params or {})
+        rules, players = _rules_of(preset, given)
+        redeal = given.get("redeal_instant_wins", False)
+        if type(redeal) is not bool:
+            msg = f"redeal_instant_wins must be a bool, not {redeal!r}"
+            raise TypeError(msg)
+        least, most, zero_sum = _utility_bounds(rules, players)
+        self._table = _table_for(rules, players, redeal)
+        table = self._table
+        decisions = table.public_bound * players + players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=table.actions,
+            max_chance_outcomes=max(_CARDS, players),
+            num_players=players,
+            min_utility=least,
+            max_utility=most,
+            utility_sum=0.0 if zero_sum else None,
+            max_game_length=decisions,
+        )
+        full = {**_DEFAULTS, **given}
+        if full["rules"]:  # shown without commas, so the game's string reads back
+            full["rules"] = rules_parameter(rules)
+        name = game_name(preset)
+        super().__init__(_game_type(name, zero_sum=zero_sum), info, full)
+
+    def __reduce__(self) -> tuple[type[TienLenGame], tuple[dict[str, Any]]]:
+        """Pickle as the class and the game parameters (the rules base64url-encoded)."""
+        return type(self), (dict(self.get_parameters()),)
+
+    @property
+    def rules(self) -> BaseRules:
+        """The rule set played (the preset, or the ``rules`` parameter's)."""
+        return self._table.rules
+
+    @property
+    def action_table(self) -> ActionTable:
+        """The action table: index → class (`tienlen.rl.table.ActionTable`)."""
+        return self._table.table
+
+    def new_initial_state(self) -> TienLenState:
+        """The start of a game: the deal's first chance node."""
+        return TienLenState(self, self._table)
+
+    def make_py_observer(
+        self,
+        iig_obs_type: pyspiel.IIGObservationType | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> TienLenObserver:
+        """An observer: the observation (default) or, with perfect recall, the information state."""
+        return TienLenObserver(self._table, iig_obs_type, params)
+
+
+# -- the state ----------------------------------------------------------------------
+
+
+class _Offers:
+    """The decider and its choices, worked out from the state when first asked.
+
+    A clone gets an empty one (deep copy and pickle), so copying stays cheap.
+    """
+
+    __slots__ = ("groups", "seat")
+
+    def __init__(self) -> None:
+        self.seat: int | None = None
+        self.groups: dict[int, list[Action]] | None = None
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Offers:
+        return _Offers()
+
+    def __reduce__(self) -> tuple[type[_Offers], tuple[()]]:
+        return _Offers, ()
+
+
+class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
+    """A game in progress: the deal, then the library's `tienlen.GameState`.
+
+    Example:
+        >>> import pyspiel
+        >>> game = pyspiel.load_game("python_tienlen_poker")
+        >>> state = game.new_initial_state()
+        >>> state.is_chance_node(), len(state.chance_outcomes())
+        (True, 52)
+        >>> state.apply_action(0)  # seat 0 is dealt 3s
+        >>> state.action_to_string(pyspiel.PlayerId.CHANCE, 0), state.game_state is None
+        ('deal 3s', True)
+    """
+
+    def __init__(self, game: TienLenGame, table: _Table) -> None:
+        super().__init__(game)
+        self._table = table
+        self._dealer: int | None = None
+        self._cards: tuple[int, ...] = ()
+        """The chance cards dealt so far, in deal order (card indices)."""
+        self._redeals = 0
+        self._game: GameState | None = None
+        self._declined: tuple[int, ...] = ()
+        """Seats that declined to jump in on the current play (RULES §6.4)."""
+        self._offers = _Offers()
+
+    # -- what the library sees --------------------------------------------------
+
+    @property
+    def game_state(self) -> GameState | None:
+        """The library's state of the game; ``None`` while the cards are dealt.
+
+        Example:
+            >>> import pyspiel
+            >>> state = pyspiel.load_game("python_tienlen_classic").new_initial_state()
+            >>> for _ in range(52):
+            ...     state.apply_action(state.legal_actions()[0])
+            >>> [len(hand) for hand in state.game_state.hands]
+            [13, 13, 13, 13]
+        """
+        return self._game
+
+    def dealt(self, seat: int) -> Hand:
+        """The cards *seat* has been dealt so far (all of them once play starts).
+
+        Example:
+            >>> import pyspiel
+            >>> state = pyspiel.load_game("python_tienlen_classic").new_initial_state()
+            >>> for _ in range(8):
+            ...     state.apply_action(state.legal_actions()[-1])
+            >>> str(state.dealt(0)), str(state.dealt(1))
+            ('Ah 2h', 'Ad 2d')
+        """
+        table = self._table
+        _check_seat(seat, table.players)
+        game = self._game
+        if game is not None:
+            played = Hand.from_cards(
+                card
+                for action in game.history
+                if type(action) is Play and action.player == seat
+                for card in action.cards
+            )
+            return game.hand(seat) + played
+        return Hand.from_cards(
+            DECK[card]
+            for k, card in enumerate(self._cards)
+            if k % table.players == seat
+        )
+
+    # -- OpenSpiel's API --------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to decide, `pyspiel.PlayerId.CHANCE` or ``TERMINAL``."""
+        game = self._game
+        if game is None:
+            return int(pyspiel.PlayerId.CHANCE)
+        seat, _ = self._decision()
+        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+        return self._game is not None and self._game.is_over
+
+    def returns(self) -> list[float]:
+        """Each seat's score once the game is over (the library's), else zeros."""
+        game = self._game
+        if game is None or game.result is None:
+            return [0.0] * self._table.players
+        return [float(score) for score in game.result.scores]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The dealer (two decks), then the next card: each left copy equally likely."""
+        table = self._table
+        if table.decks == 2 and self._dealer is None:
+            return [(seat, 1 / table.players) for seat in range(table.players)]
+        left = [table.decks] * _CARDS
+        for card in self._cards:
+            left[card] -= 1
+        total = sum(left)
+        return [(card, n / total) for card, n in enumerate(left) if n]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if self._game is None:
+            return [card for card, _ in self.chance_outcomes()]
+        seat, groups = self._decision()
+        return sorted(groups) if player == seat else []
+
+    def _apply_action(self, action: int) -> None:
+        game = self._game
+        if game is None:
+            self._deal(action)
+            return
+        seat, groups = self._decision()
+        choices = groups.get(action)
+        if seat is None or choices is None:
+            msg = f"action {action} is not legal now" + (
+                " (the game is over)" if seat is None else f" for seat {seat}"
+            )
+            raise InvalidArgumentError(msg)
+        if seat != game.to_act and action == self._table.table.PASS:
+            self._declined = (*self._declined, seat)
+        else:
+            # The lowest suits: the member of least card value (as `Turns.act`).
+            chosen = min(choices, key=_value)
+            self._game = game.apply(chosen)
+            self._declined = ()
+        self._offers = _Offers()
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        table = self._table
+        if player == pyspiel.PlayerId.CHANCE:
+            if table.decks == 2 and self._dealer is None:
+                return f"dealer {action}"
+            return f"deal {DECK[action]}"
+        if action == table.table.PASS:
+            return "pass"
+        return str(table.table[action])
+
+    def __str__(self) -> str:
+        game = self._game
+        if game is None:
+            hands = " | ".join(
+                str(self.dealt(seat)) for seat in range(self._table.players)
+            )
+            dealer = "" if self._dealer is None else f"dealer {self._dealer}; "
+            return f"{dealer}dealing: {hands}"
+        lines = [str(game)]
+        if not game.is_over:
+            seat, _ = self._decision()
+            lines.append(f"deciding: seat {seat}" + self._declined_text())
+        return "\n".join(lines)
+
+    def _declined_text(self) -> str:
+        if not self._declined:
+            return ""
+        return "; declined: " + " ".join(map(str, self._declined))
+
+    # -- the deal ---------------------------------------------------------------
+
+    def _deal(self, action: int) -> None:
+        table = self._table
+        if table.decks == 2 and self._dealer is None:
+            if not 0 <= action < table.players:
+                msg = f"no dealer {action} at a {table.players}-player table"
+                raise InvalidArgumentError(msg)
+            self._dealer = action
+            return
+        if action not in dict(self.chance_outcomes()):
+            msg = f"card {action} is not left to deal"
+            raise InvalidArgumentError(msg)
+        self._cards = (*self._cards, action)
+        if len(self._cards) < table.dealt:
+            return
+        game = self._start()
+        if table.redeal and game.is_over:
+            self._redeals += 1
+            self._cards = ()
+            return
+        self._game = game
+
+    def _start(self) -> GameState:
+        """The library's game from the completed deal."""
+        table = self._table
+        players = table.players
+        hands = [
+            [DECK[c] for c in self._cards[seat::players]] for seat in range(players)
+        ]
+        if table.spare:  # the one card left goes to the starter (RULES §4.1, D-8)
+            left = set(range(_CARDS)) - set(self._cards)
+            lowest = min(self._cards)
+            starter = self._cards.index(lowest) % players
+            hands[starter].append(DECK[left.pop()])
+        return GameState.from_hands(
+            hands, table.rules, first_game=True, dealer=self._dealer
+        )
+
+    # -- decisions --------------------------------------------------------------
+
+    def _decision(self) -> tuple[int | None, dict[int, list[Action]]]:
+        """The deciding seat and its choices by index (a polled seat's PASS declines).
+
+        ``(None, {})`` while the cards are dealt and once the game is over.
+        """
+        offers = self._offers
+        if offers.groups is not None:
+            return offers.seat, offers.groups
+        game = self._game
+        to_act = None if game is None else game.to_act
+        if game is None or to_act is None:
+            return None, {}
+        table = self._table.table
+        actions = game.legal_actions()
+        others: dict[int, list[Action]] = {}
+        for action in actions:
+            if action.player != to_act:
+                others.setdefault(action.player, []).append(action)
+        seat = to_act
+        groups: dict[int, list[Action]] | None = None
+        for other, plays in others.items():  # in play direction (RULES §6.4)
+            if other not in self._declined:
+                seat = other
+                groups = table.group(plays, other)
+                groups[table.PASS] = [Pass(player=other)]
+                break
+        if groups is None:
+            groups = table.group(actions, to_act)
+        offers.seat, offers.groups = seat, groups
+        return seat, groups
+
+    # -- information ------------------------------------------------------------
+
+    def information_text(self, seat: int) -> str:
+        """*seat*'s information state as text: its dealt cards and every public action.
+
+        Example:
+            >>> import pyspiel
+            >>> state = pyspiel.load_game("python_tienlen_classic", {"players": 2}).new_initial_state()
+            >>> for _ in range(26):
+            ...     state.apply_action(state.legal_actions()[0])
+            >>> print(state.information_text(0))
+            seat 0 of 2; dealt 3s 3d 4s 4d 5s 5d 6s 6d 7s 7d 8s 8d 9s
+            history:
+            to decide
+            >>> state.apply_action(state.legal_actions()[0])  # seat 0 leads 3s
+            >>> print(state.information_text(1))
+            seat 1 of 2; dealt 3c 3h 4c 4h 5c 5h 6c 6h 7c 7h 8c 8h 9c
+            history: 0:3s
+            to decide
+        """
+        table = self._table
+        _check_seat(seat, table.players)
+        lines = [f"seat {seat} of {table.players}; dealt {self.dealt(seat)}"]
+        if self._dealer is not None:
+            lines[0] += f"; dealer {self._dealer}"
+        if self._redeals:
+            lines[0] += f"; redealt {self._redeals}"
+        game = self._game
+        if game is not None:
+            lines.append(
+                "history: "
+                + ", ".join(f"{action.player}:{action}" for action in game.history)
+            )
+            lines[-1] = lines[-1].rstrip()
+            if seat in self._declined:
+                lines.append("declined a jump-in")
+            if not game.is_over and self.current_player() == seat:
+                lines.append("to decide")
+        return "\n".join(lines)
+
+    def observation_text(self, seat: int) -> str:
+        """What *seat* sees now as text: its hand, the table and the last actions.
+
+        Example:
+            >>> import pyspiel
+            >>> state = pyspiel.load_game("python_tienlen_classic", {"players": 2}).new_initial_state()
+            >>> for _ in range(26):
+            ...     state.apply_action(state.legal_actions()[0])
+            >>> print(state.observation_text(0))
+            seat 0 of 2; hand 3s 3d 4s 4d 5s 5d 6s 6d 7s 7d 8s 8d 9s
+            cards 13 13; top -; to act 0; passed -; out -
+            recent:
+            to decide
+        """
+        table = self._table
+        _check_seat(seat, table.players)
+        game = self._game
+        if game is None:
+            return f"seat {seat} of {table.players}; dealt {self.dealt(seat)}"
+        seen = Observation.of(game, seat)
+        top = "-" if seen.top is None else f"{seen.last_player}:{seen.top}"
+        recent = game.history[-_HISTORY:]
+        lines = [
+            f"seat {seat} of {table.players}; hand {seen.hand}",
+            (
+                f"cards {' '.join(map(str, seen.card_counts))}; top {top}; "
+                f"to act {'-' if seen.to_act is None else seen.to_act}; "
+                f"passed {_seats(seen.passed)}; out {_seats(seen.out)}"
+            ),
+            ("recent: " + ", ".join(f"{a.player}:{a}" for a in recent)).rstrip(),
+        ]
+        if seat in self._declined:
+            lines.append("declined a jump-in")
+        if not game.is_over and self.current_player() == seat:
+            lines.append("to decide")
+        return "\n".join(lines)
+
+    # -- resampling -------------------------------------------------------------
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float] | random.Random
+    ) -> TienLenState:
+        """A state *player_id* cannot tell from this one, its hidden cards resampled.
+
+        The unseen cards are dealt by `tienlen.search.sampling.sample_world` (uniform
+        among the deals the seat's observation allows) and the public history is
+        replayed; a world in which some play was not the lowest-suit member of its
+        class is drawn again, so the state returned is one this game reaches.
+
+        Args:
+            player_id: The seat whose information is kept.
+            probability_sampler: OpenSpiel's sampler (a callable returning a float in
+                [0, 1), which seeds the draw) or a ``random.Random``.
+
+        Raises:
+            tienlen.search.sampling.SamplingError: no consistent world in the tries
+                allowed.
+
+        Example:
+            >>> import random
+            >>> import pyspiel
+            >>> state = pyspiel.load_game("python_tienlen_classic").new_initial_state()
+            >>> while state.is_chance_node():
+            ...     state.apply_action(state.legal_actions()[0])
+            >>> seat = state.current_player()
+            >>> world = state.resample_from_infostate(seat, random.Random(1))
+            >>> world.information_state_string(seat) == state.information_state_string(seat)
+            True
+        """
+        rng = _rng(probability_sampler)
+        table = self._table
+        _check_seat(player_id, table.players)
+        game = self._game
+        if game is None:
+            return self._resample_deal(player_id, rng)
+        seen = Observation.of(game, player_id)
+        for _ in range(_RESAMPLE_TRIES):
+            world = sample_world(seen, rng)
+            if not _lowest_fills(world, table.table):
+                continue  # a quick refusal; the replay below is the full check
+            state = self._replay(world, player_id)
+            if state is not None:
+                return state
+        msg = (
+            f"no world consistent with seat {player_id}'s information found in "
+            f"{_RESAMPLE_TRIES} tries"
+        )
+        raise SamplingError(msg)
+
+    def _fresh(self) -> TienLenState:
+        state: TienLenState = self.get_game().new_initial_state()
+        if self._dealer is not None:
+            state.apply_action(self._dealer)
+        return state
+
+    def _resample_deal(self, seat: int, rng: random.Random) -> TienLenState:
+        """Mid-deal: the other seats' cards so far redrawn from the cards not *seat*'s."""
+        table = self._table
+        mine = [card for k, card in enumerate(self._cards) if k % table.players == seat]
+        pool = [card for card in range(_CARDS) for _ in range(table.decks)]
+        for card in mine:
+            pool.remove(card)
+        rng.shuffle(pool)
+        state = self._fresh()
+        own, other = iter(mine), iter(pool)
+        for k in range(len(self._cards)):
+            state.apply_action(next(own) if k % table.players == seat else next(other))
+        return state
+
+    def _replay(self, world: GameState, seat: int) -> TienLenState | None:
+        """This game's state for *world*, or ``None`` if the game would not reach it."""
+        table = self._table
+        state = self._fresh()
+        hands = [_dealt_in(world, s) for s in range(table.players)]
+        if table.spare:  # the starter's highest card stands for the spare card
+            starter = max(range(table.players), key=lambda s: len(hands[s]))
+            hands[starter] = hands[starter][:-1]
+        for k in range(table.dealt):
+            hand = hands[k % table.players]
+            state.apply_action(hand[k // table.players])
+        for action in world.history:
+            while state.current_player() != action.player:
+                if state._game is None or not state._poll_pass():
+                    return None
+            index = table.table.index(action)
+            if index not in state._decision()[1]:
+                return None
+            state.apply_action(index)
+            if state._game is None or state._game.history[-1] != action:
+                return None  # the class's lowest suits are not the cards played
+        self._settle_poll(state, seat)
+        return state
+
+    def _poll_pass(self) -> bool:
+        """Decline for the polled seat deciding now; ``False`` if no seat is polled."""
+        game = self._game
+        if game is None or game.is_over:
+            return False
+        seat, _ = self._decision()
+        if seat == game.to_act:
+            return False
+        self.apply_action(self._table.table.PASS)
+        return True
+
+    def _settle_poll(self, state: TienLenState, seat: int) -> None:
+        """Bring *state*'s questions on the current play to where *seat* knows they are."""
+        if self._game is None or self._game.is_over:
+            return
+        if self.current_player() == seat:
+            while state.current_player() != seat and state._poll_pass():
+                pass
+        elif seat in self._declined:
+            while seat not in state._declined and state._poll_pass():
+                pass
+
+
+def _check_seat(seat: int, players: int) -> None:
+    if type(seat) is not int or not 0 <= seat < players:
+        msg = f"no seat {seat!r} at a {players}-player table"
+        raise InvalidArgumentError(msg)
+
+
+def _rng(sampler: Callable[[], float] | random.Random) -> random.Random:
+    if isinstance(sampler, random.Random):
+        return sampler
+    if not callable(sampler):
+        msg = f"expected a probability sampler or a random.Random, got {sampler!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    return random.Random(int(float(sampler()) * 2**53))
+
+
+def _value(action: Action) -> int:
+    return _card_value(action.cards.mask) if type(action) is Play else 0
+
+
+def _lowest_fills(world: GameState, table: ActionTable) -> bool:
+    """Whether every play of *world* is its class filled with the player's lowest suits.
+
+    `ActionTable.fill` is always legal, so it is the member of least card value among
+    the plays offered: the one this game plays for the class.
+    """
+    hands = [
+        Hand.from_cards(DECK[c] for c in _dealt_in(world, s))
+        for s in range(world.players)
+    ]
+    for action in world.history:
+        if type(action) is Play:
+            seat = action.player
+            if table.fill(table.index(action), hands[seat], seat) != action:
+                return False
+            hands[seat] -= action.cards
+    return True
+
+
+def _dealt_in(world: GameState, seat: int) -> list[int]:
+    """*seat*'s dealt cards in *world*, as card indices, lowest first."""
+    cards = list(world.hand(seat))
+    for action in world.history:
+        if type(action) is Play and action.player == seat:
+            cards.extend(action.cards)
+    return sorted(card.index for card in cards)
+
+
+def _seats(seats: frozenset[int]) -> str:
+    return " ".join(map(str, sorted(seats))) or "-"
+
+
+# -- observers ----------------------------------------------------------------------
+
+
+class TienLenObserver:
+    """OpenSpiel's Python observer: the observation, or the information state.
+
+    ``tensor`` is the flat float32 vector and ``dict`` its fields by name (views),
+    as `tienlen.rl.observation.ObservationLayout` lays them out; the information
+    state (``perfect_recall``) holds the whole public history and one more field,
+    ``declined``. Only one seat's private information is supported
+    (``pyspiel.PrivateInfoType.SINGLE_PLAYER``, OpenSpiel's default).
+
+    Example:
+        >>> import pyspiel
+        >>> from open_spiel.python.observation import make_observation
+        >>> game = pyspiel.load_game("python_tienlen_classic")
+        >>> seen = make_observation(game)
+        >>> state = game.new_initial_state()
+        >>> while state.is_chance_node():
+        ...     state.apply_action(state.legal_actions()[0])
+        >>> seen.set_from(state, player=0)
+        >>> int(seen.dict["hand"].sum()), seen.tensor.shape
+        (13, (874,))
+    """
+
+    def __init__(
+        self,
+        table: _Table,
+        iig_obs_type: pyspiel.IIGObservationType | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> None:
+        if params:
+            msg = f"observation parameters are not supported, got {dict(params)}"
+            raise InvalidArgumentError(msg)
+        if iig_obs_type is None:
+            iig_obs_type = pyspiel.IIGObservationType(perfect_recall=False)
+        if (
+            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+            or not iig_obs_type.public_info
+        ):
+            msg = (
+                "only one seat's own view is supported "
+                "(public_info=True, private_info=SINGLE_PLAYER)"
+            )
+            raise InvalidArgumentError(msg)
+        self._table = table
+        self._recall = bool(iig_obs_type.perfect_recall)
+        history = table.public_bound if self._recall else _HISTORY
+        self._encoder = ObservationEncoder(table.rules, table.players, history)
+        layout = self._encoder.layout
+        extra = 1 if self._recall else 0
+        self.tensor: npt.NDArray[np.float32] = np.zeros(layout.size + extra, np.float32)
+        self.dict: dict[str, npt.NDArray[np.float32]] = {
+            name: self.tensor[part] for name, part in layout.slices.items()
+        }
+        if self._recall:
+            self.dict["declined"] = self.tensor[layout.size :]
+
+    def set_from(self, state: TienLenState, player: int) -> None:
+        """Write *player*'s view of *state* into `tensor`."""
+        _check_seat(player, self._table.players)
+        tensor = self.tensor
+        tensor.fill(0.0)
+        game = state.game_state
+        layout = self._encoder.layout
+        if game is None:  # the deal: only the seat's own cards so far
+            hand = self.dict["hand"]
+            for card in state.dealt(player):
+                hand[card.index] += 1
+            return
+        if len(game.history) > layout.history and self._recall:
+            msg = (  # the bound of `_table_for` is proven; this guards perfect recall
+                f"{len(game.history)} public actions exceed the information state's "
+                f"{layout.history}"
+            )
+            raise InvalidStateError(msg)
+        self._encoder.reset(game)
+        tensor[: layout.size] = self._encoder.encode(game, player)
+        if self._recall:
+            self.dict["declined"][0] = player in state._declined
+
+    def string_from(self, state: TienLenState, player: int) -> str:
+        """*player*'s view of *state* as text."""
+        if self._recall:
+            return state.information_text(player)
+        return state.observation_text(player)
+
+
+# -- registration -------------------------------------------------------------------
+
+
+class ClassicGame(TienLenGame):
+    """``python_tienlen_classic``: `tienlen.CLASSIC` unless the ``rules`` parameter says otherwise."""
+
+    preset = "classic"
+
+
+class JustusPangGame(TienLenGame):
+    """``python_tienlen_justus_pang``: `tienlen.JUSTUS_PANG` by default."""
+
+    preset = "justus-pang"
+
+
+class KennethLoGame(TienLenGame):
+    """``python_tienlen_kenneth_lo``: `tienlen.KENNETH_LO` by default."""
+
+    preset = "kenneth-lo"
+
+
+class VietcongGame(TienLenGame):
+    """``python_tienlen_vietcong``: `tienlen.VIETCONG` by default."""
+
+    preset = "vietcong"
+
+
+class PokerGame(TienLenGame):
+    """``python_tienlen_poker``: `tienlen.POKER` by default."""
+
+    preset = "poker"
+
+
+def _register() -> None:
+    """Register one game per preset, each with its own `TienLenGame` subclass.
+
+    The creator OpenSpiel keeps is a class: a class outlives the interpreter's
+    shutdown, while a plain callable freed then crashes it. Module-level classes
+    also let a game pickle.
+    """
+    registered = set(pyspiel.registered_names())
+    for creator in (
+        ClassicGame,
+        JustusPangGame,
+        KennethLoGame,
+        VietcongGame,
+        PokerGame,
+    ):
+        name = game_name(creator.preset)
+        if name not in registered:
+            zero_sum = type(RULESETS[creator.preset].scorer) is StakeScorer
+            pyspiel.register_game(_game_type(name, zero_sum=zero_sum), creator)
+
+
+_register()
