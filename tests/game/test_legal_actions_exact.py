@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.game.helpers import PRESETS, all_candidate_actions, refuse
-from tests.golden.generate import HOUSE_RULES
+from tests.golden.generate import HOUSE_RULES, house_table
 from tienlen import (
     CLASSIC,
     CLASSIC_TWO_DECKS,
@@ -47,18 +47,14 @@ _TRIPLES = Shape.of(ComboKind.CONSECUTIVE_TRIPLES, 3)
 _FOUR = Shape.of(ComboKind.FOUR_OF_A_KIND)
 
 
-def _house(preset: BaseRules, name: str, **changes: object) -> BaseRules:
-    return attrs.evolve(preset, name=name, aliases=(), **changes)  # type: ignore[arg-type]
-
-
 HOUSE_TABLES: tuple[BaseRules, ...] = (
     # each §12 setting alone
-    _house(CLASSIC, "bombs-never-lead", bombs_may_lead=False),  # §12.1
-    _house(CLASSIC, "fours-never-lead", four_of_a_kind_may_lead=False),  # §12.1
-    _house(CLASSIC, "suited", suited_straights=True),  # §12.2
-    _house(CLASSIC, "k1", pair_runs_beat_twos=1),  # §12.3
-    _house(CLASSIC, "k2", pair_runs_beat_twos=2),  # §12.3
-    _house(  # §12.4
+    house_table(CLASSIC, "bombs-never-lead", bombs_may_lead=False),  # §12.1
+    house_table(CLASSIC, "fours-never-lead", four_of_a_kind_may_lead=False),  # §12.1
+    house_table(CLASSIC, "suited", suited_straights=True),  # §12.2
+    house_table(CLASSIC, "k1", pair_runs_beat_twos=1),  # §12.3
+    house_table(CLASSIC, "k2", pair_runs_beat_twos=2),  # §12.3
+    house_table(  # §12.4
         CLASSIC,
         "triples",
         kinds=CLASSIC.kinds | {ComboKind.CONSECUTIVE_TRIPLES},
@@ -66,13 +62,13 @@ HOUSE_TABLES: tuple[BaseRules, ...] = (
         bombs=CLASSIC.bombs
         | {Bomb(bomb=_TRIPLES, target=Shape.of(ComboKind.PAIR), target_rank=Rank.TWO)},
     ),
-    _house(  # §12.6
+    house_table(  # §12.6
         POKER, "long-runs", max_consecutive_pairs=6, longer_pair_runs_beat_shorter=True
     ),
-    _house(POKER, "no-chain", chop_chain=False, frozen_multiplier=2),  # §12.7
-    _house(CLASSIC, "no-lock", pass_locks_out=False),  # §12.8
-    _house(POKER, "poker-no-lock", pass_locks_out=False),  # §12.8 with jump-ins
-    _house(  # §12.9
+    house_table(POKER, "no-chain", chop_chain=False, frozen_multiplier=2),  # §12.7
+    house_table(CLASSIC, "no-lock", pass_locks_out=False),  # §12.8
+    house_table(POKER, "poker-no-lock", pass_locks_out=False),  # §12.8 with jump-ins
+    house_table(  # §12.9
         CLASSIC,
         "four-on-any",
         bombs=CLASSIC.bombs
@@ -82,10 +78,10 @@ HOUSE_TABLES: tuple[BaseRules, ...] = (
         },
     ),
     *(  # §12.10
-        _house(CLASSIC, f"leader-{reading.value}", leader_after_going_out=reading)
+        house_table(CLASSIC, f"leader-{reading.value}", leader_after_going_out=reading)
         for reading in LeaderAfterGoingOut
     ),
-    _house(  # §12.11
+    house_table(  # §12.11
         POKER,
         "d21-d22-d23",
         six_pairs_counts_sets=False,
@@ -93,7 +89,7 @@ HOUSE_TABLES: tuple[BaseRules, ...] = (
         catch_with_last_cards_scores=False,
     ),
     *(  # §12.12, on every preset and on two decks
-        _house(preset, f"{preset.name}-{name}-only", **{setting: True})
+        house_table(preset, f"{preset.name}-{name}-only", **{setting: True})
         for preset in (*PRESETS, CLASSIC_TWO_DECKS)
         for name, setting in (
             ("no-two-out", "no_going_out_with_two"),
@@ -101,7 +97,7 @@ HOUSE_TABLES: tuple[BaseRules, ...] = (
         )
     ),
     # combinations
-    _house(
+    house_table(
         CLASSIC,
         "classic-all",
         bombs_may_lead=False,
@@ -111,7 +107,7 @@ HOUSE_TABLES: tuple[BaseRules, ...] = (
         no_going_out_with_bomb=True,
         leader_after_going_out=LeaderAfterGoingOut.BEATEN_PLAYER,
     ),
-    _house(
+    house_table(
         POKER,
         "poker-all",
         four_of_a_kind_may_lead=False,
@@ -124,14 +120,14 @@ HOUSE_TABLES: tuple[BaseRules, ...] = (
         chop_chain=False,
         leader_after_going_out=LeaderAfterGoingOut.AFTER_LAST_TO_ACT,
     ),
-    _house(
+    house_table(
         JUSTUS_PANG,
         "justus-pang-all",
         pass_locks_out=False,
         no_going_out_with_two=True,
         pair_runs_beat_twos=1,
     ),
-    _house(
+    house_table(
         VIETCONG,
         "vietcong-all",
         bombs_may_lead=False,
@@ -139,14 +135,14 @@ HOUSE_TABLES: tuple[BaseRules, ...] = (
         no_going_out_with_bomb=True,
         leader_after_going_out=LeaderAfterGoingOut.BEATEN_PLAYER,
     ),
-    _house(
+    house_table(
         KENNETH_LO,
         "kenneth-lo-all",
         suited_straights=True,
         no_going_out_with_two=True,
         pass_locks_out=False,
     ),
-    _house(
+    house_table(
         CLASSIC_TWO_DECKS,
         "two-decks-all",
         pass_locks_out=False,

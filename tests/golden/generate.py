@@ -71,23 +71,23 @@ and `CLASSIC_TWO_DECKS` at 5–8 players."""
 _TRIPLES: Final = Shape.of(ComboKind.CONSECUTIVE_TRIPLES, 3)
 
 
-def _house(preset: BaseRules, name: str, **changes: Any) -> BaseRules:
+def house_table(preset: BaseRules, name: str, **changes: Any) -> BaseRules:
     """*preset* with *changes*, under its own *name* and none of the preset's aliases."""
     return attrs.evolve(preset, name=name, aliases=(), **changes)
 
 
 HOUSE_RULES: Final = (
-    _house(CLASSIC, "no-two-out", no_going_out_with_two=True),
-    _house(CLASSIC, "no-bomb-out", no_going_out_with_bomb=True),
-    _house(CLASSIC, "no-lock-out", pass_locks_out=False, pair_runs_beat_twos=1),
-    _house(
+    house_table(CLASSIC, "no-two-out", no_going_out_with_two=True),
+    house_table(CLASSIC, "no-bomb-out", no_going_out_with_bomb=True),
+    house_table(CLASSIC, "no-lock-out", pass_locks_out=False, pair_runs_beat_twos=1),
+    house_table(
         CLASSIC,
         "bombs-never-lead",
         bombs_may_lead=False,
         four_of_a_kind_may_lead=False,
     ),
-    _house(CLASSIC, "suited-runs", suited_straights=True),
-    _house(
+    house_table(CLASSIC, "suited-runs", suited_straights=True),
+    house_table(
         CLASSIC,
         "triple-runs",
         kinds=CLASSIC.kinds | {ComboKind.CONSECUTIVE_TRIPLES},
@@ -95,7 +95,7 @@ HOUSE_RULES: Final = (
         | {Bomb(bomb=_TRIPLES, target=Shape.of(ComboKind.PAIR), target_rank=Rank.TWO)},
         no_going_out_with_bomb=True,
     ),
-    _house(
+    house_table(
         POKER,
         "poker-no-chain",
         chop_chain=False,
@@ -104,7 +104,7 @@ HOUSE_RULES: Final = (
         max_consecutive_pairs=5,
         longer_pair_runs_beat_shorter=True,
     ),
-    _house(
+    house_table(
         POKER,
         "poker-no-two-out",
         no_going_out_with_two=True,
@@ -112,13 +112,13 @@ HOUSE_RULES: Final = (
         pass_locks_out=False,
         leader_after_going_out=LeaderAfterGoingOut.BEATEN_PLAYER,
     ),
-    _house(
+    house_table(
         JUSTUS_PANG,
         "justus-pang-no-two-out",
         no_going_out_with_two=True,
         leader_after_going_out=LeaderAfterGoingOut.AFTER_LAST_TO_ACT,
     ),
-    _house(CLASSIC_TWO_DECKS, "two-decks-no-two-out", no_going_out_with_two=True),
+    house_table(CLASSIC_TWO_DECKS, "two-decks-no-two-out", no_going_out_with_two=True),
 )
 """House-rule tables of RULES §12, each setting on at least once: no going out with a
 2 or a bomb (§12.12, also with Poker's jump-ins and with Justus Pang's continuation),
