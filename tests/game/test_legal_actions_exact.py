@@ -49,7 +49,7 @@ _FOUR = Shape.of(ComboKind.FOUR_OF_A_KIND)
 
 HOUSE_TABLES: tuple[BaseRules, ...] = (
     # each §12 setting alone
-    house_table(CLASSIC, "bombs-never-lead", bombs_may_lead=False),  # §12.1
+    house_table(CLASSIC, "pair-runs-never-lead", bombs_may_lead=False),  # §12.1
     house_table(CLASSIC, "fours-never-lead", four_of_a_kind_may_lead=False),  # §12.1
     house_table(CLASSIC, "suited", suited_straights=True),  # §12.2
     house_table(CLASSIC, "k1", pair_runs_beat_twos=1),  # §12.3
