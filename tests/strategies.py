@@ -178,7 +178,7 @@ def spec_bombers(rules: BaseRules, shape: Shape, rank: Rank) -> set[Shape]:
     k = rules.pair_runs_beat_twos
     if k is not None and rank is Rank.TWO and shape.kind in _SET_KINDS:
         n = _SET_KINDS.index(shape.kind) + 1
-        if n + k <= 13:
+        if 3 <= n + k <= 13:  # no run of fewer than three pairs exists (RULES §1.2)
             found.add(_pairs(n + k))
     if (
         rules.longer_pair_runs_beat_shorter

@@ -608,8 +608,9 @@ class GameState:
             and self._forbids_going_out(player)
         ):
             whole = self._masks[player]  # the one play that empties the hand
-            actions._singles &= ~whole
-            actions._count = actions._singles.bit_count()
+            if whole.bit_count() == 1:  # a single card: not the other singles
+                actions._singles &= ~whole
+                actions._count = actions._singles.bit_count()
             masks = [m for m in masks if m != whole]
         if not top:
             actions._masks = masks

@@ -1,8 +1,11 @@
 """Write the golden game corpus: seeded games of every preset and table size (RULES §1–§6).
 
 Run from the repository root as ``python -m tests.golden.generate`` to (re)write the
-files; the corpus is committed and must never change unless a rule change is intended
-(and then listed under **Rules** in CHANGELOG.md). Each line of
+files, or ``python -m tests.golden.generate house`` to write only the house-rule files
+(`HOUSE_TABLES`, in ``tests/golden/house/``); the corpus is committed and must never
+change unless a rule change is intended (and then listed under **Rules** in
+CHANGELOG.md). The preset files hold records of format 1, which a full rewrite would
+turn into format 2: write them again only for an intended change. Each line of
 ``tests/golden/<preset>-<players>p.jsonl`` is one game: its record (`tienlen.records`
 format), the number of legal actions at every step (the last entry: the final state,
 0), a digest of every step's sorted legal actions and the result's score items, so that `test_golden.py` pins the
@@ -11,6 +14,10 @@ whole game, not only the actions taken. python-chess keeps its perft files the s
 Games are seeded; even games choose uniformly among the legal actions (Poker jump-ins
 included), odd games eagerly (bombs first, then plays, see `choose`). Every fourth game is a later game of a match led by a given seat, every
 eighth follows an instant win (Poker leads with 3♠ again then, D-16).
+
+House-rule tables (RULES §12) are pinned the same way: their legal lists are where a
+rule that refuses some plays (no going out on a 2, bombs that may not lead, suited
+runs) can drift from `GameState.is_legal`.
 """
 
 from __future__ import annotations
@@ -18,8 +25,11 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import sys
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
+
+import attrs
 
 from tienlen import (
     CLASSIC,
@@ -29,9 +39,18 @@ from tienlen import (
     POKER,
     VIETCONG,
     Action,
+    BaseRules,
+    Bomb,
+    Card,
+    ComboKind,
     GameState,
+    Hand,
     Play,
+    Rank,
+    Shape,
 )
+from tienlen.cards import DECK
+from tienlen.policies import LeaderAfterGoingOut
 from tienlen.records import record, to_json
 from tienlen.rules import RuleSet
 
@@ -49,6 +68,71 @@ TABLES: Final[tuple[tuple[RuleSet, int], ...]] = (
 )
 """Every preset at 2, 3 and 4 players (Kenneth Lo's three on 17 cards and the spare),
 and `CLASSIC_TWO_DECKS` at 5–8 players."""
+_TRIPLES: Final = Shape.of(ComboKind.CONSECUTIVE_TRIPLES, 3)
+
+
+def house_table(preset: BaseRules, name: str, **changes: Any) -> BaseRules:
+    """*preset* with *changes*, under its own *name* and none of the preset's aliases."""
+    return attrs.evolve(preset, name=name, aliases=(), **changes)
+
+
+HOUSE_RULES: Final = (
+    house_table(CLASSIC, "no-two-out", no_going_out_with_two=True),
+    house_table(CLASSIC, "no-bomb-out", no_going_out_with_bomb=True),
+    house_table(CLASSIC, "no-lock-out", pass_locks_out=False, pair_runs_beat_twos=1),
+    house_table(
+        CLASSIC,
+        "bombs-never-lead",
+        bombs_may_lead=False,
+        four_of_a_kind_may_lead=False,
+    ),
+    house_table(CLASSIC, "suited-runs", suited_straights=True),
+    house_table(
+        CLASSIC,
+        "triple-runs",
+        kinds=CLASSIC.kinds | {ComboKind.CONSECUTIVE_TRIPLES},
+        bombs=CLASSIC.bombs
+        | {Bomb(bomb=_TRIPLES, target=Shape.of(ComboKind.PAIR), target_rank=Rank.TWO)},
+        no_going_out_with_bomb=True,
+    ),
+    house_table(
+        POKER,
+        "poker-no-chain",
+        chop_chain=False,
+        frozen_multiplier=2,
+        two_values=(1, 1, 2, 2),
+        max_consecutive_pairs=5,
+        longer_pair_runs_beat_shorter=True,
+    ),
+    house_table(
+        POKER,
+        "poker-no-two-out",
+        no_going_out_with_two=True,
+        no_going_out_with_bomb=True,
+        pass_locks_out=False,
+        leader_after_going_out=LeaderAfterGoingOut.BEATEN_PLAYER,
+    ),
+    house_table(
+        JUSTUS_PANG,
+        "justus-pang-no-two-out",
+        no_going_out_with_two=True,
+        leader_after_going_out=LeaderAfterGoingOut.AFTER_LAST_TO_ACT,
+    ),
+    house_table(CLASSIC_TWO_DECKS, "two-decks-no-two-out", no_going_out_with_two=True),
+)
+"""House-rule tables of RULES §12, each setting on at least once: no going out with a
+2 or a bomb (§12.12, also with Poker's jump-ins and with Justus Pang's continuation),
+passing without lock-out (§12.8) with n + 1 pairs on n 2s (§12.3), bombs that may not
+lead (§12.1), suited runs (§12.2), runs of triples as a bomb (§12.4), Poker's other chop
+money and longer pair runs (§12.6, §12.7), and each reading of who leads after a player
+goes out (§12.10)."""
+HOUSE_TABLES: Final[tuple[tuple[BaseRules, int], ...]] = (
+    *((rules, n) for rules in HOUSE_RULES[:-1] for n in (3, 4)),
+    (HOUSE_RULES[-1], 6),
+)
+"""Every house-rule table at 3 and 4 players, the two-deck one at 6."""
+HOUSE_GAMES_PER_FILE: Final = 60
+ENDGAMES_PER_FILE: Final = 100
 CORPUS_NAMES: Final = {CLASSIC_TWO_DECKS.name: CLASSIC.name}
 """The two-deck games were recorded when `CLASSIC` still seated five to eight: their
 files and seeds keep the name ``classic``, so the generator deals the same games."""
@@ -59,14 +143,26 @@ def corpus_name(rules: RuleSet) -> str:
     return CORPUS_NAMES.get(rules.name, rules.name)
 
 
+def _is_house(rules: RuleSet) -> bool:
+    return any(rules.name == house.name for house in HOUSE_RULES)
+
+
 def games_for(rules: RuleSet) -> int:
     """How many games the corpus holds for each table size of *rules*."""
+    if _is_house(rules):
+        return HOUSE_GAMES_PER_FILE
     return POKER_GAMES_PER_FILE if rules.name == POKER.name else GAMES_PER_FILE
 
 
 def path_for(rules: RuleSet, players: int) -> Path:
-    """The corpus file of *rules* at a table of *players*."""
-    return HERE / f"{corpus_name(rules)}-{players}p.jsonl"
+    """The corpus file of *rules* at a table of *players* (house rules in ``house/``)."""
+    folder = HERE / "house" if _is_house(rules) else HERE
+    return folder / f"{corpus_name(rules)}-{players}p.jsonl"
+
+
+def endgame_path_for(rules: RuleSet, players: int) -> Path:
+    """The endgame file of the house-rule table *rules* at *players* (`endgame`)."""
+    return HERE / "house" / f"{rules.name}-{players}p-endgames.jsonl"
 
 
 def step_digest(state: GameState) -> tuple[int, str]:
@@ -94,6 +190,53 @@ def deal(rules: RuleSet, players: int, game: int) -> GameState:
         leader=leader,
         after_instant_win=after_instant_win,
     )
+
+
+ENDGAME_RANKS: Final = (Rank.QUEEN, Rank.KING, Rank.ACE, Rank.TWO)
+"""The ranks an endgame hand may hold a set of (`endgame`)."""
+
+
+def endgame(rules: RuleSet, players: int, game: int) -> GameState:
+    """Endgame *game* of the house corpus: a later game started from short hands.
+
+    A hand is a set of a high rank (a pair, triple or four of queens to 2s), a bomb
+    (a four of a kind, three consecutive pairs or three consecutive triples of any
+    ranks below the 2) or one to four cards off the deck: the positions where a
+    table's limits on going out (RULES §12.12) decide what may be played.
+    """
+    rng = random.Random(f"tienlen-golden-endgame:{rules.name}:{players}:{game}")
+    deck = [card for card in DECK for _ in range(rules.deal_size(players)[0])]
+    rng.shuffle(deck)
+    hands: list[Hand] = []
+    for _ in range(players):
+        draw = rng.random()
+        if draw < 0.4:
+            cards = _take(deck, [rng.choice(ENDGAME_RANKS)], rng.randint(2, 4))
+        elif draw < 0.6:
+            per_rank, length = rng.choice(((4, 1), (2, 3), (3, 3)))
+            low = rng.randrange(Rank.TWO.value - length + 1)
+            ranks = [Rank(value) for value in range(low, low + length)]
+            cards = _take(deck, ranks, per_rank)
+        else:
+            cards = []
+        cards = cards or deck[: rng.randint(1, 4)]
+        for card in cards:
+            deck.remove(card)
+        hands.append(Hand.from_cards(cards))
+    return GameState.from_hands(
+        hands, rules, first_game=False, leader=rng.randrange(players)
+    )
+
+
+def _take(deck: list[Card], ranks: list[Rank], per_rank: int) -> list[Card]:
+    """*per_rank* cards of each of *ranks* from *deck*, or none if one rank runs short."""
+    taken: list[Card] = []
+    for rank in ranks:
+        left = [card for card in deck if card.rank is rank][:per_rank]
+        if len(left) < per_rank:
+            return []
+        taken += left
+    return taken
 
 
 def choose(state: GameState, rng: random.Random, *, eager: bool) -> Action:
@@ -135,10 +278,20 @@ def play_out(
         state = state.apply(choose(state, rng, eager=eager))
 
 
-def game_line(rules: RuleSet, players: int, game: int) -> str:
-    """One line of the corpus: the record, the counts and the digest of game *game*."""
-    start = deal(rules, players, game)
-    rng = random.Random(f"tienlen-golden-play:{corpus_name(rules)}:{players}:{game}")
+def game_line(
+    rules: RuleSet, players: int, game: int, *, endgames: bool = False
+) -> str:
+    """One line of the corpus: the record, the counts and the digest of game *game*.
+
+    With *endgames*, the game starts from short hands (`endgame`).
+    """
+    if endgames:
+        start = endgame(rules, players, game)
+        seed = f"tienlen-golden-endgame-play:{rules.name}:{players}:{game}"
+    else:
+        start = deal(rules, players, game)
+        seed = f"tienlen-golden-play:{corpus_name(rules)}:{players}:{game}"
+    rng = random.Random(seed)
     final, counts, digest = play_out(start, rng, eager=game % 2 == 1)
     assert final.result is not None
     entry = {
@@ -150,13 +303,22 @@ def game_line(rules: RuleSet, players: int, game: int) -> str:
     return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
 
 
-def main() -> None:
-    """Write every corpus file."""
-    for rules, players in TABLES:
+def main(argv: list[str]) -> None:
+    """Write every corpus file, or with ``house`` only the house-rule files."""
+    tables = HOUSE_TABLES if argv == ["house"] else (*TABLES, *HOUSE_TABLES)
+    for rules, players in tables:
         lines = [game_line(rules, players, game) for game in range(games_for(rules))]
         path_for(rules, players).write_text("\n".join(lines) + "\n", encoding="utf-8")
         print(f"{path_for(rules, players).name}: {len(lines)} games")  # noqa: T201
+    for rules, players in HOUSE_TABLES:
+        lines = [
+            game_line(rules, players, game, endgames=True)
+            for game in range(ENDGAMES_PER_FILE)
+        ]
+        path = endgame_path_for(rules, players)
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"{path.name}: {len(lines)} games")  # noqa: T201
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

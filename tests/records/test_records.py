@@ -140,13 +140,16 @@ def house_rules(draw: st.DrawFn) -> BaseRules:
     scoring = _keep_or(draw, base.scoring, st.sampled_from(Scoring))
     place_points = base.place_points
     if draw(st.booleans()):
-        place_points = tuple(
-            draw(
-                st.lists(
-                    st.integers(-3, 9),
-                    min_size=base.max_players,
-                    max_size=base.max_players,
-                )
+        place_points = tuple(  # never negative, never rising (RULES §6.6.1)
+            sorted(
+                draw(
+                    st.lists(
+                        st.integers(0, 9),
+                        min_size=base.max_players,
+                        max_size=base.max_players,
+                    )
+                ),
+                reverse=True,
             )
         )
     elif scoring is Scoring.POKER_POINTS:

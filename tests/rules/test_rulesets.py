@@ -415,12 +415,12 @@ REJECTED: list[tuple[str, Callable[[], object], str]] = [
     (
         "too-many-players",
         lambda: attrs.evolve(CLASSIC, max_players=9),
-        "players must satisfy 2 <= min (2) <= max (9) <= 8",
+        "players must satisfy 2 <= min_players (2) <= max_players (9) <= 8",
     ),
     (
         "min-above-max-players",
         lambda: attrs.evolve(POKER, min_players=5),
-        "players must satisfy 2 <= min (5) <= max (4) <= 8",
+        "players must satisfy 2 <= min_players (5) <= max_players (4) <= 8",
     ),
     (
         "poker-points-for-8",

@@ -147,7 +147,11 @@ class InstantWin(enum.Enum):
     TWO_BOMBS = "two-bombs"
     """Two disjoint combinations of the rule set's bomb shapes (RULES §12.5)."""
     ONE_COLOUR = "one-colour"
-    """Every card red (♦♥) or every card black (♠♣) (RULES §12.5)."""
+    """Thirteen or more cards of one colour, red (♦♥) or black (♠♣) (RULES §12.5).
+
+    A 13-card hand is all red or all black; a smaller hand never qualifies, a
+    larger one (17 cards for three) when 13 of its cards share a colour.
+    """
     FOUR_THREES = "four-threes"
     """All four 3s, in the first game of a match only (RULES §12.5)."""
     THREE_TRIPLES = "three-triples"
@@ -300,6 +304,21 @@ _TWO_DECKS_HINT: Final = (
 )
 """How to get a two-deck table, for the messages that refuse five or more on one deck."""
 _LONGEST_RUN: Final = _bits.RANKS
+_SHORTEST_PAIR_RUN: Final = KINDS[ComboKind.CONSECUTIVE_PAIRS.value].shortest
+"""The fewest pairs any run of consecutive pairs has (RULES §1.2): three."""
+_SETS_OF_TWOS: Final = (
+    ComboKind.SINGLE,
+    ComboKind.PAIR,
+    ComboKind.TRIPLE,
+    ComboKind.FOUR_OF_A_KIND,
+)
+"""The kinds that hold n = 1…4 2s, for `BaseRules.pair_runs_beat_twos` (RULES §12.3)."""
+_BLACK: Final = int("3" * _bits.RANKS, 16)
+"""♠ and ♣ of every rank in one half of a hand mask (`InstantWin.ONE_COLOUR`)."""
+_RED: Final = _BLACK << 2
+"""♦ and ♥ of every rank in one half of a hand mask."""
+_ONE_COLOUR_CARDS: Final = 13
+"""How many cards of one colour `InstantWin.ONE_COLOUR` needs (RULES §12.5)."""
 _TWO: Final = Rank.TWO.value
 _Items = tuple[tuple[int, int, int, int], ...]
 """`_best_packing` items: ``(per_rank, length, value, top_rank)`` for each bomb shape."""
@@ -631,7 +650,7 @@ class BaseRules:
         if not self.name:
             yield "the name is empty"
         if not 2 <= self.min_players <= self.max_players <= _MAX_PLAYERS:
-            yield f"players must satisfy 2 <= min ({self.min_players}) <= max ({self.max_players}) <= 8"
+            yield f"players must satisfy 2 <= min_players ({self.min_players}) <= max_players ({self.max_players}) <= 8"
         yield from self._deck_problems()
         if not 1 <= self.hand_size <= 13:
             yield f"hand_size must be 1-13, got {self.hand_size}"
@@ -667,11 +686,7 @@ class BaseRules:
         if self.suited_straights and ComboKind.STRAIGHT not in self.kinds:
             yield "suited_straights needs straights in kinds"
         pairs = ComboKind.CONSECUTIVE_PAIRS in self.kinds
-        if self.pair_runs_beat_twos is not None:
-            if not 1 <= self.pair_runs_beat_twos < _LONGEST_RUN:
-                yield f"pair_runs_beat_twos must be 1-12 or None, got {self.pair_runs_beat_twos}"
-            if not pairs:
-                yield "pair_runs_beat_twos needs consecutive pairs in kinds"
+        yield from self._pair_run_problems()
         if self.longer_pair_runs_beat_shorter and not pairs:
             yield "longer_pair_runs_beat_shorter needs consecutive pairs in kinds"
         if not {ComboKind.SINGLE}.issubset(self.kinds):
@@ -692,6 +707,7 @@ class BaseRules:
             and len(self.place_points) < self.max_players
         ):
             yield f"place_points needs a value for each of {self.max_players} places"
+        yield from self._money_problems()
         for flag in (
             "pass_locks_out",
             "chop_chain",
@@ -714,6 +730,55 @@ class BaseRules:
             value = getattr(self, name)
             if value is not None and not isinstance(value, kind):
                 yield f"{name} must be a {kind.__name__} or None, got {value!r}"
+
+    def _pair_run_problems(self) -> Iterator[str]:
+        """``pair_runs_beat_twos`` k is 1-12 and makes some run a bomb (RULES §12.3).
+
+        n + k pairs beat n 2s for the n (1-4) whose 2s form a combination here; a
+        value that reaches no run of the allowed lengths would be silently ignored.
+        """
+        k = self.pair_runs_beat_twos
+        if k is None:
+            return
+        if not 1 <= k < _LONGEST_RUN:
+            yield f"pair_runs_beat_twos must be 1-12 or None, got {k}"
+            return
+        if ComboKind.CONSECUTIVE_PAIRS not in self.kinds:
+            yield "pair_runs_beat_twos needs consecutive pairs in kinds"
+            return
+        fewest = max(self.min_consecutive_pairs, _SHORTEST_PAIR_RUN)
+        most = self.max_consecutive_pairs
+        counts = [n for n, kind in enumerate(_SETS_OF_TWOS, 1) if kind in self.kinds]
+        if not any(fewest <= n + k <= most for n in counts):
+            yield (
+                f"pair_runs_beat_twos={k} makes no run a bomb: n 2s (n = "
+                f"{', '.join(map(str, counts))}) would need n + {k} consecutive pairs, "
+                f"and runs here are {fewest}-{most} pairs long"
+            )
+
+    def _money_problems(self) -> Iterator[str]:
+        """Points and stakes are never negative; place points never rise (RULES §6.6, §12.7)."""
+        for name in ("two_values", "place_points"):
+            values: tuple[int, ...] = getattr(self, name)
+            for index, value in enumerate(values):
+                if value < 0:
+                    yield f"{name}[{index}] must be >= 0, got {value} (in {values})"
+        for shape, value in self.bomb_values:
+            if value < 0:
+                yield f"bomb_values gives {shape} a negative value, {value}; values must be >= 0"
+        points = self.place_points
+        for place in range(1, len(points)):
+            if points[place] > points[place - 1]:
+                yield (
+                    f"place_points must not rise from one place to the next: place "
+                    f"{place + 1} scores {points[place]}, more than place {place}'s "
+                    f"{points[place - 1]} (in {points})"
+                )
+                break
+        for name in ("frozen_penalty", "instant_win_stake", "instant_win_points"):
+            value = getattr(self, name)
+            if value < 0:
+                yield f"{name} must be >= 0, got {value}"
 
     def _deck_problems(self) -> Iterator[str]:
         """One deck seats 2–4 players, two decks 5–8 (RULES §1.1, §2.1, §10)."""
@@ -810,9 +875,9 @@ class BaseRules:
             k is not None
             and rank is Rank.TWO
             and not shape.kind.is_sequence
-            and shape.size + k <= _LONGEST_RUN
-        ):
-            found.add(Shape.of(pairs, shape.size + k))  # n + k pairs beat n 2s
+            and _SHORTEST_PAIR_RUN <= shape.size + k <= _LONGEST_RUN
+        ):  # n + k pairs beat n 2s; a run too short to exist beats nothing (k = 1, n = 1)
+            found.add(Shape.of(pairs, shape.size + k))
         if self.longer_pair_runs_beat_shorter and shape.kind is pairs:
             found.update(Shape.of(pairs, n) for n in range(shape.length + 1, 14))
         found.discard(shape)
@@ -1131,9 +1196,8 @@ class BaseRules:
         if win is InstantWin.TWO_BOMBS:
             listed = tuple(_count_list(hand._mask))
             return _best_packing(listed, [], self._bomb_items) >= 2
-        if win is InstantWin.ONE_COLOUR:
-            colours = {card.suit.value >> 1 for card in hand}  # ♠♣ 0, ♦♥ 1
-            return len(colours) == 1
+        if win is InstantWin.ONE_COLOUR:  # 13 cards of one colour
+            return _one_colour(hand._mask)
         assert win is InstantWin.FOUR_THREES  # the only one left
         return first_game and counts & 15 >= 4
 
@@ -1421,6 +1485,14 @@ def _has_run(ranks: int, length: int) -> bool:
 
 def _four_twos(counts: int) -> bool:
     return counts >> _bits.SHIFTS[_TWO] & 15 >= 4
+
+
+def _one_colour(mask: int) -> bool:
+    """Whether the hand *mask* holds 13 cards of one colour (`InstantWin.ONE_COLOUR`)."""
+    low, high = mask & _LOW_HALF, mask >> _bits.CARDS
+    black = (low & _BLACK).bit_count() + (high & _BLACK).bit_count()
+    red = (low & _RED).bit_count() + (high & _RED).bit_count()
+    return max(black, red) >= _ONE_COLOUR_CARDS
 
 
 def _six_pairs(counts: int) -> bool:
