@@ -29,7 +29,7 @@ from typing import Final
 
 import attrs
 
-from tienlen import _bits
+from tienlen import _bits, _positions
 from tienlen._context import context_of
 from tienlen._shapes import structural_key
 from tienlen.actions import hand_of
@@ -107,9 +107,9 @@ class PositionSetup(GameSetup):
 
     Example:
         >>> from tienlen import GameState
-        >>> state = GameState.from_notation("tienlen 1; rules poker; hands 3s 4s / 9h; to 0")
+        >>> state = GameState.from_notation("tienlen 1; rules poker; hands 3s 4s / 9h; to 0; first 3s")
         >>> state.play("3s").setup.position
-        'tienlen 1; rules poker; hands 3s 4s / 9h; to 0'
+        'tienlen 1; rules poker; hands 3s 4s / 9h; to 0; first 3s'
     """
 
     position: str
@@ -406,7 +406,7 @@ def read(text: str) -> GameState:
         problem = f"{len(text):,} characters, more than the {MAX_LENGTH:,} allowed"
         raise NotationError("notation", 0, problem)
     fields = _fields(text)
-    state = _Reader(fields).state()
+    state = _Reader(fields, len(text)).state()
     position = write(state)
     return _with_setup(
         state,
@@ -479,8 +479,10 @@ def _shown(text: str) -> str:
 class _Reader:
     """Reads the fields of one line into the fields of a `GameState`, checking each."""
 
-    def __init__(self, fields: dict[str, _Field]) -> None:
+    def __init__(self, fields: dict[str, _Field], length: int) -> None:
         self.fields = fields
+        self.length = length
+        """The length of the text, where a missing field is placed."""
         self.rules = _read_rules(fields["rules"])
         self.players = 0
         """The number of seats, once `deal` has read the hands."""
@@ -542,7 +544,17 @@ class _Reader:
             raise self.fields["to"].error(
                 "nobody is to act, but neither 'over' nor 'won' ends the game"
             )
-        return _built(draft)
+        state = _built(draft)
+        try:  # what the rules could have produced (issue 20)
+            _positions.check(state, chop, won=self.field("won") is not None)
+        except _positions.Refused as refused:
+            field = self.field(refused.field)
+            if field is None:
+                raise NotationError(
+                    refused.field, self.length, refused.problem
+                ) from None
+            raise field.error(refused.problem) from None
+        return state
 
     # -- cards --------------------------------------------------------------------
 
