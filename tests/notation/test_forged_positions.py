@@ -233,3 +233,16 @@ def test_read_positions_never_crash_on_a_listed_action() -> None:
                 assert after.is_over or after.to_act is not None
             state = state.apply(rng.choice(actions))
         assert isinstance(state, GameState)
+
+
+def test_a_declined_first_lead_rots_a_stuck_leader() -> None:
+    """After 3♠ is declined, a next leader who may not go out with their 2 rots (§12.12).
+
+    The engine left that leader to act with no legal action: the game was stuck.
+    """
+    rules = attrs.evolve(NO_TWO_OUT, may_decline_first_lead=True)
+    state = GameState.from_hands(["3s 4s", "2h"], rules).pass_turn()
+    assert state.is_over or list(state.legal_actions())
+    assert state.rotted == (1,)
+    assert state.result is not None
+    assert state.result.finish_order == (0, 1)
