@@ -69,7 +69,7 @@ def check(state: GameState, chop: ChopChain | None, *, won: bool) -> None:
     _check_frozen(state)
     _check_score(state, chop, played)
     _check_bottom(state)
-    _check_deal(state, dealt, played, won=won)
+    _check_deal(state, dealt, won=won)
     _check_start(state, dealt, played)
     _check_turn(state)
     to_act = state.to_act
@@ -84,28 +84,31 @@ def check(state: GameState, chop: ChopChain | None, *, won: bool) -> None:
 # -- the deal and the first lead ----------------------------------------------------
 
 
-def _leader(state: GameState, dealt: list[int]) -> int | None:
-    """Who led the game's first trick, when the rules and setup say (RULES §2.4, §4.1)."""
+def _opening(state: GameState, dealt: list[int]) -> tuple[int | None, int | None]:
+    """Who led the game's first trick and the card it had to hold (RULES §2.4, §4.1).
+
+    The card is ``None`` when the lead is free: the spare card's holder starts
+    freely, and a later game under rules that fix only the first game's lead is led
+    by its leader. The leader is ``None`` when the setup does not say.
+    """
     rules, setup = state.rules, state.setup
-    deal = state._context.deal
     size = rules.deal_size(state.players)[1]
-    spare = deal.spare_holder([mask.bit_count() for mask in dealt], size)
+    spare = state._context.deal.spare_holder([mask.bit_count() for mask in dealt], size)
     if spare is not None:
-        return spare
+        return spare, None
     if rules.lead_must_include(
         first_game=setup.first_game, after_instant_win=setup.after_instant_win
     ):
-        return _lowest_holder(rules, dealt, setup.dealer)[1]
-    return setup.leader
+        card, holder = _lowest_holder(rules, dealt, setup.dealer)
+        return holder, card
+    return setup.leader, None
 
 
-def _check_deal(
-    state: GameState, dealt: list[int], played: list[int], *, won: bool
-) -> None:
+def _check_deal(state: GameState, dealt: list[int], *, won: bool) -> None:
     """No dealt hand wins at once, unless the game was won so (RULES §5.4, §6.7)."""
     rules = state.rules
     deal = state._context.deal
-    leader = _leader(state, dealt)
+    leader, _ = _opening(state, dealt)
     order = state._context.seating.order_from(0 if leader is None else leader)
     first_game = state.setup.first_game
     for seat in order:
@@ -126,13 +129,11 @@ def _check_deal(
             )
             raise Refused("won", problem)
         return
-    if any(played) and won:  # pragma: no cover - the reader refuses it first
-        raise Refused("won", "an instant win ends the game before any play")
 
 
 def _check_start(state: GameState, dealt: list[int], played: list[int]) -> None:
     """The first-lead card, a declined first lead, and who leads a fresh deal (§2.4, §3.3)."""
-    rules, setup = state.rules, state.setup
+    rules = state.rules
     to_act = state.to_act
     fresh = not any(played) and not state.out and not state._top
     if state.required:
@@ -140,16 +141,10 @@ def _check_start(state: GameState, dealt: list[int], played: list[int]) -> None:
             raise Refused("passed", "nobody passes before the first lead is made")
         if not fresh:
             raise Refused("first", "the first lead is made before anyone plays")
-        leader = _leader(state, dealt)
-        size = rules.deal_size(state.players)[1]
-        spare = state._context.deal.spare_holder([m.bit_count() for m in dealt], size)
-        fixed = rules.lead_must_include(
-            first_game=setup.first_game, after_instant_win=setup.after_instant_win
-        )
-        if not fixed or spare is not None:
+        leader, card = _opening(state, dealt)
+        if card is None:
             problem = f"{rules.name} leads this game freely (no first-lead card)"
             raise Refused("first", problem)
-        card = _lowest_holder(rules, dealt, setup.dealer)[0]
         if state.required != 1 << card or to_act != leader:
             problem = (
                 f"the first lead is seat {leader}'s, with {DECK[card]} (RULES §2.4)"
@@ -167,46 +162,37 @@ def _check_start(state: GameState, dealt: list[int], played: list[int]) -> None:
     if to_act is None or state._top:
         return
     if state.locked:
-        _check_declined(state, dealt, played)
+        _check_declined(state, dealt, fresh=fresh)
         return
     if not fresh:
         return
-    leader = _leader(state, dealt)
+    leader, card = _opening(state, dealt)
     if leader is not None and leader != to_act:
         raise Refused("to", f"seat {leader} leads the first trick of this game")
-    size = rules.deal_size(state.players)[1]
-    spare = state._context.deal.spare_holder([m.bit_count() for m in dealt], size)
-    if spare is None and rules.lead_must_include(
-        first_game=setup.first_game, after_instant_win=setup.after_instant_win
-    ):
-        lowest = DECK[_lowest_holder(rules, dealt, setup.dealer)[0]]
-        problem = f"the first lead must include {lowest} (RULES §2.4): 'first {lowest}'"
+    if card is not None:
+        problem = (
+            f"the first lead must include {DECK[card]} (RULES §2.4): "
+            f"'first {DECK[card]}'"
+        )
         raise Refused("first", problem)
 
 
-def _check_declined(state: GameState, dealt: list[int], played: list[int]) -> None:
+def _check_declined(state: GameState, dealt: list[int], *, fresh: bool) -> None:
     """A seat passed with nothing to beat: only 3♠ declined as the first lead (§3.3)."""
-    rules, setup = state.rules, state.setup
     problem = (
         "a seat passes with no play to beat only by declining 3s as the first lead "
         "(RULES §3.3)"
     )
-    locked = state.locked
+    holder, card = _opening(state, dealt)
     if (
-        not rules.may_decline_first_lead
-        or locked.bit_count() != 1
-        or any(played)
-        or state.out
-        or not rules.lead_must_include(
-            first_game=setup.first_game, after_instant_win=setup.after_instant_win
-        )
+        not fresh
+        or not state.rules.may_decline_first_lead
+        or card != 0
+        or holder is None
+        or state.locked != 1 << holder
     ):
         raise Refused("passed", problem)
-    card, holder = _lowest_holder(rules, dealt, setup.dealer)
-    leader = _leader(state, dealt)
-    if card != 0 or leader != holder or locked != 1 << holder:
-        raise Refused("passed", problem)
-    if state.to_act != state._context.seating.next_to_act(holder, None, locked):
+    if state.to_act != state._context.seating.next_to_act(holder, None, state.locked):
         raise Refused("to", f"after seat {holder} declines, the next seat leads")
 
 
@@ -243,6 +229,14 @@ def _check_turn(state: GameState) -> None:
                 "it has passed or is out"
             )
             raise Refused("passed", problem)
+    beaten = state._beaten
+    if beaten is not None and (
+        not state.dealt[beaten] or state.hand(beaten) == state.dealt[beaten]
+    ):
+        raise Refused("top", f"seat {beaten} has played nothing for the top to beat")
+    if beaten == last and not turns.continuation:
+        problem = f"seat {last} beat its own play: only a continuation table allows it"
+        raise Refused("top", problem)
     if not turns.jump_ins and locked >> last & 1:
         raise Refused("passed", f"seat {last} made the last play: it has not passed")
     if not turns.pass_locks_out:

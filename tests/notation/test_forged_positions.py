@@ -28,6 +28,7 @@ from tienlen import (
     TienLenError,
 )
 from tienlen.notation import NotationError, read
+from tienlen.policies import LeaderAfterGoingOut
 from tienlen.records import RecordError, dumps, loads, record
 
 FORGED_SCORE = (
@@ -53,6 +54,9 @@ FROZEN_END = (
 
 DECLINE = attrs.evolve(CLASSIC, name="decline", may_decline_first_lead=True)
 NO_TWO_OUT = attrs.evolve(CLASSIC, name="no-two-out", no_going_out_with_two=True)
+BEATEN = attrs.evolve(
+    CLASSIC, name="beaten", leader_after_going_out=LeaderAfterGoingOut.BEATEN_PLAYER
+)
 CLASSIC_POKER_POINTS = attrs.evolve(CLASSIC, name="points", scoring=POKER.scoring)
 
 
@@ -124,6 +128,11 @@ FORGED: list[tuple[str, str]] = [
     (line(*CLASSIC_3, "to 2", "top 3s by 0"), "passed"),
     (line(*CLASSIC_3, "to 0", "top 3s by 0", "passed 1 2"), "to"),
     (line(*CLASSIC_3, "to 1", "top 3s by 0", "passed 0"), "passed"),
+    # Whom the top beat decides who leads after a player goes out (RULES §12.10).
+    (line(rules_text(BEATEN), "hands 4s 5s / 6h 7h / 8h 9h", "played 3s / - / -",
+          "to 1", "top 3s by 0 beat 2"), "top"),
+    (line(rules_text(BEATEN), "hands 4s 5s / 6h 7h / 8h 9h", "played 3s / - / -",
+          "to 1", "top 3s by 0 beat 0"), "top"),
     # A leader with no legal play: the engine rots them at once (RULES §12.12).
     (line(rules_text(NO_TWO_OUT), "hands 2h / 5h 6h", "played 3s / 4h", "to 0"), "to"),
     # A dealt hand that wins at the deal ends the game there (RULES §5.4, §6.7).
