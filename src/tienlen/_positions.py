@@ -11,10 +11,14 @@ compares each with what the rule set and the cards allow and refuses the rest:
   §6.6.2) and the frozen players' payments, recomputed (RULES §6.6.3);
 - the frozen players are recomputed from the first player out; rotted players only
   at tables that limit going out (RULES §12.12);
-- an open chain was caught by the player of the top, with cards they played;
+- an open chain was caught by the player of the top, with cards they played, and
+  the catcher of a chain paid during play played a catch of it off the pile;
+- a game over ended on a play that emptied its player's hand, or on a rot, and its
+  finishing order is the one that end gives (RULES §2.5, §4.4);
 - the players who passed and the player to act are a trick's: everyone between the
   last play and the player to act passed or is out, nobody to act has passed, the
-  last player acts again only at a continuation table (RULES §1.5, §3.4, §12.8);
+  last player acts again only at a continuation table, and the player the top beat
+  has played (RULES §1.5, §3.4, §12.8, §12.10);
 - the first-lead card is the lowest dealt card, its holder acts, nobody has played,
   and it is declinable exactly where the rules let 3♠ be declined (RULES §2.4, §3.3);
 - no dealt hand is an instant win unless the game was won at the deal, by the first
@@ -70,6 +74,7 @@ def check(state: GameState, chop: ChopChain | None, *, won: bool) -> None:
     _check_score(state, chop, played)
     _check_bottom(state)
     _check_deal(state, dealt, won=won)
+    _check_order(state)
     _check_start(state, dealt, played)
     _check_turn(state)
     to_act = state.to_act
@@ -194,6 +199,30 @@ def _check_declined(state: GameState, dealt: list[int], *, fresh: bool) -> None:
         raise Refused("passed", problem)
     if state.to_act != state._context.seating.next_to_act(holder, None, state.locked):
         raise Refused("to", f"after seat {holder} declines, the next seat leads")
+
+
+def _check_order(state: GameState) -> None:
+    """A game over: its finishing order is the one its end gives (RULES §2.5, §4.4)."""
+    result = state.result
+    if result is None or result.instant_win is not None:
+        return
+    context = state._context
+    finish_order, bottom = state.finish_order, state._bottom
+    last_out: int | None = state.last_player
+    if state._top:  # it ended on a play that emptied its player's hand
+        if last_out is None or not finish_order or finish_order[-1] != last_out:
+            problem = f"the game ends when seat {last_out}'s play empties its hand"
+            raise Refused("over", problem)
+    elif bottom and bottom[-1] not in state.frozen:  # or on a stuck leader's rot
+        last_out = bottom[-1]
+    else:
+        raise Refused("over", "a game ends on a play or on a leader who rots")
+    out = state.out
+    remaining = [p for p in context.seating.order_from(last_out) if not out >> p & 1]
+    expected = context.turns.places(finish_order, remaining, state.hands, bottom[::-1])
+    if result.finish_order != expected:
+        shown = " ".join(map(str, expected))
+        raise Refused("over", f"the finishing order is {shown} (RULES §2.5, §4.4)")
 
 
 # -- the trick ----------------------------------------------------------------------
@@ -453,6 +482,18 @@ def _check_chop_item(
         raise Refused("items", "without chains each catch is paid at once, alone")
     _check_chain(state, "items", item.combos, item.payer, played)
     finished = set(state.finish_order)
+    available = played[item.player]
+    for combo in item.combos:
+        available = _bits.difference(available, combo.mask)
+    if scorer.chop_chain and item.player not in finished:  # closed when its trick ended
+        available = _bits.difference(available, state._top_mask)
+    caught = item.combos[-1]
+    if not any(
+        state.rules.is_catch(play, caught)
+        for play in state.rules.legal_plays(hand_of(available), caught)
+    ):
+        problem = f"seat {item.player} has played no catch of {caught} outside the pile"
+        raise Refused("items", problem)
     worth = _worth(
         state,
         item.combos,

@@ -391,8 +391,10 @@ def read(text: str) -> GameState:
         NotationError: the text is malformed (an unknown or repeated field, a bad card
             or seat, an unknown preset or setting) or describes no state the engine
             can reach (a card in two hands, a seat out of range, a player to act who
-            is out, a result the scorer would not give), or is longer than
-            `MAX_LENGTH`.
+            is out, a result the scorer would not give; score items, a chop chain,
+            frozen or rotted seats, passes, a player to act or first-lead flags the
+            rule set would not produce, docs/notation.md "What a position may
+            hold"), or is longer than `MAX_LENGTH`.
         TypeError: *text* is not a ``str``.
 
     Example:

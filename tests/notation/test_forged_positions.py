@@ -128,6 +128,13 @@ FORGED: list[tuple[str, str]] = [
     (line(*CLASSIC_3, "to 2", "top 3s by 0"), "passed"),
     (line(*CLASSIC_3, "to 0", "top 3s by 0", "passed 1 2"), "to"),
     (line(*CLASSIC_3, "to 1", "top 3s by 0", "passed 0"), "passed"),
+    # A chop paid for a 2 whose only catch is still on the pile, its chain open.
+    (POKER_MID + "; items chop 0 pays 2 4 for 2h", "items"),
+    # The finishing order of a game over is its end's, not the text's (RULES §4.4).
+    (line("rules kenneth-lo", "hands - / 4s 5s / 6h", "played 3s / - / -", "to -",
+          "top 3s by 0", "out 0", "over 0 1 2"), "over"),
+    (line("rules classic", "hands - / 4s", "played 3s / -", "to -", "out 0",
+          "over 0 1"), "over"),
     # Whom the top beat decides who leads after a player goes out (RULES §12.10).
     (line(rules_text(BEATEN), "hands 4s 5s / 6h 7h / 8h 9h", "played 3s / - / -",
           "to 1", "top 3s by 0 beat 2"), "top"),
