@@ -89,6 +89,8 @@ FORGED: list[tuple[str, str]] = [
           "top 2h by 0", "chop 0 pays 1 4 for 2h"), "chop"),
     (line("rules classic", "hands - / 6h 7h / 8h 9h / Th Jh", "played 3s / - / - / -",
           "to 1", "top 3s by 0", "out 0", "frozen 2"), "frozen"),
+    (line("rules classic", "hands - / 6h 7h / 8h 9h / Th Jh", "played 3s / - / - / -",
+          "to 1", "top 3s by 0", "out 0", "bottom 2"), "bottom"),
     # A chop for cards nobody played, or worth more than its cards.
     (POKER_MID + "; chop 1 pays 2 4 for 2h", "chop"),
     (POKER_MID + "; chop 0 pays 2 4 for 2c", "chop"),
