@@ -24,7 +24,7 @@ from fuzz.position_edits import (
 )
 from tienlen import GameState
 
-CASES = 300
+CASES = 600
 
 
 def test_the_real_positions_are_read_and_play_out() -> None:
