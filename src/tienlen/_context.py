@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 from tienlen import _bits
 from tienlen.combos import make_combo
+from tienlen.errors import InvalidStateError
 from tienlen.policies import Seating
 from tienlen.rules._base import BaseRules
 from tienlen.scoring import Scorer
@@ -115,7 +116,9 @@ class _PassAnswers(_Answers):
         nxt, locked = self._policy.after_pass(self._seating, player, last, locked, out)
         if nxt is None and last is not None:  # everyone passed: the trick is over
             return self._new_trick(last, out, player, beaten)
-        assert nxt is not None  # a declined first lead passes the turn on
+        if nxt is None:  # a declined first lead passes the turn on, unless forged
+            msg = f"nobody is left to lead after seat {player} declines the first lead"
+            raise InvalidStateError(msg)
         return nxt, locked, False, turn_key(nxt, last, locked, out, beaten)
 
 

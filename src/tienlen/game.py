@@ -1015,6 +1015,11 @@ class GameState:
         if self.last_player is None:  # the first lead declined (RULES §3.3, D-6)
             draft.required = 0
             draft.may_decline = False
+            if self._context.limits_going_out:  # the new leader may be stuck (§12.12)
+                draft.to_act = nxt
+                draft.locked = locked
+                draft._turn = turn
+                return _sealed(draft)._rot_if_stuck()
         draft.to_act = nxt
         draft.locked = locked
         draft._turn = turn

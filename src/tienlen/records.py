@@ -718,11 +718,9 @@ def _read_settings(
 ) -> dict[str, object]:
     decoded: dict[str, object] = {}
     for key, value in data.items():
-        codec = codecs.get(key) if type(key) is str else None
-        if codec is None:
+        if type(key) is not str or key not in codecs:
             raise RecordError(where, f"unknown setting {_shown(key)}")
-        assert isinstance(key, str)
-        decoded[key] = codec.read(value, f"{where}.{key}")
+        decoded[key] = codecs[key].read(value, f"{where}.{key}")
     return decoded
 
 
@@ -770,8 +768,8 @@ def _legacy_decks(
     (unknown: the table its ``min_players`` allows, one deck when it can).
     """
     fewest, most = settings.get("min_players", 2), settings.get("max_players", 4)
-    assert isinstance(fewest, int)  # decoded by the int codec
-    assert isinstance(most, int)
+    if type(fewest) is not int or type(most) is not int:  # pragma: no cover - codecs
+        raise RecordError("rules.settings", "min_players and max_players are ints")
     if most <= _ONE_DECK_PLAYERS:
         return settings
     two = (

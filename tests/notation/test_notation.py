@@ -222,17 +222,19 @@ def test_a_later_game_keeps_its_setup() -> None:
     assert_round_trip(state)
 
 
-def test_a_game_ended_with_an_open_chain_round_trips() -> None:
-    """At game over ``chop`` is the chain the end closed: the result is rebuilt with it."""
+def test_a_game_over_with_an_open_chain_is_refused() -> None:
+    """A game ends on a play: a catch that ends it is paid at once, so no chain is open.
+
+    This line (seat 0's 2♥ on the pile, yet "caught" by seat 1) was read before
+    issue 20 and scored the chain; it is a position no game reaches.
+    """
     text = (
         "tienlen 1; rules poker; hands - / 9s; played 3s 2h / 4s 4c 4d 4h; "
         "to -; top 2h by 0; out 0; chop 0 pays 1 4 for 2h; over 0 1"
     )
-    state = GameState.from_notation(text)
-    assert state.chop is None
-    assert state.result is not None
-    assert state.result.items[0].kind.value == "chop"
-    assert state.notation() == text
+    with pytest.raises(NotationError) as caught:
+        GameState.from_notation(text)
+    assert caught.value.field == "chop"
 
 
 def test_rule_sets_holding_code_are_refused() -> None:
