@@ -46,11 +46,13 @@ from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Play
 from tienlen.players import Observation
 from tienlen.rl._arrays import card_rows, halves
+from tienlen.rl._checks import as_rules, check_count
 from tienlen.rl.table import class_key
 from tienlen.rules import BaseRules, Direction, GameEnd, Scoring
 
 __all__ = [
     "ACTION_FEATURES",
+    "MAX_HISTORY",
     "BatchEncoder",
     "ObservationBatch",
     "ObservationEncoder",
@@ -65,6 +67,8 @@ __all__ = [
 ]
 
 Array = npt.NDArray[np.float32]
+MAX_HISTORY: Final = 1024
+"""The most past actions an observation may hold."""
 _CARDS: Final = 52
 _KINDS: Final = tuple(ComboKind)
 _FLAGS: Final = ("must_include", "may_decline", "may_continue", "jumping_in")
@@ -111,12 +115,24 @@ class ObservationLayout:
         (208, 114, slice(0, 52, None))
     """
 
-    rules: BaseRules
-    """The variant."""
+    rules: BaseRules = attrs.field(converter=as_rules)
+    """The variant (a preset's name is read with `tienlen.get_rules`)."""
     players: int
     """Seats at the table."""
     history: int = 8
-    """How many past actions the ``history`` field holds."""
+    """How many past actions the ``history`` field holds (at most `MAX_HISTORY`)."""
+
+    def __attrs_post_init__(self) -> None:
+        """Refuse a table the rules do not seat, and a bad history length.
+
+        Raises:
+            TypeError: a count is not an ``int``, or *rules* not a rule set.
+            tienlen.errors.InvalidRulesError: *rules* is not played by *players*.
+            tienlen.errors.InvalidArgumentError: *history* is negative or above
+                `MAX_HISTORY`.
+        """
+        self.rules.deal_size(self.players)
+        check_count(self.history, "history", 0, MAX_HISTORY)
 
     @cached_property
     def fields(self) -> Mapping[str, int]:
@@ -177,8 +193,9 @@ class ObservationLayout:
         """An upper bound of every value (for a `Box`): the largest hand.
 
         Example:
-            >>> from tienlen import CLASSIC
-            >>> [ObservationLayout(CLASSIC, players).high for players in (2, 4, 8)]
+            >>> from tienlen import CLASSIC, CLASSIC_TWO_DECKS
+            >>> tables = [(CLASSIC, 2), (CLASSIC, 4), (CLASSIC_TWO_DECKS, 8)]
+            >>> [ObservationLayout(rules, players).high for rules, players in tables]
             [52.0, 26.0, 17.0]
         """
         return float(max(17, 2 * _CARDS // max(self.players, 1)))
@@ -232,8 +249,8 @@ class ObservationEncoder:
         (12, True)
     """
 
-    def __init__(self, rules: BaseRules, players: int, history: int = 8) -> None:
-        self.layout: Final = ObservationLayout(rules, players, history)
+    def __init__(self, rules: BaseRules | str, players: int, history: int = 8) -> None:
+        self.layout: Final = ObservationLayout(as_rules(rules), players, history)
         """The field layout."""
         self._batch = ObservationBatch(self.layout, 1)
         self._recent: list[Action] = []
