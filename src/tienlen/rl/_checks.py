@@ -6,12 +6,15 @@ the CLI does (`tienlen.get_rules`); counts are plain ``int`` (``bool`` is not on
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.rules import BaseRules, get_rules
 
-__all__ = ["as_index", "as_rules", "check_count"]
+__all__ = ["as_index", "as_rules", "as_sequence", "check_count"]
 
 
 def as_rules(rules: object, name: str = "rules") -> BaseRules:
@@ -39,10 +42,12 @@ def as_rules(rules: object, name: str = "rules") -> BaseRules:
 
 
 def check_count(value: object, name: str, least: int = 0, most: int = 2**31) -> int:
-    """*value*, checked to be a plain ``int`` from *least* to *most*.
+    """*value*, checked to be an ``int`` from *least* to *most*, as a plain ``int``.
+
+    A numpy integer is one; ``bool`` is not.
 
     Raises:
-        TypeError: *value* is not an ``int`` (``bool`` is not one).
+        TypeError: *value* is not an ``int``.
         tienlen.errors.InvalidArgumentError: it is below *least* or above *most*.
 
     Example:
@@ -51,6 +56,8 @@ def check_count(value: object, name: str, least: int = 0, most: int = 2**31) -> 
         ...
         tienlen.errors.InvalidArgumentError: history must be at least 0, not -1
     """
+    if isinstance(value, np.integer):
+        value = int(value)
     if type(value) is not int:
         msg = f"{name} must be an int, not {type(value).__name__}"
         raise TypeError(msg)
@@ -82,3 +89,23 @@ def as_index(action: object) -> int:
         return int(action)
     msg = f"an action is an int index, not {type(action).__name__}"
     raise TypeError(msg)
+
+
+def as_sequence(value: object, name: str) -> Sequence[Any]:
+    """*value*, checked to be a sequence (a list, a tuple, a numpy array; not text).
+
+    Raises:
+        TypeError: it is not one.
+
+    Example:
+        >>> as_sequence((1, 2), "seats")
+        (1, 2)
+        >>> as_sequence("01", "seats")
+        Traceback (most recent call last):
+        ...
+        TypeError: seats must be a sequence, not str
+    """
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence | np.ndarray):
+        msg = f"{name} must be a sequence, not {type(value).__name__}"
+        raise TypeError(msg)
+    return value  # type: ignore[return-value]  # an ndarray indexes like a sequence

@@ -128,12 +128,28 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self._turns = probe
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of *agent* (the same for every agent)."""
-        return self.observation_spaces[agent]
+        """The observation space of *agent* (the same for every agent).
+
+        Raises:
+            tienlen.errors.InvalidArgumentError: no agent has that name.
+        """
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of *agent*: `Discrete` over the action table."""
-        return self.action_spaces[agent]
+        """The action space of *agent*: `Discrete` over the action table.
+
+        Raises:
+            tienlen.errors.InvalidArgumentError: no agent has that name.
+        """
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _seat(self, agent: object) -> int:
+        """The seat of the agent called *agent*."""
+        for seat, name in enumerate(self.possible_agents):
+            if agent == name and type(agent) is str:
+                return seat
+        msg = f"no agent is called {agent!r:.60} (agents: {', '.join(self.possible_agents)})"
+        raise InvalidArgumentError(msg)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -154,8 +170,12 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self._select()
 
     def observe(self, agent: str) -> _Obs:
-        """*agent*'s observation and action mask (zeros unless it decides now)."""
-        seat = self.possible_agents.index(agent)
+        """*agent*'s observation and action mask (zeros unless it decides now).
+
+        Raises:
+            tienlen.errors.InvalidArgumentError: no agent has that name.
+        """
+        seat = self._seat(agent)
         turns = self._turns
         if seat == turns.decider:
             mask = turns.mask()

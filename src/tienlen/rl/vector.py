@@ -198,7 +198,7 @@ class VectorEnv:
             for state in games:
                 check_table(self.layout, state)
             self.episodes[:] = 0
-        self._observations.load(range(count), games)
+        self._observations._load(range(count), games)
         self._states = games
         self._deciders = [0] * count
         self._singles = [0] * count
@@ -332,8 +332,8 @@ class VectorEnv:
                 singles[env] = own._singles
                 plays[env] = own._masks
                 passes[env] = own._pass
-        self._observations.record(moved, seats, masks)
-        self._observations.load(dealt, [states[env] for env in dealt])
+        self._observations._record(moved, seats, masks)
+        self._observations._load(dealt, [states[env] for env in dealt])
 
     def _finish(
         self,
@@ -427,7 +427,7 @@ class VectorEnv:
         )
         masks[:, self.table.PASS] = self._passes
         deciders = np.array(self._deciders, dtype=np.int64)
-        observations = self._observations.encode(self._states, self._deciders)
+        observations = self._observations._encode(self._states, self._deciders)
         if self.copy:
             return observations.copy(), masks.copy(), deciders
         return observations, masks, deciders
