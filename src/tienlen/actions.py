@@ -201,6 +201,10 @@ class Actions(Sequence[Action]):
     `GameState.is_legal` (nothing is enumerated), and an action object is built only
     when you take it, so ``random.choice(state.legal_actions())`` is cheap.
 
+    What `play_game` hands a bot is a copy detached from the state: only the seat's
+    own actions, no reference to the `GameState` (which holds every hand); its ``in``
+    answers from those actions alone.
+
     Example:
         >>> from tienlen import CLASSIC, GameState
         >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()

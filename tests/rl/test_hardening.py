@@ -36,9 +36,12 @@ from tienlen import (
     Action,
     BaseRules,
     Card,
+    GameState,
     GreedyPlayer,
     InvalidArgumentError,
     Observation,
+    Pass,
+    Play,
     Player,
     RandomPlayer,
     TienLenError,
@@ -433,3 +436,40 @@ def test_library_bots_still_play_solo() -> None:
     while not done:
         _, _, done, _, info = solo.step(int(info["action_mask"].nonzero()[0][-1]))
     assert solo.state.is_over
+
+
+def test_turns_apply_takes_only_the_deciders_actions() -> None:
+    """Issue 20 item 5.
+
+    `Turns.apply` refuses an action of a seat that is not deciding (a pass of the
+    player to act while another seat is asked about a jump-in no longer skips the
+    poll) and anything that is not an action; the game does not move.
+    """
+    hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
+    start = GameState.from_hands(hands, POKER, first_game=False, leader=0).play("2s")
+    game = Turns(start)
+    assert (game.decider, game.state.to_act) == (2, 3)
+    before = game.state
+    for wrong in (Pass(player=3), Play(player=3, cards="4d"), "pass", None):
+        with pytest.raises((IllegalActionError, TypeError)):
+            game.apply(wrong)  # type: ignore[arg-type]
+        assert (game.decider, game.state) == (2, before)
+    game.apply(Pass(player=2))  # seat 2 declines: seat 3 decides
+    assert game.decider == 3
+
+
+def test_the_contract_suite_walks_rl() -> None:
+    """Issue 20 item 9: tests/contract discovers `tienlen.rl`'s modules and methods."""
+    from tests.contract.surface import callables  # noqa: PLC0415
+
+    names = {name for name, _, _ in callables()}
+    for expected in (
+        "tienlen.rl.vector.VectorEnv.step",
+        "tienlen.rl.gymnasium.SoloEnv.step",
+        "tienlen.rl.pettingzoo.TienLenEnv.step",
+        "tienlen.rl.turns.worst_reward",
+        "tienlen.rl.ActionTable.fill",
+        "tienlen.rl.observation.ObservationBatch.record",
+        "tienlen.rl.imitation.arrays",
+    ):
+        assert expected in names

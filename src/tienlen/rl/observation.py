@@ -707,8 +707,14 @@ class ObservationBatch:
         if len(states) != self.games:
             msg = f"expected {self.games} states, got {len(states)}"
             raise InvalidArgumentError(msg)
-        for state in states:
-            check_table(self.layout, state)
+        rules, players = self.layout.rules, self.layout.players
+        for state in states:  # the common case in one cheap pass, then in full
+            if (
+                type(state) is not GameState
+                or state.rules is not rules
+                or len(state._masks) != players
+            ):
+                check_table(self.layout, state)
         self._check_seats(seats, self.games)
 
     def _check_rows(self, rows: object) -> list[int]:
@@ -727,6 +733,12 @@ class ObservationBatch:
             msg = f"expected {count} seats, got {len(given)}"
             raise InvalidArgumentError(msg)
         most = self.layout.players - 1
+        if (  # the common case, in one pass
+            type(given) is list
+            and all(type(seat) is int for seat in given)
+            and (not given or (min(given) >= 0 and max(given) <= most))
+        ):
+            return given
         return [check_count(seat, "a seat", 0, most) for seat in given]
 
     def _encode(self, states: Sequence[GameState], seats: Sequence[int]) -> Array:
