@@ -473,3 +473,27 @@ def test_the_contract_suite_walks_rl() -> None:
         "tienlen.rl.imitation.arrays",
     ):
         assert expected in names
+
+
+def test_solo_episode_over_means_over() -> None:
+    """Issue 20 item 8.
+
+    After an illegal action ends the episode, the game cannot be played on (a step
+    is refused until `reset`) and the mask is all zeros; a step before the first
+    `reset` is refused too.
+    """
+    solo = SoloEnv(CLASSIC, 4)
+    with pytest.raises(IllegalActionError, match="reset"):
+        solo.step(0)
+    _, info = solo.reset(seed=3)
+    legal = int(info["action_mask"].nonzero()[0][0])
+    _, _, done, _, info = solo.step(int(info["action_mask"].argmin()))
+    assert done
+    assert not info["action_mask"].any()
+    assert not solo.action_masks().any()
+    before = solo.state
+    with pytest.raises(IllegalActionError, match="reset"):
+        solo.step(legal)
+    assert solo.state is before
+    _, info = solo.reset(seed=3)
+    assert info["action_mask"][legal] == 1

@@ -158,6 +158,8 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         self._table = ActionTable.for_rules(rules)
         self._history = history
         self._rng = random.Random()
+        self._ended = True
+        """Whether no episode is in progress: none begun, or it ended."""
         self._turns = Turns(
             deal_playable(rules, players, random.Random(0)), self._table, history
         )
@@ -178,7 +180,9 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         self._turns = Turns.deal(
             self.rules, self.players, self._rng, self._table, self._history
         )
+        self._ended = False
         self._bots_play()
+        self._ended = self._turns.decider is None
         return self._observation(), self._info()
 
     def step(
@@ -187,33 +191,35 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         """The learner takes *action*; the bots play up to its next decision or the end.
 
         An illegal index ends the episode with `illegal_reward` (``illegal="lose"``;
-        the game does not move) or raises.
+        the game does not move, and the next call must be `reset`) or raises.
 
         Raises:
             TypeError: *action* is not an ``int`` or a numpy integer (``0.7``,
                 ``"0"`` and ``True`` are not).
-            IllegalActionError: the game is over (call `reset`), or the action is
-                illegal and ``illegal="raise"``.
+            IllegalActionError: no episode is in progress (call `reset`: it was
+                never called, or the episode ended), or the action is illegal and
+                ``illegal="raise"``.
         """
         index = as_index(action)
         turns = self._turns
-        if turns.decider is None:
-            msg = "the game is over: call reset()"
+        if self._ended:
+            msg = "no episode is in progress: call reset()"
             raise IllegalActionError(msg)
         if index not in turns.offered():
             if self.illegal == "raise":
                 msg = f"action {index} is not legal for seat {self.seat} now"
                 raise IllegalActionError(msg)
+            self._ended = True
             info = {**self._info(), "illegal_action": True}
             return self._observation(), self.illegal_reward, True, False, info
         turns.act(index)
         self._bots_play()
-        over = turns.decider is None
+        over = self._ended = turns.decider is None
         reward = turns.seat_rewards(self.reward_kind)[self.seat] if over else 0.0
         return self._observation(), reward, over, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.int8]:
-        """The learner's legal indices (int8; all zero once the game is over).
+        """The learner's legal indices (int8; all zero once the episode is over).
 
         Example:
             >>> from tienlen import CLASSIC
@@ -232,6 +238,8 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
             >>> sorted(mask.nonzero()[0].tolist()) == sorted(legal)
             True
         """
+        if self._ended:
+            return np.zeros(self._turns.size, dtype=np.int8)
         return self._turns.mask()
 
     def render(self) -> str | None:
@@ -280,7 +288,7 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         return self._turns.observe(self.seat)
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": self._turns.mask()}
+        return {"action_mask": self.action_masks()}
 
 
 def _illegal_reward(given: object, worst: float | None) -> float:
