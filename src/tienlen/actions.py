@@ -201,6 +201,10 @@ class Actions(Sequence[Action]):
     `GameState.is_legal` (nothing is enumerated), and an action object is built only
     when you take it, so ``random.choice(state.legal_actions())`` is cheap.
 
+    What `play_game` hands a bot is a copy detached from the state: only the seat's
+    own actions, no reference to the `GameState` (which holds every hand); its ``in``
+    answers from those actions alone.
+
     Example:
         >>> from tienlen import CLASSIC, GameState
         >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
@@ -221,8 +225,9 @@ class Actions(Sequence[Action]):
         "_state",
     )
 
-    _state: GameState
-    """The state the actions belong to (it answers membership)."""
+    _state: GameState | None
+    """The state the actions belong to (it answers membership); ``None`` in the
+    detached copy a bot is handed (`_detached`), which answers from its own lists."""
     _serial: int
     """Its trust token, given to every play built here."""
     _player: int
@@ -279,7 +284,45 @@ class Actions(Sequence[Action]):
             return True
         if type(item) is not Play and type(item) is not Pass:
             return False
-        return self._state.is_legal(item)
+        state = self._state
+        if state is not None:
+            return state.is_legal(item)
+        return self._lists(item)
+
+    def _lists(self, item: Play | Pass) -> bool:
+        """Whether *item* is one of the actions listed, read on the card masks."""
+        player = item._player if type(item) is Play else item.player
+        if type(player) is not int:
+            return False  # a look-alike seat (``True``, ``1.0``) is never listed
+        if type(item) is not Play:
+            return self._pass and player == self._player
+        mask = item._mask
+        if player == self._player:
+            if mask and not mask & (mask - 1) and mask & self._singles:
+                return True
+            return mask in self._masks
+        return any(seat == player and mask in group for seat, group in self._others)
+
+    def _detached(self) -> Actions:
+        """The acting player's own actions, without the state: what a bot is handed.
+
+        A copy that holds no reference to the `GameState` (every hand) nor to the
+        other players' Poker jump-ins, its lists made tuples; membership is read on
+        its own lists (issue 20 item 7).
+        """
+        copy = _new(Actions)
+        copy._state = None
+        copy._serial = self._serial
+        copy._player = self._player
+        copy._singles = self._singles
+        copy._count = self._count
+        masks = self._masks
+        copy._masks = tuple(masks) if type(masks) is list else masks
+        copy._plays = self._plays
+        copy._pass = self._pass
+        copy._others = ()
+        copy._len = self._plays + self._pass
+        return copy
 
     def _lookup(self, index: int | slice) -> Action | Sequence[Action]:
         """`__getitem__` for slices, negative indices and Poker jump-ins."""

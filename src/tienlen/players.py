@@ -545,8 +545,13 @@ class _Referee:
     that raises, changes what it was handed, exceeds the time limit or chooses an
     action it was not offered ends the game with a `PlayerError`. What it hands is
     cheap to check by construction: the observation's fields are immutable values in
-    one dict, and the actions hold tuples (`_sealed`), so comparing before and after
-    is a dict compare and a tuple compare of identities.
+    one dict, and the actions hold tuples (`Actions._detached`), so comparing before
+    and after is a dict compare and a tuple compare of identities.
+
+    Nothing a bot's code is handed reaches another seat's cards (issue 20 item 7): the
+    observation holds the seat's own hand and the public record, and the actions
+    are a copy detached from the state, holding only the seat's own actions. The
+    referee alone keeps the `GameState`.
 
     The library's own bots (`RandomPlayer`, `GreedyPlayer`, exactly those types) are
     trusted when there is no time limit: they change nothing and choose among the
@@ -618,8 +623,8 @@ class _Referee:
         if not self._trusted[seat]:
             seen = _observation(self._game, state, seat, counts)
             if type(offered) is Actions:
-                offered = _sealed(offered)
-            return self.decide(seat, seen, offered, state._serial)
+                offered = offered._detached()
+            return self.decide(seat, seen, offered, state)
         if self._blind[seat]:
             return _uniform(offered, self._rng)
         player = self._players[seat]
@@ -627,6 +632,8 @@ class _Referee:
             if type(player) is GreedyPlayer and seat == state.to_act:
                 return player._answer(_Glance(state, seat, counts), offered)
             seen = _observation(self._game, state, seat, counts)
+            if type(offered) is Actions:  # a bot's own code runs: no state for it
+                offered = offered._detached()
             return player.act(seen, offered, self._rng)
         except Exception as error:
             raise _raised(seat, player, error) from error
@@ -636,11 +643,12 @@ class _Referee:
         seat: int,
         seen: Observation,
         offered: Actions | tuple[Action, ...],
-        token: int,
+        state: GameState,
     ) -> Action:
         """Ask *seat*'s player to choose among *offered*, and check its choice.
 
-        *token* is the trust token of the state the actions belong to.
+        *offered* holds no reference to *state* (`Actions._detached`): the referee
+        keeps the state, the player gets only its own view.
 
         Raises:
             PlayerError: the player raised, changed *seen* or *offered*, took longer
@@ -669,7 +677,7 @@ class _Referee:
             raise PlayerError(seat, player, choice, problem=problem)
         if type(choice) is Play:
             if (
-                choice._origin == token  # made by the state's legal actions
+                choice._origin == state._serial  # made by the state's legal actions
                 and type(choice._player) is int
                 and choice._player == seat
                 and _listed(choice, offered)  # and not changed since
@@ -677,27 +685,12 @@ class _Referee:
                 return choice
         elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
             return choice
-        return _resolve(seat, player, choice, offered)
+        return _resolve(seat, player, choice, offered, state)
 
 
 def _raised(seat: int, player: Player, error: Exception) -> PlayerError:
     """The `PlayerError` of *seat*'s *player* raising *error* while deciding."""
     return PlayerError(seat, player, None, problem=f"raised {_short_repr(error)}")
-
-
-def _sealed(actions: Actions) -> Actions:
-    """*actions*, its private lists made tuples: what a player is handed.
-
-    A player can then change nothing inside them but by rebinding an attribute,
-    which `_fingerprint` sees; a `Leads` of the move generator is fingerprinted by
-    its contents.
-    """
-    if type(actions._masks) is list:
-        actions._masks = tuple(actions._masks)
-    others = actions._others
-    if type(others) is not tuple:
-        actions._others = tuple((seat, tuple(group)) for seat, group in others)
-    return actions
 
 
 def _fingerprint(offered: Actions | tuple[Action, ...]) -> object:
@@ -764,7 +757,11 @@ def _listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
 
 
 def _resolve(
-    seat: int, player: Player, choice: object, offered: Actions | tuple[Action, ...]
+    seat: int,
+    player: Player,
+    choice: object,
+    offered: Actions | tuple[Action, ...],
+    state: GameState,
 ) -> Action:
     """*choice*, checked to be one of the offered actions (or equal to one).
 
@@ -779,16 +776,18 @@ def _resolve(
         (type(choice) is Play or type(choice) is Pass)
         and type(choice.player) is int
         and choice.player == seat
-        and _offers(offered, choice)
+        and _offers(offered, choice, state)
     ):
         return choice
     raise PlayerError(seat, player, choice, offered)
 
 
-def _offers(offered: Actions | tuple[Action, ...], choice: Play | Pass) -> bool:
+def _offers(
+    offered: Actions | tuple[Action, ...], choice: Play | Pass, state: GameState
+) -> bool:
     """Whether *choice* (a real action for the right seat) is one of *offered*."""
     if type(offered) is Actions:  # on its cards, whatever token it carries
-        return offered._state.is_legal(choice)
+        return state.is_legal(choice)
     return choice in offered
 
 

@@ -14,7 +14,7 @@ import math
 import pkgutil
 import random
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
 import tienlen
@@ -38,19 +38,38 @@ LONG_BY_DESIGN: Final = {
 """Callables not thrown junk here (their contracts are tested where named)."""
 
 
+SUBPACKAGES: Final = ("tienlen.rl",)
+"""Subpackages whose public modules are walked too, as the top level's are."""
+
+
 def public_modules() -> list[types.ModuleType]:
-    """`tienlen` and each of its public submodules, imported."""
+    """`tienlen` and each of its public submodules, imported (`SUBPACKAGES`' too)."""
     found = [tienlen]
-    for info in pkgutil.iter_modules(tienlen.__path__, "tienlen."):
-        name = info.name
-        if name.rpartition(".")[2].startswith("_") or name in NOT_A_LIBRARY:
-            continue
-        try:
-            found.append(importlib.import_module(name))
-        except ModuleNotFoundError as missing:  # an extra's module, extra not installed
-            if (missing.name or "").partition(".")[0] not in EXTRAS_DEPENDENCIES:
-                raise
+    paths: list[tuple[Iterable[str], str]] = [(tienlen.__path__, "tienlen.")]
+    for package in SUBPACKAGES:
+        module = _imported(package)
+        if module is not None:
+            found.append(module)
+            paths.append((module.__path__, f"{package}."))
+    for path, prefix in paths:
+        for info in pkgutil.iter_modules(path, prefix):
+            name = info.name
+            if name.rpartition(".")[2].startswith("_") or name in NOT_A_LIBRARY:
+                continue
+            module = _imported(name)
+            if module is not None and module not in found:
+                found.append(module)
     return found
+
+
+def _imported(name: str) -> types.ModuleType | None:
+    """The module *name*, or None if it needs an extra that is not installed."""
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as missing:  # an extra's module, extra not installed
+        if (missing.name or "").partition(".")[0] not in EXTRAS_DEPENDENCIES:
+            raise
+    return None
 
 
 EXTRAS_DEPENDENCIES: Final = {
@@ -108,6 +127,50 @@ def samples() -> dict[type, object]:
         type(CLASSIC): POKER,
         SimulationStats: SimulationStats.empty(4),
         type(record(state)): record(state),
+        **rl_samples(),
+    }
+
+
+def rl_samples() -> dict[type, object]:
+    """One instance of each class of `tienlen.rl` (none without the ``rl`` extra)."""
+    try:
+        from tienlen.rl import ACTIONS  # noqa: PLC0415 - an extra
+        from tienlen.rl.gymnasium import SoloEnv  # noqa: PLC0415
+        from tienlen.rl.observation import (  # noqa: PLC0415
+            BatchEncoder,
+            ObservationBatch,
+            ObservationEncoder,
+            ObservationLayout,
+        )
+        from tienlen.rl.pettingzoo import raw_env  # noqa: PLC0415
+        from tienlen.rl.turns import Turns  # noqa: PLC0415
+        from tienlen.rl.vector import VectorEnv  # noqa: PLC0415
+    except ModuleNotFoundError:
+        return {}
+    state = GameState.deal(POKER, 4, 2)
+    layout = ObservationLayout(POKER, 4, 2)
+    encoder = ObservationEncoder(POKER, 4, 2)
+    encoder.reset(state)
+    batch = ObservationBatch(layout, 2)
+    batch.load([0, 1], [state, state])
+    solo = SoloEnv(POKER, 4)
+    solo.reset(seed=1)
+    game = raw_env(rules=POKER)
+    game.reset(seed=1)
+    envs = VectorEnv(2, POKER, players=4, seed=1)
+    envs.reset()
+    table = ACTIONS
+    return {
+        type(table): table,
+        type(table[1]): table[1],
+        ObservationLayout: layout,
+        ObservationEncoder: encoder,
+        ObservationBatch: batch,
+        BatchEncoder: BatchEncoder(layout),
+        Turns: Turns(state),
+        SoloEnv: solo,
+        type(game): game,
+        VectorEnv: envs,
     }
 
 

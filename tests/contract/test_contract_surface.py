@@ -37,10 +37,14 @@ JUNK: Final = junk()
 SECONDS: Final = 2.0
 """The most a call on junk may take."""
 
-ALLOWED: Final = {
+ALLOWED: Final[dict[str, tuple[type[Exception], str]]] = {
     "tienlen.Actions.index": (
         ValueError,
         "the Sequence protocol: index of a missing item",
+    ),
+    "tienlen.rl.gymnasium.SoloEnv.get_wrapper_attr": (
+        AttributeError,
+        "Gymnasium's protocol (its Env method): the attribute the env lacks",
     ),
 }
 """Exceptions the contract allows one callable, with the protocol that demands them."""

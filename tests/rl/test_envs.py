@@ -123,7 +123,7 @@ def test_gymnasium_check_env(table: tuple[BaseRules, int]) -> None:
     """Issue 12 §2.
 
     ``tienlen/Solo-v0`` passes Gymnasium's ``check_env`` (which steps unmasked actions:
-    an illegal one ends the episode with -1, pgx's convention).
+    an illegal one ends the episode below every legal outcome, pgx's convention).
     """
     rules, players = table
     check_env(gymnasium.make(ENV_ID, rules=rules, players=players).unwrapped)
@@ -155,7 +155,7 @@ def test_gymnasium_masks_illegal_actions_and_seeds() -> None:
     _, info = env.reset(seed=1)
     illegal = int((info["action_mask"] == 0).nonzero()[0][0])
     _, reward, done, _, info = env.step(illegal)
-    assert (reward, done, info["illegal_action"]) == (-1.0, True, True)
+    assert (reward, done, info["illegal_action"]) == (-3.0, True, True)
     strict = SoloEnv(rules=CLASSIC, players=3, illegal="raise")
     strict.reset(seed=1)
     with pytest.raises(IllegalActionError):
@@ -229,7 +229,7 @@ def test_vector_env_auto_redeals_and_matches_single_games() -> None:
     assert np.array_equal(again[0], episodes)
     assert np.array_equal(again[2], observations)
     assert not np.array_equal(run(10)[2], observations)
-    with pytest.raises(RuntimeError):
+    with pytest.raises(IllegalActionError, match="reset"):
         VectorEnv(2).step([0, 0])
     with pytest.raises(ValueError, match="num_envs"):
         VectorEnv(0)
@@ -346,7 +346,7 @@ def test_vector_env_refuses_bad_actions_and_changes_nothing() -> None:
     _, again, _ = envs.reset()
     assert np.array_equal(again, masks)
     with pytest.raises(TypeError):
-        VectorEnv(2, rules="classic")  # type: ignore[arg-type]
+        VectorEnv(2, rules=3)  # type: ignore[arg-type]
 
 
 def test_vector_env_copy_false_returns_its_own_buffers() -> None:

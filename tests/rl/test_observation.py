@@ -148,7 +148,7 @@ def test_action_features_name_cards_kind_and_pass() -> None:
 def test_observation_batch_refuses_bad_sizes() -> None:
     """Bad input: a batch needs a layout and a positive number of games."""
     layout = ObservationLayout(CLASSIC, 4)
-    with pytest.raises(ValueError, match="positive int"):
+    with pytest.raises(ValueError, match="games must be at least 1"):
         ObservationBatch(layout, 0)
     with pytest.raises(TypeError):
         ObservationBatch("classic", 2)  # type: ignore[arg-type]

@@ -20,6 +20,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from tests.forgery import forged_pass, forged_play
+from tests.reach import hidden_reached, no_game_in
 from tienlen import (
     CLASSIC,
     JUSTUS_PANG,
@@ -45,7 +47,7 @@ from tienlen import (
     TienLenError,
     play_game,
 )
-from tienlen.players import _bombs, _only_precious
+from tienlen.players import _bombs, _only_precious, _play
 
 PRESETS = list(RULESETS.values())
 PRESET_IDS = [rules.name for rules in PRESETS]
@@ -643,3 +645,101 @@ def test_greedy_plays_its_recorded_games() -> None:
             final = play_game(GameState.deal(rules, 4, seed), bots, random.Random(seed))
             digest.update(" ".join(str(a) for a in final.history).encode() + b"\n")
     assert digest.hexdigest() == GREEDY_GAMES
+
+
+# -- nothing handed to a bot reaches another seat's cards (issue 20 item 7) -----------
+
+
+@attrs.frozen
+class Peeker:
+    """Delegates to *inner*, walking everything it is handed for the other seats' cards.
+
+    *start* is the game's first state: the other seats' dealt hands stay secret all
+    game. Findings go to *leaks*; every actions object handed is kept in *offers*.
+    """
+
+    inner: Player
+    start: GameState
+    leaks: list[str] = attrs.field(factory=list, eq=False)
+    offers: list[Sequence[Action]] = attrs.field(factory=list, eq=False)
+
+    def act(
+        self, observation: Observation, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """Walk the observation and the actions themselves (not a copy), then delegate."""
+        self.leaks.extend(
+            hidden_reached([observation, actions], self.start, observation.seat)
+        )
+        self.offers.append(actions)
+        return self.inner.act(observation, actions, rng)
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
+@pytest.mark.parametrize("way", ["checked", "time limit", "unchecked"])
+def test_nothing_a_bot_is_handed_reaches_a_hidden_hand(
+    rules: BaseRules, way: str
+) -> None:
+    """Issue 20 item 7.
+
+    From what a bot's ``act`` gets (the observation and the actions
+    object itself, followed through ``gc.get_referents``) no `GameState` and no other
+    seat's hand or dealt hand is reachable: checked bots, bots under a time limit,
+    and the unchecked path of the search's rollouts. The rule set, shared by every
+    game, is walked once and holds no game.
+    """
+    assert no_game_in(rules)
+    for seed in range(3):
+        rng = random.Random(seed)
+        start = GameState.deal(rules, 4, rng)
+        peekers = [
+            Peeker(inner, start)
+            for inner in (
+                GreedyPlayer(),
+                RandomPlayer(),
+                GreedyPlayer(),
+                RandomPlayer(),
+            )
+        ]
+        if way == "unchecked":
+            final = _play(start, peekers, rng, None, checked=False)
+        else:
+            limit = 60.0 if way == "time limit" else None
+            final = play_game(start, peekers, rng, time_limit=limit)
+        assert final.is_over
+        for peeker in peekers:
+            assert peeker.leaks == []
+            assert peeker.offers
+
+
+def test_the_actions_a_bot_gets_answer_membership_on_their_own() -> None:
+    """Issue 20 item 7.
+
+    The detached actions a bot is handed list exactly the seat's own
+    actions, and ``in`` agrees with `GameState.is_legal` for every action of the
+    seat, listed or not (look-alike seats refused), without the state.
+    """
+    rng = random.Random(4)
+    for rules in PRESETS:
+        state = GameState.deal(rules, 4, rng)
+        while not state.is_over:
+            actions = state.legal_actions()
+            seat = state.to_act
+            assert seat is not None
+            detached = actions._detached()
+            own = [action for action in actions if action.player == seat]
+            assert list(detached) == own
+            assert len(detached) == len(own)
+            assert detached._state is None
+            probes: list[object] = [
+                *own,
+                Pass(player=seat),
+                *(Play(player=seat, cards=[card]) for card in state.hand(seat)),
+                Play(player=(seat + 1) % 4, cards="3s"),
+                forged_play(True, "3s"),
+                forged_pass(True),
+                "pass",
+            ]
+            for probe in probes:
+                legal = type(probe) in (Play, Pass) and state.is_legal(probe)  # type: ignore[arg-type]
+                assert (probe in detached) == legal, probe
+            state = state.apply(actions[rng.randrange(len(actions))])

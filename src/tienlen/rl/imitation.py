@@ -25,6 +25,8 @@ import numpy.typing as npt
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.records import GameRecord
+from tienlen.rl._checks import check_count
+from tienlen.rl.observation import MAX_HISTORY
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import Turns
 
@@ -45,6 +47,8 @@ def arrays(
 
     Raises:
         ValueError: no records, records of different tables, or no decision of *seats*.
+        TypeError: a record is not a `tienlen.records.GameRecord`, a seat or
+            *history* not an ``int``.
 
     Example:
         >>> import random
@@ -67,12 +71,16 @@ def arrays(
         ...
         tienlen.errors.InvalidArgumentError: no records
     """
-    wanted = None if seats is None else set(seats)
+    check_count(history, "history", 0, MAX_HISTORY)
+    wanted = None if seats is None else {check_count(seat, "a seat") for seat in seats}
     observations: list[npt.NDArray[np.float32]] = []
     masks: list[npt.NDArray[np.int8]] = []
     actions: list[int] = []
     table_of: tuple[object, int] | None = None
     for game in records:
+        if type(game) is not GameRecord:
+            msg = f"expected GameRecords, not {type(game).__name__}"
+            raise TypeError(msg)
         start = game.start()
         if table_of is None:
             table_of = (start.rules, start.players)

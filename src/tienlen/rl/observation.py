@@ -43,14 +43,16 @@ import numpy.typing as npt
 
 from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError
-from tienlen.game import Action, GameState, Play
+from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import Observation
 from tienlen.rl._arrays import card_rows, halves
-from tienlen.rl.table import class_key
+from tienlen.rl._checks import as_rules, as_sequence, check_count
+from tienlen.rl.table import _is_structure, class_key
 from tienlen.rules import BaseRules, Direction, GameEnd, Scoring
 
 __all__ = [
     "ACTION_FEATURES",
+    "MAX_HISTORY",
     "BatchEncoder",
     "ObservationBatch",
     "ObservationEncoder",
@@ -65,12 +67,15 @@ __all__ = [
 ]
 
 Array = npt.NDArray[np.float32]
+MAX_HISTORY: Final = 1024
+"""The most past actions an observation may hold."""
 _CARDS: Final = 52
+_ALL_MASKS: Final = 1 << 2 * _CARDS
 _KINDS: Final = tuple(ComboKind)
 _FLAGS: Final = ("must_include", "may_decline", "may_continue", "jumping_in")
 
 
-def rule_features(rules: BaseRules) -> Array:
+def rule_features(rules: BaseRules | str) -> Array:
     """The rule settings that change play, as numbers (the ``rules`` field).
 
     Direction, continuation, jump-ins, declining the first lead, 2s in straights and
@@ -82,6 +87,7 @@ def rule_features(rules: BaseRules) -> Array:
         >>> rule_features(CLASSIC)[:4].tolist(), rule_features(POKER)[:4].tolist()
         ([1.0, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0])
     """
+    rules = as_rules(rules)
     values = [
         rules.direction is Direction.CLOCKWISE,
         rules.continuation,
@@ -111,12 +117,24 @@ class ObservationLayout:
         (208, 114, slice(0, 52, None))
     """
 
-    rules: BaseRules
-    """The variant."""
+    rules: BaseRules = attrs.field(converter=as_rules)
+    """The variant (a preset's name is read with `tienlen.get_rules`)."""
     players: int
     """Seats at the table."""
     history: int = 8
-    """How many past actions the ``history`` field holds."""
+    """How many past actions the ``history`` field holds (at most `MAX_HISTORY`)."""
+
+    def __attrs_post_init__(self) -> None:
+        """Refuse a table the rules do not seat, and a bad history length.
+
+        Raises:
+            TypeError: a count is not an ``int``, or *rules* not a rule set.
+            tienlen.errors.InvalidRulesError: *rules* is not played by *players*.
+            tienlen.errors.InvalidArgumentError: *history* is negative or above
+                `MAX_HISTORY`.
+        """
+        self.rules.deal_size(self.players)
+        check_count(self.history, "history", 0, MAX_HISTORY)
 
     @cached_property
     def fields(self) -> Mapping[str, int]:
@@ -177,8 +195,9 @@ class ObservationLayout:
         """An upper bound of every value (for a `Box`): the largest hand.
 
         Example:
-            >>> from tienlen import CLASSIC
-            >>> [ObservationLayout(CLASSIC, players).high for players in (2, 4, 8)]
+            >>> from tienlen import CLASSIC, CLASSIC_TWO_DECKS
+            >>> tables = [(CLASSIC, 2), (CLASSIC, 4), (CLASSIC_TWO_DECKS, 8)]
+            >>> [ObservationLayout(rules, players).high for rules, players in tables]
             [52.0, 26.0, 17.0]
         """
         return float(max(17, 2 * _CARDS // max(self.players, 1)))
@@ -232,8 +251,8 @@ class ObservationEncoder:
         (12, True)
     """
 
-    def __init__(self, rules: BaseRules, players: int, history: int = 8) -> None:
-        self.layout: Final = ObservationLayout(rules, players, history)
+    def __init__(self, rules: BaseRules | str, players: int, history: int = 8) -> None:
+        self.layout: Final = ObservationLayout(as_rules(rules), players, history)
         """The field layout."""
         self._batch = ObservationBatch(self.layout, 1)
         self._recent: list[Action] = []
@@ -251,9 +270,10 @@ class ObservationEncoder:
             >>> [str(action) for action in encoder.recent]
             ['3s']
         """
+        check_table(self.layout, state)
         self._recent = list(state.history[::-1][: self.layout.history])
         self._pending = []
-        self._batch.load([0], [state], [self._recent])
+        self._batch._load([0], [state], [self._recent])
 
     def update(self, action: Action) -> None:
         """Record *action*, just applied to the game.
@@ -269,6 +289,7 @@ class ObservationEncoder:
             >>> int(encoder.structured(state, action.player)["hand"].sum())
             12
         """
+        _check_action(action, self.layout.players)
         self._recent.insert(0, action)
         del self._recent[self.layout.history :]
         self._pending.append(action)
@@ -297,9 +318,9 @@ class ObservationEncoder:
         if len(pending) == 1:
             action = pending[0]
             mask = action.cards.mask if type(action) is Play else 0
-            self._batch.record([0], [action.player], [mask])
+            self._batch._record([0], [action.player], [mask])
         elif pending:
-            self._batch.load([0], [state], [self._recent])
+            self._batch._load([0], [state], [self._recent])
         self._pending = []
         return self._batch
 
@@ -316,7 +337,8 @@ class ObservationEncoder:
             >>> flat.shape, flat.dtype.name, int(hand.sum())
             ((532,), 'float32', 13)
         """
-        row: Array = self._follow(state).encode([state], [seat])[0].copy()
+        self._batch._check([state], [seat])
+        row: Array = self._follow(state)._encode([state], [seat])[0].copy()
         return row
 
     def structured(self, state: GameState, seat: int) -> dict[str, Array]:
@@ -348,7 +370,8 @@ class ObservationEncoder:
             >>> row[size:].reshape(4, 52).sum(axis=1).tolist()
             [13.0, 13.0, 13.0, 13.0]
         """
-        row: Array = self._follow(state).perfect([state], [seat])[0]
+        self._batch._check([state], [seat])
+        row: Array = self._follow(state)._perfect([state], [seat])[0]
         return row
 
 
@@ -368,6 +391,7 @@ class BatchEncoder:
     """
 
     def __init__(self, layout: ObservationLayout) -> None:
+        _check_layout(layout)
         self.layout: Final = layout
 
     def check(self, state: GameState) -> None:
@@ -390,6 +414,14 @@ class BatchEncoder:
     def _loaded(
         self, items: Sequence[tuple[GameState, int, Sequence[Action]]]
     ) -> tuple[ObservationBatch, list[GameState], list[int]]:
+        as_sequence(items, "items")
+        if not items:
+            msg = "no items to encode"
+            raise InvalidArgumentError(msg)
+        for item in items:
+            if type(item) is not tuple or len(item) != 3:
+                msg = f"an item is a (state, seat, recent actions) tuple, not {item!r:.60}"
+                raise TypeError(msg)
         batch = ObservationBatch(self.layout, len(items))
         states = [state for state, _, _ in items]
         batch.load(range(len(items)), states, [recent for _, _, recent in items])
@@ -459,13 +491,8 @@ class ObservationBatch:
     """
 
     def __init__(self, layout: ObservationLayout, games: int) -> None:
-        given: object = layout  # checked at run time: callers may pass anything
-        if not isinstance(given, ObservationLayout):
-            msg = f"expected an ObservationLayout, got {type(given).__name__}"
-            raise TypeError(msg)
-        if type(games) is not int or games < 1:
-            msg = f"games must be a positive int, not {games!r}"
-            raise InvalidArgumentError(msg)
+        _check_layout(layout)
+        check_count(games, "games", 1, 1 << 20)
         self.layout: Final = layout
         """The field layout."""
         self.games: Final = games
@@ -504,7 +531,9 @@ class ObservationBatch:
             recent: Each state's last actions, latest first (default: its history).
 
         Raises:
-            ValueError: a state of another table than the layout's.
+            ValueError: a state of another table than the layout's, rows that are not
+                distinct rows of the batch, or lengths that differ.
+            TypeError: an argument of the wrong type.
 
         Example:
             >>> from tienlen import CLASSIC, GameState
@@ -515,10 +544,33 @@ class ObservationBatch:
             >>> hand.nonzero()[0].tolist() == [card.index for card in states[1].hand(0)]
             True
         """
+        rows = self._check_rows(rows)
+        as_sequence(states, "states")
+        if len(states) != len(rows):
+            msg = f"{len(rows)} rows for {len(states)} states"
+            raise InvalidArgumentError(msg)
+        for state in states:
+            check_table(self.layout, state)
+        if recent is not None:
+            as_sequence(recent, "recent")
+            if len(recent) != len(rows):
+                msg = f"{len(rows)} rows for {len(recent)} lists of recent actions"
+                raise InvalidArgumentError(msg)
+            for actions in recent:
+                as_sequence(actions, "actions")
+                for action in actions[: self.layout.history]:
+                    _check_action(action, self.layout.players)
+        self._load(rows, states, recent)
+
+    def _load(
+        self,
+        rows: Sequence[int],
+        states: Sequence[GameState],
+        recent: Sequence[Sequence[Action]] | None = None,
+    ) -> None:
+        """`load`, its arguments known good (the environments' hot path)."""
         layout = self.layout
         players, k = layout.players, layout.history
-        for state in states:
-            check_table(layout, state)
         if not states:
             return
         if self._orders is None:
@@ -560,6 +612,11 @@ class ObservationBatch:
 
         *rows* are distinct; a mask of 0 is a pass.
 
+        Raises:
+            ValueError: rows that are not distinct rows of the batch, a seat not at
+                the table, a value that is no card mask, or lengths that differ.
+            TypeError: an argument of the wrong type.
+
         Example:
             >>> from tienlen import CLASSIC, GameState
             >>> layout = ObservationLayout(CLASSIC, 4, history=2)
@@ -575,6 +632,19 @@ class ObservationBatch:
             >>> history.reshape(2, -1)[:, -1].tolist()  # latest first: the pass, the 3s
             [1.0, 0.0]
         """
+        rows = self._check_rows(rows)
+        seats = self._check_seats(seats, len(rows))
+        as_sequence(masks, "masks")
+        if len(masks) != len(rows):
+            msg = f"{len(rows)} rows for {len(masks)} masks"
+            raise InvalidArgumentError(msg)
+        _check_masks(masks)
+        self._record(rows, seats, masks)
+
+    def _record(
+        self, rows: Sequence[int], seats: Sequence[int], masks: Sequence[int]
+    ) -> None:
+        """`record`, its arguments known good (the environments' hot path)."""
         if not len(rows):
             return
         low, high = halves(masks)
@@ -609,6 +679,11 @@ class ObservationBatch:
         *states* are the games' current states, one per row, as `load` and `record`
         followed them. The array returned is reused by the next call: copy it to keep it.
 
+        Raises:
+            ValueError: not one state of the table and one seat per game, or no game
+                loaded yet.
+            TypeError: an argument of the wrong type.
+
         Example:
             >>> from tienlen import CLASSIC, GameState
             >>> states = [GameState.deal(CLASSIC, 4, seed=seed) for seed in (1, 2)]
@@ -620,11 +695,60 @@ class ObservationBatch:
             >>> batch.encode(states, [1, 1]) is rows  # the same array, rewritten
             True
         """
+        self._check(states, seats)
+        return self._encode(states, seats)
+
+    def _check(self, states: Sequence[GameState], seats: Sequence[int]) -> None:
+        """Refuse anything but one state of the table and one seat per game, loaded."""
+        if self._orders is None:
+            msg = "load() the games before encoding them"
+            raise InvalidArgumentError(msg)
+        as_sequence(states, "states")
+        if len(states) != self.games:
+            msg = f"expected {self.games} states, got {len(states)}"
+            raise InvalidArgumentError(msg)
+        rules, players = self.layout.rules, self.layout.players
+        for state in states:  # the common case in one cheap pass, then in full
+            if (
+                type(state) is not GameState
+                or state.rules is not rules
+                or len(state._masks) != players
+            ):
+                check_table(self.layout, state)
+        self._check_seats(seats, self.games)
+
+    def _check_rows(self, rows: object) -> list[int]:
+        """*rows*, checked to be distinct rows of the batch."""
+        given = as_sequence(rows, "rows")
+        checked = [check_count(row, "a row", 0, self.games - 1) for row in given]
+        if len(set(checked)) != len(checked):
+            msg = f"rows must be distinct: {checked!r:.60}"
+            raise InvalidArgumentError(msg)
+        return checked
+
+    def _check_seats(self, seats: object, count: int) -> list[int]:
+        """*seats*, checked to be *count* seats of the table."""
+        given = as_sequence(seats, "seats")
+        if len(given) != count:
+            msg = f"expected {count} seats, got {len(given)}"
+            raise InvalidArgumentError(msg)
+        most = self.layout.players - 1
+        if (  # the common case, in one pass
+            type(given) is list
+            and all(type(seat) is int for seat in given)
+            and (not given or (min(given) >= 0 and max(given) <= most))
+        ):
+            return given
+        return [check_count(seat, "a seat", 0, most) for seat in given]
+
+    def _encode(self, states: Sequence[GameState], seats: Sequence[int]) -> Array:
+        """`encode`, its arguments known good (the environments' hot path)."""
         layout, out = self.layout, self._out
         parts = layout.slices
         orders, relative = self._orders, self._relative
-        assert orders is not None, "load() first"
-        assert relative is not None
+        if orders is None or relative is None:  # pragma: no cover - `_check` refuses
+            msg = "load() the games before encoding them"
+            raise InvalidArgumentError(msg)
         n, players = self.games, layout.players
         seat = np.asarray(seats, dtype=np.int64)
         order = orders[seat]  # (n, players): the seats in play direction from each
@@ -686,9 +810,17 @@ class ObservationBatch:
             >>> hands[0].nonzero()[0].tolist() == [card.index for card in state.hand(2)]
             True
         """
-        observed = self.encode(states, seats)
-        assert self._orders is not None
-        order = self._orders[np.asarray(seats, dtype=np.int64)]
+        self._check(states, seats)
+        return self._perfect(states, seats)
+
+    def _perfect(self, states: Sequence[GameState], seats: Sequence[int]) -> Array:
+        """`perfect`, its arguments known good."""
+        observed = self._encode(states, seats)
+        orders = self._orders
+        if orders is None:  # pragma: no cover - `_encode` refuses
+            msg = "load() the games before encoding them"
+            raise InvalidArgumentError(msg)
+        order = orders[np.asarray(seats, dtype=np.int64)]
         hands = self._seats[(self._seat_rows + order).ravel(), 0]
         return np.concatenate([observed, hands.reshape(self.games, -1)], axis=1)
 
@@ -718,7 +850,35 @@ def card_matrix(masks: Sequence[int]) -> Array:
         >>> card_matrix([Hand.parse("3s").mask, 0]).sum(axis=1).tolist()
         [1.0, 0.0]
     """
+    as_sequence(masks, "masks")
+    _check_masks(masks)
     return card_rows(*halves(masks)).astype(np.float32)
+
+
+def _check_masks(masks: Sequence[object]) -> None:
+    """Refuse anything but card masks: ints from 0 below ``2**104`` (two decks)."""
+    for mask in masks:
+        if type(mask) is not int:
+            msg = f"a card mask is an int, not {type(mask).__name__}"
+            raise TypeError(msg)
+        if not 0 <= mask < _ALL_MASKS:
+            msg = f"{mask!r} is no card mask"
+            raise InvalidArgumentError(msg)
+
+
+def _check_layout(layout: object) -> None:
+    """Refuse anything but an `ObservationLayout`."""
+    if not isinstance(layout, ObservationLayout):
+        msg = f"expected an ObservationLayout, got {type(layout).__name__}"
+        raise TypeError(msg)
+
+
+def _check_action(action: object, players: int) -> None:
+    """Refuse anything but a `tienlen.Play` or `tienlen.Pass` of a seat of the table."""
+    if type(action) is not Play and type(action) is not Pass:
+        msg = f"expected a Play or a Pass, not {type(action).__name__}"
+        raise TypeError(msg)
+    check_count(action.player, "a player", 0, players - 1)
 
 
 _KIND_POSITION: Final = np.zeros(1 + max(kind.value for kind in _KINDS), dtype=np.int64)
@@ -731,6 +891,8 @@ def check_table(layout: ObservationLayout, state: GameState) -> None:
 
     Raises:
         ValueError: *state* has another rule set or table size.
+        TypeError: *layout* is not an `ObservationLayout`, *state* not a
+            `tienlen.GameState`.
 
     Example:
         >>> from tienlen import CLASSIC, POKER, GameState
@@ -739,6 +901,11 @@ def check_table(layout: ObservationLayout, state: GameState) -> None:
         ...
         tienlen.errors.InvalidArgumentError: this encoder is for 4 players of poker
     """
+    _check_layout(layout)
+    given: object = state  # checked at run time: callers may pass anything
+    if type(given) is not GameState:
+        msg = f"expected a GameState, not {type(given).__name__}"
+        raise TypeError(msg)
     rules = state.rules
     if state.players != layout.players or (
         rules is not layout.rules and rules != layout.rules
@@ -765,8 +932,15 @@ def reference_observation(
         >>> all((fast[name] == slow[name]).all() for name in slow)
         True
     """
+    given: object = observation  # checked at run time: callers may pass anything
+    if type(given) is not Observation:
+        msg = f"expected an Observation, not {type(given).__name__}"
+        raise TypeError(msg)
+    check_count(history, "history", 0, MAX_HISTORY)
     rules = observation.rules
-    assert isinstance(rules, BaseRules)
+    if not isinstance(rules, BaseRules):
+        msg = f"the observations need a BaseRules rule set, not {type(rules).__name__}"
+        raise TypeError(msg)
     n = observation.players
     step = 1 if observation.direction is Direction.CLOCKWISE else -1
     order = [(observation.seat + step * i) % n for i in range(n)]
@@ -849,10 +1023,17 @@ def action_feature(action: Action) -> Array:
         >>> int(action_feature(Pass(player=0))[-1])
         1
     """
+    if type(action) is not Play and type(action) is not Pass:
+        msg = f"expected a Play or a Pass, not {type(action).__name__}"
+        raise TypeError(msg)
     out = np.zeros(ACTION_FEATURES, dtype=np.float32)
     if type(action) is Play:
-        out[:_CARDS] = card_vector(action.cards.mask)
-        kind = ComboKind(class_key(action.cards.mask) >> 12)  # see `ActionClass.key`
+        mask = action.cards.mask
+        if not _is_structure(mask):
+            msg = f"{str(action)!r} is no combination"
+            raise InvalidArgumentError(msg)
+        out[:_CARDS] = card_vector(mask)
+        kind = ComboKind(class_key(mask) >> 12)  # see `ActionClass.key`
         out[_CARDS + _KINDS.index(kind)] = 1
     else:
         out[-1] = 1
@@ -868,6 +1049,7 @@ def action_features(actions: Sequence[Action]) -> Array:
         >>> action_features(actions).shape == (len(actions), ACTION_FEATURES)
         True
     """
+    as_sequence(actions, "actions")
     if not actions:
         return np.zeros((0, ACTION_FEATURES), dtype=np.float32)
     return np.stack([action_feature(action) for action in actions])

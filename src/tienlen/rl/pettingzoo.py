@@ -23,17 +23,20 @@ Example:
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
+from tienlen.rl._checks import as_index, as_rules
 from tienlen.rl.table import ActionTable
-from tienlen.rl.turns import Turns, check_reward, deal_playable
+from tienlen.rl.turns import IllegalActionError, Turns, check_reward, deal_playable
 from tienlen.rules import CLASSIC, BaseRules
 
 __all__ = ["TienLenEnv", "env", "raw_env"]
@@ -45,11 +48,19 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     """Tiến Lên for PettingZoo: one agent per seat, turn by turn (AEC).
 
     Args:
-        rules: The variant (any `tienlen.BaseRules`, presets and house rules).
+        rules: The variant (any `tienlen.BaseRules`, presets and house rules, or a
+            preset's name).
         players: Seats at the table.
         reward: ``"score"``, ``"win"`` or ``"place"`` (see `tienlen.rl.turns.rewards`).
         history: Past actions in each observation.
-        render_mode: ``"ansi"`` (the table as text) or ``None``.
+        render_mode: ``"ansi"`` (`render` returns the table as text), ``"human"``
+            (`render` prints it) or ``None``.
+
+    Raises:
+        TypeError: *rules* is neither a rule set nor a preset's name, or a count is
+            not an ``int``.
+        tienlen.errors.InvalidArgumentError: a bad reward, render mode or history.
+        tienlen.errors.InvalidRulesError: *rules* is not played by *players*.
 
     Example:
         >>> from tienlen import CLASSIC
@@ -68,22 +79,23 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "tienlen_v0",
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
 
     def __init__(
         self,
-        rules: BaseRules = CLASSIC,
+        rules: BaseRules | str = CLASSIC,
         players: int = 4,
         reward: str = "score",
         history: int = 8,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        rules = as_rules(rules)
         rules.deal_size(players)  # the player count is checked here
-        if render_mode not in (None, "ansi"):
-            msg = f"render_mode must be 'ansi' or None, not {render_mode!r}"
+        if render_mode not in (None, "ansi", "human"):
+            msg = f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}"
             raise InvalidArgumentError(msg)
         self.rules = rules
         self.reward = check_reward(reward)
@@ -109,15 +121,35 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self.action_spaces = {
             agent: spaces.Discrete(probe.size) for agent in self.possible_agents
         }
+        self.state_space = spaces.Box(
+            0.0, layout.high, (layout.size + players * (52 + 1),), dtype=np.float32
+        )
+        """The space of `state`: the perfect-information vector."""
         self._turns = probe
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of *agent* (the same for every agent)."""
-        return self.observation_spaces[agent]
+        """The observation space of *agent* (the same for every agent).
+
+        Raises:
+            tienlen.errors.InvalidArgumentError: no agent has that name.
+        """
+        return self.observation_spaces[self.possible_agents[self._seat(agent)]]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        """The action space of *agent*: `Discrete` over the action table."""
-        return self.action_spaces[agent]
+        """The action space of *agent*: `Discrete` over the action table.
+
+        Raises:
+            tienlen.errors.InvalidArgumentError: no agent has that name.
+        """
+        return self.action_spaces[self.possible_agents[self._seat(agent)]]
+
+    def _seat(self, agent: object) -> int:
+        """The seat of the agent called *agent*."""
+        for seat, name in enumerate(self.possible_agents):
+            if agent == name and type(agent) is str:
+                return seat
+        msg = f"no agent is called {agent!r:.60} (agents: {', '.join(self.possible_agents)})"
+        raise InvalidArgumentError(msg)
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -138,8 +170,12 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self._select()
 
     def observe(self, agent: str) -> _Obs:
-        """*agent*'s observation and action mask (zeros unless it decides now)."""
-        seat = self.possible_agents.index(agent)
+        """*agent*'s observation and action mask (zeros unless it decides now).
+
+        Raises:
+            tienlen.errors.InvalidArgumentError: no agent has that name.
+        """
+        seat = self._seat(agent)
         turns = self._turns
         if seat == turns.decider:
             mask = turns.mask()
@@ -150,19 +186,37 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
     def step(self, action: int | None) -> None:
         """The selected agent takes *action* (an index legal in its mask).
 
+        A terminated agent steps with ``None`` (PettingZoo's dead step). After every
+        agent is done, a step changes nothing and logs PettingZoo's warning, as its
+        order-enforcing wrapper does.
+
         Raises:
-            tienlen.rl.turns.IllegalActionError: the action is not legal now.
+            tienlen.rl.turns.IllegalActionError: the action is not legal now, or the
+                environment was never reset.
+            TypeError: *action* is not an ``int`` or a numpy integer (or ``None``
+                for a terminated agent).
+            ValueError: a terminated agent was given an action (PettingZoo's rule).
         """
+        if not hasattr(self, "agent_selection"):
+            msg = "call reset() before step()"
+            raise IllegalActionError(msg)
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                msg = f"{agent} is done: its only action is None"
+                raise InvalidArgumentError(msg)
             self._was_dead_step(action)
             return
         if action is None:
             msg = f"{agent} must act; None is only for terminated agents"
             raise InvalidArgumentError(msg)
+        index = as_index(action)
         self._cumulative_rewards[agent] = 0.0
         turns = self._turns
-        turns.act(int(action))
+        turns.act(index)
         if turns.decider is None:
             for agent_name, value in zip(
                 self.agents, turns.seat_rewards(self.reward), strict=True
@@ -200,15 +254,40 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         return self._turns.state
 
     def state(self) -> np.ndarray[Any, Any]:
-        """The perfect-information view from the deciding seat (centralised critics)."""
+        """The perfect-information view (centralised critics): every hand. Privileged.
+
+        From a fixed viewpoint, seat 0, whoever decides: seat 0's observation, every
+        seat's hand from seat 0 on, and the deciding seat, one-hot by seat number
+        (all zero once the game is over). Its space is `state_space`. Never hand it to
+        an acting agent: it shows the cards the others hold.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> from tienlen.rl.pettingzoo import TienLenEnv
+            >>> game = TienLenEnv(CLASSIC, players=4)
+            >>> game.reset(seed=5)
+            >>> view = game.state()
+            >>> game.state_space.contains(view), int(view[-4:].argmax()) == game.final_state.to_act
+            (True, True)
+        """
         turns = self._turns
-        return turns.encoder.perfect(turns.state, turns.decider or 0)
+        decider = np.zeros(len(self.possible_agents), dtype=np.float32)
+        if turns.decider is not None:
+            decider[turns.decider] = 1.0
+        return np.concatenate([turns.encoder.perfect(turns.state, 0), decider])
 
     def render(self) -> str | None:
-        """The table as text (``render_mode="ansi"``)."""
+        """The table as text: returned (``"ansi"``), printed to stdout (``"human"``).
+
+        The text shows every hand: it is for people watching, not for agents.
+        """
         if self.render_mode is None:
             return None
-        return str(self._turns.state)
+        text = str(self._turns.state)
+        if self.render_mode == "human":
+            print(text, file=sys.stdout)  # noqa: T201 - the "human" render mode
+            return None
+        return text
 
     def close(self) -> None:
         """Nothing to release."""

@@ -5,6 +5,10 @@ index to the `tienlen.rl.observation.action_feature` of the play it stands for (
 class filled with the lowest suits), so RLCard's DMC agent (DouZero's method) scores
 every legal play, and ``env.action_shape`` gives the feature size it needs.
 
+An agent's state holds only what its seat may see: ``raw_obs`` is the seat's
+`tienlen.Observation` (its own hand and the public table), never the game state;
+``get_perfect_information`` is the privileged view, for people and centralised critics.
+
 Config keys, besides RLCard's ``seed`` and ``allow_step_back`` (not supported):
 ``game_rules`` (a preset's name or a `tienlen.BaseRules`, default classic),
 ``game_num_players`` (default 4), ``game_reward`` (``"score"``, ``"win"``, ``"place"``).
@@ -41,10 +45,12 @@ from rlcard.envs import Env
 from rlcard.envs.registration import DEFAULT_CONFIG as _RLCARD_DEFAULTS
 
 from tienlen.errors import InvalidArgumentError
+from tienlen.players import Observation
+from tienlen.rl._checks import as_rules
 from tienlen.rl.observation import ACTION_FEATURES, action_feature
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import Turns, check_reward, deal_playable
-from tienlen.rules import CLASSIC, BaseRules, get_rules
+from tienlen.rules import CLASSIC, BaseRules
 
 __all__ = ["ENV_ID", "TienLenRLCardEnv", "register"]
 
@@ -127,6 +133,8 @@ class TienLenRLCardEnv(Env):  # type: ignore[misc]
         >>> state, seat = env.reset()
         >>> seat == state["raw_obs"].to_act, state["obs"].shape == tuple(env.state_shape[seat])
         (True, True)
+        >>> state["raw_obs"].seat == seat  # the seat's own view, not the game state
+        True
 
         Each legal index comes with the feature of the play it stands for:
 
@@ -147,12 +155,7 @@ class TienLenRLCardEnv(Env):  # type: ignore[misc]
             msg = f"config must be a dict, not {type(config).__name__}"  # type: ignore[unreachable]
             raise TypeError(msg)
         config = {**_RLCARD_DEFAULTS, **config}  # what rlcard.make fills in
-        rules = config.get("game_rules", CLASSIC)
-        if isinstance(rules, str):
-            rules = get_rules(rules)
-        if not isinstance(rules, BaseRules):
-            msg = f"game_rules must be a preset name or a BaseRules, not {rules!r}"
-            raise TypeError(msg)
+        rules = as_rules(config.get("game_rules", CLASSIC), "game_rules")
         if config.get("allow_step_back"):
             msg = "the tienlen RLCard env does not support step_back"
             raise InvalidArgumentError(msg)
@@ -180,7 +183,7 @@ class TienLenRLCardEnv(Env):  # type: ignore[misc]
         return OrderedDict(
             obs=turns.observe(seat),
             legal_actions=legal,
-            raw_obs=turns.state,
+            raw_obs=Observation.of(turns.state, seat),
             raw_legal_actions=raw_legal,
             action_record=self.action_recorder,
         )

@@ -38,6 +38,7 @@ from tienlen.combos import ComboKind, Shape
 from tienlen.errors import InvalidArgumentError, InvalidRulesError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.rl._arrays import Words, class_keys, halves
+from tienlen.rl._checks import as_rules, check_count
 from tienlen.rules import RULESETS, BaseRules
 
 __all__ = ["ACTIONS", "ActionClass", "ActionTable", "UnknownActionError"]
@@ -260,11 +261,14 @@ class ActionTable(Sequence[ActionClass | None]):
         return self[index] not in self._unplayable
 
     @classmethod
-    def for_rules(cls, rules: BaseRules) -> ActionTable:
+    def for_rules(cls, rules: BaseRules | str) -> ActionTable:
         """The table extended with the classes *rules* allows that the presets lack.
 
         Those are appended after `base_size`, in the table's order; with none (the
         presets' classes cover every longer Poker run, say) this is `ACTIONS` itself.
+
+        Raises:
+            TypeError: *rules* is neither a rule set nor a preset's name.
 
         Example:
             >>> import attrs
@@ -272,7 +276,7 @@ class ActionTable(Sequence[ActionClass | None]):
             >>> ActionTable.for_rules(attrs.evolve(POKER, max_consecutive_pairs=6)) is ACTIONS
             True
         """
-        return _table_for(rules)
+        return _table_for(as_rules(rules))
 
     def actions_for(self, players: int) -> int:
         """How many entries a game of *players* needs (the size of its action space).
@@ -330,13 +334,26 @@ class ActionTable(Sequence[ActionClass | None]):
     def index_of_mask(self, mask: int) -> int:
         """The index of the play whose cards are *mask* (a legal play's mask).
 
+        Raises:
+            TypeError: *mask* is not an ``int``.
+            UnknownActionError: *mask* is no combination of the table.
+
         Example:
             >>> from tienlen import Hand
             >>> i = ACTIONS.index_of_mask(Hand.parse("9s 9h").mask)
             >>> i == ACTIONS.index(Play(player=0, cards="9d 9h")), str(ACTIONS[i])
             (True, 'pair to 9h')
         """
-        return self._index[class_key(mask)]
+        if type(mask) is not int:
+            msg = f"expected a card mask (an int), not {type(mask).__name__}"
+            raise TypeError(msg)
+        index = None
+        if _is_structure(mask):
+            index = self._index.get(class_key(mask))
+        if index is None:
+            msg = f"the mask {mask!r} is no combination of this action table"
+            raise UnknownActionError(msg)
+        return index
 
     def indices(self, masks: Sequence[int]) -> npt.NDArray[np.int64]:
         """`index_of_mask` of many legal plays at once, computed by numpy.
@@ -399,6 +416,11 @@ class ActionTable(Sequence[ActionClass | None]):
     def group(self, actions: Iterable[Action], player: int) -> dict[int, list[Action]]:
         """*player*'s actions among *actions*, by index (exact plays of each class).
 
+        Raises:
+            TypeError: an item of *actions* is not a `tienlen.Play` or `tienlen.Pass`,
+                or *player* is not an ``int``.
+            UnknownActionError: a play that is no combination of the table.
+
         Example:
             >>> from tienlen import CLASSIC, GameState
             >>> state = GameState.from_hands(["3s 4s 4h 9d", "5d 6d"], CLASSIC)
@@ -406,13 +428,14 @@ class ActionTable(Sequence[ActionClass | None]):
             >>> [(str(ACTIONS[i]), len(plays)) for i, plays in groups.items()]
             [('single to 3s', 1)]
         """
+        seat = _seat(player)
         groups: dict[int, list[Action]] = {}
-        index = self._index
         for action in actions:
-            if action.player != player:
-                continue
-            i = index[class_key(action.cards.mask)] if type(action) is Play else 0
-            groups.setdefault(i, []).append(action)
+            if type(action) is not Play and type(action) is not Pass:
+                msg = f"expected Play and Pass actions, not {type(action).__name__}"
+                raise TypeError(msg)
+            if action.player == seat:
+                groups.setdefault(self.index(action), []).append(action)
         return groups
 
     def legal_indices(self, state: GameState, player: int) -> list[int]:
@@ -430,6 +453,10 @@ class ActionTable(Sequence[ActionClass | None]):
             >>> ACTIONS.legal_indices(state, 0)  # not to act, and no jump-in in Classic
             []
         """
+        given: object = state  # checked at run time: callers may pass anything
+        if type(given) is not GameState:
+            msg = f"expected a GameState, not {type(given).__name__}"
+            raise TypeError(msg)
         return sorted(self.group(state.legal_actions(), player))
 
     def mask(
@@ -437,14 +464,24 @@ class ActionTable(Sequence[ActionClass | None]):
     ) -> npt.NDArray[np.int8]:
         """An int8 array, 1 where `legal_indices` holds the index (*size* entries).
 
+        Raises:
+            TypeError: *state* is not a `tienlen.GameState`, or *player* or *size*
+                not an ``int``.
+            tienlen.errors.InvalidArgumentError: *size* leaves out a legal index or
+                exceeds the table.
+
         Example:
             >>> from tienlen import CLASSIC, GameState
             >>> mask = ACTIONS.mask(GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC), 0)
             >>> mask.dtype.name, mask.shape, int(mask.sum())
             ('int8', (616,), 1)
         """
-        out = np.zeros(size or self.actions_for(state.players), dtype=np.int8)
-        out[self.legal_indices(state, player)] = 1
+        indices = self.legal_indices(state, player)
+        need = self.actions_for(state.players)
+        if size is not None:
+            need = check_count(size, "size", 1 + max(indices, default=0), len(self))
+        out = np.zeros(need, dtype=np.int8)
+        out[indices] = 1
         return out
 
     def plays(self, index: int, actions: Iterable[Action], player: int) -> list[Action]:
@@ -481,6 +518,7 @@ class ActionTable(Sequence[ActionClass | None]):
 
         Raises:
             UnknownActionError: the hand holds no play of the class.
+            TypeError: *hand* is not a `tienlen.Hand`, *player* not an ``int``.
 
         Example:
             >>> from tienlen import Hand
@@ -490,20 +528,27 @@ class ActionTable(Sequence[ActionClass | None]):
             ('4s 5c 6h', 4)
         """
         entry = self[index]
+        seat = _seat(player)
+        _check_hand(hand)
         if entry is None:
-            return Pass(player=player)
+            return Pass(player=seat)
         if choose is None:
             mask = _lowest_fill(entry, hand.mask)
             if mask is None:
                 raise self._missing(entry, hand)
-            return Play(player=player, cards=Hand(mask))
-        return choose([Play(player=player, cards=m) for m in self.members(index, hand)])
+            return Play(player=seat, cards=Hand(mask))
+        given: object = choose  # checked at run time: callers may pass anything
+        if not callable(given):
+            msg = f"choose must be callable, not {type(given).__name__}"
+            raise TypeError(msg)
+        return choose([Play(player=seat, cards=m) for m in self.members(index, hand)])
 
     def members(self, index: int, hand: Hand) -> list[Hand]:
         """Every play of class *index* that *hand* holds (distinct card sets).
 
         Raises:
             UnknownActionError: the hand holds no play of the class.
+            TypeError: *hand* is not a `tienlen.Hand`.
 
         Example:
             >>> from tienlen import Hand
@@ -515,6 +560,7 @@ class ActionTable(Sequence[ActionClass | None]):
             []
         """
         entry = self[index]
+        _check_hand(hand)
         if entry is None:
             return []
         found = [Hand(m) for m in _members(entry, hand.mask)]
@@ -528,6 +574,21 @@ class ActionTable(Sequence[ActionClass | None]):
 
     def __repr__(self) -> str:
         return f"<ActionTable ({len(self)} actions)>"
+
+
+def _seat(player: object) -> int:
+    """*player*, checked to be a plain ``int`` seat (``bool`` is not one)."""
+    if type(player) is not int:
+        msg = f"a player is an int, not {type(player).__name__}"
+        raise TypeError(msg)
+    return player
+
+
+def _check_hand(hand: object) -> None:
+    """Refuse anything but a `tienlen.Hand`."""
+    if type(hand) is not Hand:
+        msg = f"expected a Hand, not {type(hand).__name__}"
+        raise TypeError(msg)
 
 
 def _copies(mask: int, card: int) -> int:
@@ -613,7 +674,13 @@ def class_key(mask: int) -> int:
 
 
 def _is_structure(mask: int) -> bool:
-    """Whether *mask* is one rank, or a run of ranks holding equally many cards each."""
+    """Whether *mask* is one rank, or a run of ranks holding equally many cards each.
+
+    Only a card mask qualifies: a positive int below ``2**104`` whose second copies
+    (the high half) are cards it also holds once (the low half).
+    """
+    if not 0 < mask < _ALL_MASKS or mask >> _CARDS & ~mask:
+        return False
     counts = [
         (mask >> 4 * r & 15).bit_count() + (mask >> (_CARDS + 4 * r) & 15).bit_count()
         for r in range(_RANKS)
@@ -634,6 +701,8 @@ def _rank_bits(low: int) -> int:
 
 
 _NIBBLE_LOW: Final = int("1" * _RANKS, 16)
+_ALL_MASKS: Final = 1 << 2 * _CARDS
+"""Every card mask is below this (two copies of each card)."""
 
 
 def _shape_codes() -> Mapping[tuple[int, int], int]:

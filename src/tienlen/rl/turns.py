@@ -26,14 +26,23 @@ import numpy as np
 import numpy.typing as npt
 
 from tienlen.actions import PASSES, make_play
+from tienlen.cards import Hand
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Pass
+from tienlen.game import Action, GameState, Pass, Play
+from tienlen.rl._checks import as_index, as_rules
 from tienlen.rl.observation import ObservationEncoder
 from tienlen.rl.table import ACTIONS, ActionTable, class_key
 from tienlen.rules import BaseRules
-from tienlen.scoring import GameResult
+from tienlen.scoring import GameResult, PokerScorer, StakeScorer
 
-__all__ = ["IllegalActionError", "Reward", "Turns", "deal_playable", "rewards"]
+__all__ = [
+    "IllegalActionError",
+    "Reward",
+    "Turns",
+    "deal_playable",
+    "rewards",
+    "worst_reward",
+]
 
 Reward = Literal["score", "win", "place"]
 REWARDS: Final = ("score", "win", "place")
@@ -67,6 +76,9 @@ def rewards(result: GameResult, reward: Reward) -> list[float]:
         ([0.0, -1.0, 1.0], [0.0, 0.0, 1.0], [0.0, -1.0, 1.0])
     """
     kind = check_reward(reward)
+    if type(result) is not GameResult:
+        msg = f"expected a GameResult, not {type(result).__name__}"
+        raise TypeError(msg)
     order = result.finish_order
     players = len(result.scores)
     if kind == "win":
@@ -78,14 +90,67 @@ def rewards(result: GameResult, reward: Reward) -> list[float]:
 
 def check_reward(reward: str) -> Reward:
     """*reward*, checked to be one of "score", "win", "place"."""
+    if type(reward) is not str:
+        msg = f"reward must be a str, not {type(reward).__name__}"
+        raise TypeError(msg)
     if reward not in REWARDS:
         msg = f"reward must be one of {REWARDS}, not {reward!r}"
         raise InvalidArgumentError(msg)
     return reward  # type: ignore[return-value]
 
 
-def deal_playable(rules: BaseRules, players: int, rng: random.Random) -> GameState:
+def worst_reward(rules: BaseRules | str, players: int, reward: str) -> float | None:
+    """A bound no legal game's reward for a seat goes below; ``None`` if unknown.
+
+    ``"win"``: 0; ``"place"``: −1; ``"score"``: for the stake scorings, the most one
+    seat pays (the loser's stake to each other player, or an instant win's stake);
+    for Poker points (RULES §6.6), the lowest place points, less every 2 and bomb of
+    the deck twice (once as chops paid, a trick's caught plays being disjoint; once as
+    a frozen or end penalty, frozen penalty and multiplier included). A rule set with
+    its own scorer (``custom_scorer``) has no known bound. An illegal action in
+    `tienlen.rl.gymnasium.SoloEnv` is scored strictly below this.
+
+    Raises:
+        TypeError: *rules* is not a rule set or a preset's name.
+        tienlen.errors.InvalidRulesError: *rules* is not played by *players*.
+
+    Example:
+        >>> from tienlen import CLASSIC, POKER
+        >>> worst_reward(CLASSIC, 4, "score"), worst_reward(CLASSIC, 4, "place")
+        (-3.0, -1.0)
+        >>> worst_reward(POKER, 4, "score")
+        -168.0
+    """
+    rules = as_rules(rules)
+    decks = rules.deal_size(players)[0]
+    kind = check_reward(reward)
+    if kind == "win":
+        return 0.0
+    if kind == "place":
+        return -1.0
+    if rules.custom_scorer is not None:
+        return None
+    scorer = rules.scorer
+    if type(scorer) is StakeScorer:
+        paid = 1 if scorer.each_pays_winner else players - 1
+        return float(-max(paid, rules.instant_win_stake))
+    if type(scorer) is PokerScorer:
+        deck = (1 << _CARDS) - 1
+        every = rules.hand_value(Hand(deck | deck << _CARDS if decks == 2 else deck))
+        penalty = max(every, (rules.frozen_penalty + every) * scorer.frozen_multiplier)
+        return float(min(0, *rules.place_points_for(players)) - every - penalty)
+    return None  # pragma: no cover - every built-in scoring is one of the above
+
+
+def deal_playable(
+    rules: BaseRules | str, players: int, rng: random.Random
+) -> GameState:
     """A deal from *rng* that needs a decision: instant wins (RULES §5.4, §6.7) are redealt.
+
+    Raises:
+        TypeError: *rules* is not a rule set or a preset's name, or *rng* is not a
+            `random.Random`.
+        tienlen.errors.InvalidRulesError: *rules* is not played by *players*.
 
     Example:
         >>> import random
@@ -93,6 +158,12 @@ def deal_playable(rules: BaseRules, players: int, rng: random.Random) -> GameSta
         >>> deal_playable(POKER, 4, random.Random(2)).is_over
         False
     """
+    rules = as_rules(rules)
+    rules.deal_size(players)
+    given: object = rng  # checked at run time: callers may pass anything
+    if not isinstance(given, random.Random):
+        msg = f"rng must be a random.Random, not {type(given).__name__}"
+        raise TypeError(msg)
     while True:
         state = GameState.deal(rules, players, seed=rng)
         if not state.is_over:
@@ -123,6 +194,13 @@ class Turns:
         table: ActionTable = ACTIONS,
         history: int = 8,
     ) -> None:
+        given: tuple[object, object] = (state, table)  # callers may pass anything
+        if type(given[0]) is not GameState:
+            msg = f"expected a GameState, not {type(given[0]).__name__}"
+            raise TypeError(msg)
+        if not isinstance(given[1], ActionTable):
+            msg = f"table must be an ActionTable, not {type(given[1]).__name__}"
+            raise TypeError(msg)
         rules = state.rules
         if not isinstance(rules, BaseRules):
             msg = f"the environments need a BaseRules rule set, not {type(rules).__name__}"
@@ -144,7 +222,7 @@ class Turns:
     @classmethod
     def deal(
         cls,
-        rules: BaseRules,
+        rules: BaseRules | str,
         players: int,
         rng: random.Random,
         table: ActionTable = ACTIONS,
@@ -262,6 +340,8 @@ class Turns:
 
         Raises:
             IllegalActionError: the decider may not take *index* now.
+            TypeError: *index* is not an ``int`` (a numpy integer is one; ``bool``
+                is not).
 
         Example:
             >>> import random
@@ -271,6 +351,7 @@ class Turns:
             >>> str(game.act(straight)), game.decider
             ('3s 4c 5s', 3)
         """
+        index = as_index(index)
         masks = self._groups.get(index)
         seat = self._seat
         if masks is None or seat is None:
@@ -285,6 +366,9 @@ class Turns:
     def apply(self, action: Action) -> None:
         """The decider takes *action*, one of `offered`.
 
+        Raises:
+            IllegalActionError: *action* is not the deciding seat's, or not legal.
+
         Example:
             >>> from tienlen import POKER, GameState
             >>> hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
@@ -295,6 +379,11 @@ class Turns:
             >>> game.state.history[-1] == bomb, game.polling
             (True, False)
         """
+        if (type(action) is not Pass and type(action) is not Play) or (
+            action.player != self._seat
+        ):
+            msg = f"{action!r} is not an action of the deciding seat {self._seat}"
+            raise IllegalActionError(msg)
         if type(action) is Pass and self.polling:
             self._next_poll()  # declined to jump in
             return

@@ -44,6 +44,7 @@ from tienlen.actions import PASSES, Actions, make_play
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
 from tienlen.rl._arrays import card_rows, halves
+from tienlen.rl._checks import as_rules, check_count
 from tienlen.rl.observation import ObservationBatch, ObservationLayout, check_table
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import (
@@ -62,6 +63,8 @@ _Ints = npt.NDArray[np.int64]
 _Decisions = tuple[_Floats, npt.NDArray[np.int8], _Ints]
 _Step = tuple[_Floats, npt.NDArray[np.int8], _Ints, _Floats, npt.NDArray[np.bool_]]
 _CARDS: Final = 52
+_MOST_ENVS: Final = 1 << 20
+"""The most games one `VectorEnv` steps."""
 
 
 class VectorEnv:
@@ -69,7 +72,7 @@ class VectorEnv:
 
     Args:
         num_envs: How many games.
-        rules: The variant (any `tienlen.BaseRules`).
+        rules: The variant (any `tienlen.BaseRules`, or a preset's name).
         players: Seats at each table.
         seed: The root of every deal's seed ``(seed, env, episode)``.
         reward: ``"score"``, ``"win"`` or ``"place"`` (see `tienlen.rl.turns.rewards`).
@@ -90,7 +93,7 @@ class VectorEnv:
     def __init__(
         self,
         num_envs: int,
-        rules: BaseRules = CLASSIC,
+        rules: BaseRules | str = CLASSIC,
         players: int = 4,
         *,
         seed: int = 0,
@@ -98,12 +101,10 @@ class VectorEnv:
         history: int = 8,
         copy: bool = True,
     ) -> None:
-        if type(num_envs) is not int or num_envs < 1:
-            msg = f"num_envs must be a positive int, not {num_envs!r}"
-            raise InvalidArgumentError(msg)
-        given: object = rules  # checked at run time: callers may pass anything
-        if not isinstance(given, BaseRules):
-            msg = f"the environments need a BaseRules rule set, not {type(rules).__name__}"
+        check_count(num_envs, "num_envs", 1, _MOST_ENVS)
+        rules = as_rules(rules)
+        if type(seed) is not int:
+            msg = f"seed must be an int, not {type(seed).__name__}"
             raise TypeError(msg)
         rules.deal_size(players)
         self.num_envs: Final = num_envs
@@ -135,6 +136,8 @@ class VectorEnv:
             1 << int(card) if card >= 0 else 0 for card in single_card
         ]
         """Per table index, the card mask of its single (0 for other classes)."""
+        self._single_bits: Final = np.array(self._single_bit, dtype=np.uint64)
+        """`_single_bit` as an array."""
         # The decision of each game: its decider and what the decider is offered.
         self._deciders: list[int] = []
         self._singles: list[int] = []
@@ -195,7 +198,7 @@ class VectorEnv:
             for state in games:
                 check_table(self.layout, state)
             self.episodes[:] = 0
-        self._observations.load(range(count), games)
+        self._observations._load(range(count), games)
         self._states = games
         self._deciders = [0] * count
         self._singles = [0] * count
@@ -255,8 +258,8 @@ class VectorEnv:
         Raises:
             tienlen.rl.turns.IllegalActionError: an action is not legal in its game
                 (no game moves).
-            TypeError: the actions are not integers.
-            RuntimeError: `reset` was not called.
+            TypeError: the actions are not integers (``bool`` is not).
+            tienlen.rl.turns.IllegalActionError: `reset` was not called.
 
         Example:
             >>> from tienlen import CLASSIC, GameState
@@ -274,22 +277,23 @@ class VectorEnv:
         """
         if not self._states:
             msg = "call reset() before step()"
-            raise RuntimeError(msg)
-        chosen = self._checked(actions)
+            raise IllegalActionError(msg)
+        chosen, positions = self._checked(actions)
         rewards_out = np.zeros((self.num_envs, self.players), dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
-        self._play(chosen, rewards_out, terminated)
+        self._play(chosen, positions, rewards_out, terminated)
         observations, masks, deciders = self._decisions()
         return observations, masks, deciders, rewards_out, terminated
 
     def _play(
         self,
         chosen: _Ints,
+        members: _Ints,
         rewards_out: _Floats,
         terminated: npt.NDArray[np.bool_],
     ) -> None:
-        """Every game's decider takes its (legal) choice; the record follows."""
-        positions = self._members(chosen).tolist()
+        """Every game's decider takes its choice, checked legal (`_checked`)."""
+        positions = members.tolist()
         indices = chosen.tolist()
         moved: list[int] = []
         seats: list[int] = []
@@ -328,8 +332,8 @@ class VectorEnv:
                 singles[env] = own._singles
                 plays[env] = own._masks
                 passes[env] = own._pass
-        self._observations.record(moved, seats, masks)
-        self._observations.load(dealt, [states[env] for env in dealt])
+        self._observations._record(moved, seats, masks)
+        self._observations._load(dealt, [states[env] for env in dealt])
 
     def _finish(
         self,
@@ -345,19 +349,31 @@ class VectorEnv:
         self.episodes[env] += 1
         return self._deal(env)
 
-    def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> _Ints:
-        """*actions* as an int64 array, refused unless each is legal in its game."""
+    def _checked(
+        self, actions: Sequence[int] | npt.NDArray[np.integer]
+    ) -> tuple[_Ints, _Ints]:
+        """*actions* as an int64 array, refused unless each is legal in its game.
+
+        Legality is read from what the environment offered, never from the mask
+        array it handed out (with ``copy=False`` the caller may write to it): a class
+        with a play among the offered plays (`_members`), a single of a card among the
+        offered singles, or PASS where passing is offered. Also returns the
+        `_members` positions, for `_play`.
+        """
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
             msg = f"expected {self.num_envs} actions, got an array of shape {chosen.shape}"
             raise InvalidArgumentError(msg)
-        if not np.issubdtype(chosen.dtype, np.integer):
+        if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
             msg = f"actions must be integers, not {chosen.dtype}"
             raise TypeError(msg)
         chosen = chosen.astype(np.int64, copy=False)
         inside = (chosen >= 0) & (chosen < self.num_actions)
-        legal = inside.copy()
-        legal[inside] = self._masks[self._rows[inside], chosen[inside]] == 1
+        index = np.where(inside, chosen, self.table.PASS)
+        positions = self._members(np.where(inside, chosen, -1))
+        single = self._single_bits[index] & halves(self._singles)[0]
+        passing = (index == self.table.PASS) & np.array(self._passes, dtype=np.bool_)
+        legal = inside & ((positions >= 0) | (single != 0) | passing)
         if not legal.all():
             bad = np.flatnonzero(~legal)[:5].tolist()
             shown = ", ".join(
@@ -366,7 +382,7 @@ class VectorEnv:
             )
             msg = f"illegal actions: {shown}"
             raise IllegalActionError(msg)
-        return chosen
+        return chosen, positions
 
     def _members(self, chosen: _Ints) -> _Ints:
         """Per game, the position in `_flat` of the play to make, or −1.
@@ -411,7 +427,7 @@ class VectorEnv:
         )
         masks[:, self.table.PASS] = self._passes
         deciders = np.array(self._deciders, dtype=np.int64)
-        observations = self._observations.encode(self._states, self._deciders)
+        observations = self._observations._encode(self._states, self._deciders)
         if self.copy:
             return observations.copy(), masks.copy(), deciders
         return observations, masks, deciders
