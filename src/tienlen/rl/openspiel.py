@@ -338,6 +338,9 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         if preset not in RULESETS:
             msg = f"unknown preset {preset!r}; known: {', '.join(RULESETS)}"
             raise InvalidArgumentError(msg)
+        if params is not None and not isinstance(params, Mapping):
+            msg = f"params must be a mapping of parameter names, not {params!r}"
+            raise TypeError(msg)
         given = dict(params or {})
         rules, players = _rules_of(preset, given)
         redeal = given.get("redeal_instant_wins", False)
