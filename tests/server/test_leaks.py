@@ -35,7 +35,7 @@ class Checker:
             self.problems.append(f"seat {client.seat} was sent {found}: {text[:300]}")
 
 
-@settings(max_examples=40)
+@settings(max_examples=20)
 @given(
     preset=st.sampled_from(sorted(RULESETS)),
     players=st.integers(2, 4),

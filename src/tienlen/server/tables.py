@@ -494,6 +494,9 @@ class Hub:
         self._emit(client, {"type": "created", "table": table.id})
 
     def _attach(self, client: Connection, table: Table, seat: int | None) -> None:
+        if client.table is table and client.seat is None and seat is not None:
+            table.connections.remove(client)  # a spectator sits down
+            client.table = None
         if client.table is not None:
             raise ServerError("already-seated", "this connection is at a table already")
         client.table, client.seat = table, seat
@@ -508,7 +511,7 @@ class Hub:
         seat = table.seats[index]
         if seat.token_hash is not None:
             raise ServerError("seat-taken", f"seat {index} is taken")
-        if client.table is not None:
+        if client.table is not None and (client.table is not table or client.seat is not None):
             raise ServerError("already-seated", "this connection is at a table already")
         name = message.get("name", "")
         role = message.get("as", "human")
