@@ -24,20 +24,37 @@ def free_port() -> int:
 
 def start(data: Path, port: int, *options: str) -> subprocess.Popen[bytes]:
     """``tienlen serve`` on *port* with *data*; returns once it answers."""
-    env = {**os.environ, "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{SRC}{os.pathsep}{os.environ.get('PYTHONPATH', '')}",
+    }
     process = subprocess.Popen(  # noqa: S603  # our own command line
-        [sys.executable, "-m", "tienlen", "serve", "--port", str(port), "--data", str(data), *options],
+        [
+            sys.executable,
+            "-m",
+            "tienlen",
+            "serve",
+            "--port",
+            str(port),
+            "--data",
+            str(data),
+            *options,
+        ],
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1):  # noqa: S310
-                return process
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1),
+        ):
+            return process
         if process.poll() is not None:
-            raise RuntimeError(process.stderr.read().decode() if process.stderr else "exited")
+            raise RuntimeError(
+                process.stderr.read().decode() if process.stderr else "exited"
+            )
         time.sleep(0.1)
     process.kill()
     process.wait(10)

@@ -15,7 +15,9 @@ sync_api = pytest.importorskip("playwright.sync_api")
 from tests.server.serving import serving  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-DOCS_SHOT = Path(__file__).resolve().parents[2] / "docs" / "_static" / "server-table.png"
+DOCS_SHOT = (
+    Path(__file__).resolve().parents[2] / "docs" / "_static" / "server-table.png"
+)
 ARGS = [
     "--headless",
     "--no-sandbox",
@@ -37,11 +39,16 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
     """Sit, see a refusal in Vietnamese, play a whole hand by clicking, see the scores."""
     artifacts = Path(os.environ.get("TIENLEN_ARTIFACTS", tmp_path))
     artifacts.mkdir(parents=True, exist_ok=True)
-    with serving(tmp_path / "data", "--bot-delay", "0", "--rules", "classic") as port, \
-            sync_api.sync_playwright() as playwright, \
-            tempfile.TemporaryDirectory() as profile:
+    with (
+        serving(tmp_path / "data", "--bot-delay", "0", "--rules", "classic") as port,
+        sync_api.sync_playwright() as playwright,
+        tempfile.TemporaryDirectory() as profile,
+    ):
         context = playwright.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, args=ARGS, headless=True,
+            profile,
+            executable_path=CHROMIUM,
+            args=ARGS,
+            headless=True,
             viewport={"width": 1100, "height": 820},
         )
         page = context.new_page()

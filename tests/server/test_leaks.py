@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.server.harness import Client, create, hidden_from, join, leaked, make_hub
 from tienlen import Card
 from tienlen.rules import RULESETS
 from tienlen.server.tables import Connection, Table
-from tests.server.harness import Client, create, hidden_from, join, leaked, make_hub
 
 
 class Checker:
@@ -69,7 +69,9 @@ def test_no_message_shows_another_seats_cards(
             clock.now += rng.choice([1.0, 10.0])
             hub.tick()
             again = Client(hub)
-            again.send({"type": "hello", "table": table_id, "seat": seat, "token": token})
+            again.send(
+                {"type": "hello", "table": table_id, "seat": seat, "token": token}
+            )
             seats[seat] = (again, token)
             continue
         if roll < 0.08:
@@ -110,7 +112,9 @@ def test_the_checker_finds_a_leak() -> None:
         assert leaked(f'{{"x":"{form}"}}', [other]) or "title" in form
     assert leaked('{"hand":"' + str(other) + ' 3s"}', hidden_from(table, 0))
     assert not leaked('{"token":"ab' + str(other) + 'cd"}', [other])
-    assert leaked("<title>" + __import__("tienlen").svg._name(other) + "</title>", [other])
+    assert leaked(
+        "<title>" + __import__("tienlen").svg._name(other) + "</title>", [other]
+    )
 
 
 @pytest.mark.parametrize("preset", sorted(RULESETS))
@@ -126,9 +130,11 @@ def test_poker_jump_ins_are_offered_only_to_their_seat(preset: str) -> None:
         if table.between:
             break
         for seat, client in enumerate(clients):
-            view = client.last("gameState")["state"] if any(
-                '"gameState"' in t for t in client.inbox
-            ) else client.last("gameFull")["state"]
+            view = (
+                client.last("gameState")["state"]
+                if any('"gameState"' in t for t in client.inbox)
+                else client.last("gameFull")["state"]
+            )
             mine = [str(a) for a in table.legal(seat)]
             assert view["legal"] == mine
             assert all(a.player == seat for a in table.legal(seat))

@@ -17,17 +17,17 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("websockets")
 
-from starlette.testclient import TestClient  # noqa: E402
-from websockets.sync.client import connect  # noqa: E402
+from starlette.testclient import TestClient
+from websockets.sync.client import connect
 
-from tienlen import CLASSIC, GreedyPlayer, Match, RandomPlayer  # noqa: E402
-from tienlen.records import from_json, rules_from_json, rules_to_json  # noqa: E402
-from tienlen.rules import RULESETS  # noqa: E402
-from tienlen.server.app import create_app  # noqa: E402
-from tienlen.server.bots import RemoteBot  # noqa: E402
-from tienlen.server.tables import Hub  # noqa: E402
-from tests.server.harness import Client, create, join, make_hub, snapshot  # noqa: E402
-from tests.server.serving import free_port, serving, start  # noqa: E402
+from tests.server.harness import Client, create, join, make_hub, snapshot
+from tests.server.serving import free_port, serving, start
+from tienlen import CLASSIC, GreedyPlayer, Match, RandomPlayer
+from tienlen.records import from_json, rules_from_json, rules_to_json
+from tienlen.rules import RULESETS
+from tienlen.server.app import create_app
+from tienlen.server.bots import RemoteBot
+from tienlen.server.tables import Hub
 
 HOUSE = attrs.evolve(CLASSIC, twos_in_straights=False, name="house")
 
@@ -50,7 +50,11 @@ def test_four_seats_and_a_spectator_play_whole_hands(rules: str) -> None:
     data = rules_to_json(HOUSE) if rules == "house" else rules
     with TestClient(create_app(hub)) as http:
         with http.websocket_connect("/ws") as owner:
-            owner.send_text(json.dumps({"v": 1, "type": "create", "rules": data, "hands": 2, "seed": 5}))
+            owner.send_text(
+                json.dumps(
+                    {"v": 1, "type": "create", "rules": data, "hands": 2, "seed": 5}
+                )
+            )
             table = json.loads(owner.receive_text())["table"]
         sockets = [http.websocket_connect("/ws") for _ in range(5)]
         seats = [socket.__enter__() for socket in sockets]
@@ -60,14 +64,28 @@ def test_four_seats_and_a_spectator_play_whole_hands(rules: str) -> None:
             logs: list[list[dict[str, Any]]] = [[] for _ in range(4)]
             threads = []
             for seat, socket in enumerate(seats):
-                bot = RemoteBot("-", table, seat, GreedyPlayer(), rng=random.Random(seat))
-                socket.send_text(json.dumps({"v": 1, "type": "join", "table": table, "seat": seat, "as": "bot"}))
-                threads.append(threading.Thread(target=_play_seat, args=(socket, bot, logs[seat])))
+                bot = RemoteBot(
+                    "-", table, seat, GreedyPlayer(), rng=random.Random(seat)
+                )
+                socket.send_text(
+                    json.dumps(
+                        {
+                            "v": 1,
+                            "type": "join",
+                            "table": table,
+                            "seat": seat,
+                            "as": "bot",
+                        }
+                    )
+                )
+                threads.append(
+                    threading.Thread(target=_play_seat, args=(socket, bot, logs[seat]))
+                )
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join(60)
-            seen = []
+            seen: list[dict[str, Any]] = []
             while not seen or seen[-1]["type"] != "matchEnd":
                 seen.append(json.loads(watcher.receive_text()))
         finally:
@@ -76,7 +94,9 @@ def test_four_seats_and_a_spectator_play_whole_hands(rules: str) -> None:
     assert all(log[-1]["type"] == "matchEnd" for log in logs)
     records = [m["record"] for m in seen if m["type"] == "handEnd"]
     assert len(records) == 2
-    match = Match.start(rules_from_json(records[0]["rules"]), 4, hub.tables[table].match.seed)
+    match = Match.start(
+        rules_from_json(records[0]["rules"]), 4, hub.tables[table].match.seed
+    )
     for data_ in records:
         match = match.record(from_json(data_).final)
     assert list(match.totals) == seen[-1]["totals"]
@@ -93,11 +113,19 @@ BAD = [
     ("no type", '{"v": 1}', "bad-message"),
     ("unknown type", '{"v": 1, "type": "teleport"}', "unknown-type"),
     ("wrong version", '{"v": 2, "type": "ping"}', "bad-version"),
-    ("too large", '{"v": 1, "type": "ping", "pad": "' + "x" * 20000 + '"}', "too-large"),
+    (
+        "too large",
+        '{"v": 1, "type": "ping", "pad": "' + "x" * 20000 + '"}',
+        "too-large",
+    ),
     ("bad card text", '{"v": 1, "type": "move", "action": "3x"}', "bad-action"),
     ("bad index", '{"v": 1, "type": "move", "index": 999}', "bad-action"),
     ("stale ply", '{"v": 1, "type": "move", "index": 0, "ply": 77}', "stale"),
-    ("not seated hello", '{"v": 1, "type": "hello", "table": "T", "seat": 1, "token": "x"}', "bad-credential"),
+    (
+        "not seated hello",
+        '{"v": 1, "type": "hello", "table": "T", "seat": 1, "token": "x"}',
+        "bad-credential",
+    ),
     ("no table", '{"v": 1, "type": "watch", "table": "nope"}', "no-table"),
     ("no seat", '{"v": 1, "type": "join", "table": "T", "seat": 9}', "no-seat"),
     ("taken seat", '{"v": 1, "type": "join", "table": "T", "seat": 0}', "seat-taken"),
@@ -109,7 +137,9 @@ BAD = [
 
 
 @pytest.mark.parametrize(("what", "text", "code"), BAD, ids=[b[0] for b in BAD])
-def test_bad_input_is_refused_on_that_connection_only(what: str, text: str, code: str) -> None:
+def test_bad_input_is_refused_on_that_connection_only(
+    what: str, text: str, code: str
+) -> None:
     """Each bad message: an error with its code to the sender, nothing to others, no change."""
     del what
     hub, _ = make_hub()
@@ -119,7 +149,9 @@ def test_bad_input_is_refused_on_that_connection_only(what: str, text: str, code
     other.send({"type": "watch", "table": table.id})
     other.new()
     if table.state.to_act != 0:
-        pytest.skip("seat 0 leads in this deal")  # pragma: no cover - seed 1 has it lead
+        pytest.skip(
+            "seat 0 leads in this deal"
+        )  # pragma: no cover - seed 1 has it lead
     before = snapshot(table)
     owner.send(text.replace('"T"', json.dumps(table.id)))
     answer = owner.new()
@@ -141,12 +173,18 @@ def test_out_of_turn_illegal_and_wrong_credential_moves() -> None:
     clients = {0: owner, 1: second}
     waiting = 1 - actor
     before = snapshot(table)
-    clients[waiting].send({"type": "move", "action": str(next(iter(table.state.hand(waiting))))})
+    clients[waiting].send(
+        {"type": "move", "action": str(next(iter(table.state.hand(waiting))))}
+    )
     error = clients[waiting].new()[-1]
     assert error["code"] == "illegal"
     assert error["refusal"]["code"] == "NOT_YOUR_TURN"
-    assert error["refusal"]["message"]["vi"] and error["refusal"]["rule"] == "rules-1-5-2"
-    clients[actor].send({"type": "move", "action": str(next(iter(table.state.hand(waiting))))})
+    assert (
+        error["refusal"]["message"]["vi"] and error["refusal"]["rule"] == "rules-1-5-2"
+    )
+    clients[actor].send(
+        {"type": "move", "action": str(next(iter(table.state.hand(waiting))))}
+    )
     refusal = clients[actor].new()[-1]["refusal"]
     assert refusal["code"] == "CARDS_NOT_IN_HAND"
     assert refusal["message"]["en"] != refusal["message"]["vi"]
@@ -217,14 +255,18 @@ def test_sigkill_and_restart_resume_every_table(tmp_path: Path) -> None:
     url = f"ws://127.0.0.1:{port}/ws"
     try:
         with connect(url) as socket:
-            socket.send(json.dumps({"v": 1, "type": "join", "table": "main", "seat": 0}))
+            socket.send(
+                json.dumps({"v": 1, "type": "join", "table": "main", "seat": 0})
+            )
             token = json.loads(socket.recv())["token"]
             full = json.loads(socket.recv())
             for _ in range(3):
                 if full["state"]["toAct"] != 0:
                     break
                 socket.send(json.dumps({"v": 1, "type": "move", "index": 0}))
-                while (full := json.loads(socket.recv()))["type"] != "gameState" or full["state"]["toAct"] not in (0, None):
+                while (full := json.loads(socket.recv()))[
+                    "type"
+                ] != "gameState" or full["state"]["toAct"] not in (0, None):
                     pass
             with connect(url) as watcher:
                 watcher.send(json.dumps({"v": 1, "type": "watch", "table": "main"}))
@@ -237,7 +279,17 @@ def test_sigkill_and_restart_resume_every_table(tmp_path: Path) -> None:
     with serving(tmp_path, "--bot-delay", "0") as port_again:
         url = f"ws://127.0.0.1:{port_again}/ws"
         with connect(url) as socket:
-            socket.send(json.dumps({"v": 1, "type": "hello", "table": "main", "seat": 0, "token": token}))
+            socket.send(
+                json.dumps(
+                    {
+                        "v": 1,
+                        "type": "hello",
+                        "table": "main",
+                        "seat": 0,
+                        "token": token,
+                    }
+                )
+            )
             after = json.loads(socket.recv())
     assert after["type"] == "gameFull"
     assert after["history"] == before["history"]
@@ -251,12 +303,28 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
     with serving(tmp_path, "--bot-delay", "0") as port:
         url = f"ws://127.0.0.1:{port}/ws"
         with connect(url) as socket:
-            socket.send(json.dumps({"v": 1, "type": "create", "rules": "poker", "hands": 100, "seed": 9}))
+            socket.send(
+                json.dumps(
+                    {
+                        "v": 1,
+                        "type": "create",
+                        "rules": "poker",
+                        "hands": 100,
+                        "seed": 9,
+                    }
+                )
+            )
             table = json.loads(socket.recv())["table"]
 
         async def play() -> list[list[dict[str, Any]]]:
             bots = [
-                RemoteBot(url, table, seat, GreedyPlayer() if seat % 2 else RandomPlayer(), rng=random.Random(seat))
+                RemoteBot(
+                    url,
+                    table,
+                    seat,
+                    GreedyPlayer() if seat % 2 else RandomPlayer(),
+                    rng=random.Random(seat),
+                )
                 for seat in range(4)
             ]
             return await asyncio.gather(*(bot.run() for bot in bots))
@@ -270,7 +338,8 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
         final = game.final
         assert final.result is not None
         assert [list(final.result.finish_order), list(final.result.scores)] == [
-            data["result"]["finish_order"], data["result"]["scores"]
+            data["result"]["finish_order"],
+            data["result"]["scores"],
         ]
         match = match.record(final)
     assert match.game_count == 100

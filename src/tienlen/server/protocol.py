@@ -48,10 +48,11 @@ VERSION: Final = 1
 MAX_MESSAGE: Final = 16 * 1024
 """The largest message a client may send, in bytes of UTF-8; larger ones are refused."""
 
-Json = dict[str, JsonValue]
+Json = dict[str, object]
+"""A JSON object as the server builds it."""
 
 
-def dump(message: Mapping[str, JsonValue]) -> str:
+def dump(message: Mapping[str, object]) -> str:
     """A message as compact JSON text, UTF-8 characters kept as they are.
 
     Example:

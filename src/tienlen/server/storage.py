@@ -37,7 +37,7 @@ class SavedTable:
 
     table: str
     """The table's id."""
-    meta: dict[str, JsonValue]
+    meta: dict[str, object]
     """The settings and seats the server saved (`Storage.save_table`)."""
     hands: list[tuple[int, str, bool]]
     """Every hand saved: its number (from 1), its record text, whether it is finished."""
@@ -50,11 +50,13 @@ class Storage(Protocol):
     database), or the implementation should queue the writes itself.
     """
 
-    def save_table(self, table: str, meta: dict[str, JsonValue]) -> None:
+    def save_table(self, table: str, meta: dict[str, object]) -> None:
         """Create or replace the settings and seats of *table*."""
         ...
 
-    def save_hand(self, table: str, number: int, record: str, *, finished: bool) -> None:
+    def save_hand(
+        self, table: str, number: int, record: str, *, finished: bool
+    ) -> None:
         """Create or replace hand *number* of *table*: its record so far."""
         ...
 
@@ -103,7 +105,7 @@ class SQLiteStorage:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)
 
-    def save_table(self, table: str, meta: dict[str, JsonValue]) -> None:
+    def save_table(self, table: str, meta: dict[str, object]) -> None:
         """Create or replace the settings and seats of *table*."""
         with self._lock, self._db:
             self._db.execute(
@@ -111,7 +113,9 @@ class SQLiteStorage:
                 (table, json.dumps(meta)),
             )
 
-    def save_hand(self, table: str, number: int, record: str, *, finished: bool) -> None:
+    def save_hand(
+        self, table: str, number: int, record: str, *, finished: bool
+    ) -> None:
         """Create or replace hand *number* of *table*: its record so far."""
         with self._lock, self._db:
             self._db.execute(

@@ -38,7 +38,6 @@ from tienlen.match import Match
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer
 from tienlen.records import (
     JsonValue,
-    RecordError,
     dumps,
     loads,
     record,
@@ -203,7 +202,7 @@ class Table:
         """Cards held by seat."""
         return [len(self.state.hand(seat)) for seat in range(self.players)]
 
-    def meta(self) -> dict[str, JsonValue]:
+    def meta(self) -> dict[str, object]:
         """What `Storage.save_table` keeps."""
         return {
             "rules": rules_to_json(self.rules),
@@ -381,10 +380,10 @@ class Hub:
                 raise ServerError("bad-json", "the message is not JSON") from None
             if type(message) is not dict:
                 raise ServerError("bad-message", "a message is a JSON object")
-            kind = message.get("type")
-            if not isinstance(kind, str):
-                kind = ""
+            named: object = message.get("type")
+            if not isinstance(named, str):
                 raise ServerError("bad-message", "the message has no type")
+            kind = named
             if message.get("v", protocol.VERSION) != protocol.VERSION:
                 raise ServerError("bad-version", "this server speaks protocol v1")
             handler = self._handlers.get(kind)
@@ -511,12 +510,16 @@ class Hub:
         seat = table.seats[index]
         if seat.token_hash is not None:
             raise ServerError("seat-taken", f"seat {index} is taken")
-        if client.table is not None and (client.table is not table or client.seat is not None):
+        if client.table is not None and (
+            client.table is not table or client.seat is not None
+        ):
             raise ServerError("already-seated", "this connection is at a table already")
         name = message.get("name", "")
         role = message.get("as", "human")
         if not isinstance(name, str) or len(name) > 40:
-            raise ServerError("bad-message", "name must be text of at most 40 characters")
+            raise ServerError(
+                "bad-message", "name must be text of at most 40 characters"
+            )
         if role not in {"human", "bot"}:
             raise ServerError("bad-message", 'as must be "human" or "bot"')
         token = secrets.token_urlsafe(32)
@@ -801,15 +804,15 @@ class Hub:
                     if state is table.state:
                         self._apply(table, action)
             changed = False
-            for seat in table.seats:
+            for held in table.seats:
                 if (
-                    seat.away_since is not None
-                    and not seat.taken_over
-                    and seat.token_hash is not None
-                    and now - seat.away_since >= table.grace
+                    held.away_since is not None
+                    and not held.taken_over
+                    and held.token_hash is not None
+                    and now - held.away_since >= table.grace
                 ):
-                    seat.taken_over = True
-                    table.ready.discard(seat.index)
+                    held.taken_over = True
+                    table.ready.discard(held.index)
                     changed = True
             if changed:
                 self._broadcast(table)
@@ -852,7 +855,7 @@ class Hub:
     def _broadcast(self, table: Table, skip: Connection | None = None) -> None:
         history = table.state.history
         counts = table.counts()
-        seats: JsonValue = [seat.to_json(counts[seat.index]) for seat in table.seats]
+        seats: object = [seat.to_json(counts[seat.index]) for seat in table.seats]
         for client in list(table.connections):
             if client is skip:
                 continue
@@ -894,8 +897,8 @@ class Hub:
         if self.storage is None:
             return 0
         saved = self.storage.load()
-        for table in saved:
-            self.tables[table.table] = self._rebuilt(table)
+        for item in saved:
+            self.tables[item.table] = self._rebuilt(item)
         now = self.now()
         for table in self.tables.values():
             table.turn_since = table.changed = now
