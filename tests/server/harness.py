@@ -19,6 +19,7 @@ class Clock:
         self.now = 1000.0
 
     def __call__(self) -> float:
+        """The time now."""
         return self.now
 
 

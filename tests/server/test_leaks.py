@@ -27,6 +27,7 @@ class Checker:
         self.problems: list[str] = []
 
     def __call__(self, client: Connection, text: str, table: Table | None) -> None:
+        """Check one message as the hub sends it."""
         if table is None or table.state.is_over or table.between:
             return  # not at a table, or the hand is over and revealed
         self.checked += 1

@@ -179,9 +179,8 @@ def test_out_of_turn_illegal_and_wrong_credential_moves() -> None:
     error = clients[waiting].new()[-1]
     assert error["code"] == "illegal"
     assert error["refusal"]["code"] == "NOT_YOUR_TURN"
-    assert (
-        error["refusal"]["message"]["vi"] and error["refusal"]["rule"] == "rules-1-5-2"
-    )
+    assert error["refusal"]["message"]["vi"]
+    assert error["refusal"]["rule"] == "rules-1-5-2"
     clients[actor].send(
         {"type": "move", "action": str(next(iter(table.state.hand(waiting))))}
     )
@@ -219,7 +218,9 @@ def test_grace_then_takeover_then_hand_back() -> None:
     back = Client(hub)
     back.send({"type": "hello", "table": table.id, "seat": 0, "token": token})
     full = back.new()[-1]
-    assert full["type"] == "gameFull" and full["you"] == 0 and full["state"]["hand"]
+    assert full["type"] == "gameFull"
+    assert full["you"] == 0
+    assert full["state"]["hand"]
     back.close()
     clock.now += 31
     hub.tick()

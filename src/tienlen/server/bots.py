@@ -15,7 +15,7 @@ import json
 import random
 
 import attrs
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from tienlen.game import Action, Pass, Play
@@ -82,10 +82,7 @@ class RemoteBot:
                 await asyncio.sleep(0.2 * failures)
         return self.records
 
-    async def _session(self, socket: object) -> None:
-        from websockets.asyncio.client import ClientConnection  # noqa: PLC0415
-
-        assert isinstance(socket, ClientConnection)  # what `connect` gives
+    async def _session(self, socket: ClientConnection) -> None:
         if self.token is None:
             hello: dict[str, JsonValue] = {
                 "type": "join",
@@ -132,29 +129,28 @@ class RemoteBot:
                 self._again = True
             return []  # a stale move: the newer state is on its way
         if kind == "gameFull":
-            table = message["table"]
-            assert isinstance(table, dict)  # the protocol's shape
-            self._rules = rules_from_json(table["rules"])
-            history = message["history"]
-            assert isinstance(history, list)
-            self._history = [protocol.action_from_json(item) for item in history]  # type: ignore[arg-type]
-            self._hand = int(str(table["hand"]))
+            table = _object(message.get("table"), "table")
+            self._rules = rules_from_json(table.get("rules"))
+            history = _array(message.get("history"), "history")
+            self._history = [
+                protocol.action_from_json(_object(item, "action")) for item in history
+            ]
+            self._hand = int(str(table.get("hand")))
             self._asked = None
             return self._decide(message)
         if kind == "gameState":
-            actions = message["actions"]
-            assert isinstance(actions, list)
+            actions = _array(message.get("actions"), "actions")
             if self._sent is not None and any(
                 isinstance(a, dict) and a.get("seat") == self.seat for a in actions
             ):
                 self.latencies.append(asyncio.get_running_loop().time() - self._sent)
                 self._sent = None
-            self._history.extend(protocol.action_from_json(a) for a in actions)  # type: ignore[arg-type]
+            self._history.extend(
+                protocol.action_from_json(_object(a, "action")) for a in actions
+            )
             return self._decide(message)
         if kind == "handEnd":
-            record = message["record"]
-            assert isinstance(record, dict)
-            self.records.append(record)
+            self.records.append(_object(message.get("record"), "record"))
             if message.get("matchOver") is True:
                 self._done = True
                 return []
@@ -168,8 +164,10 @@ class RemoteBot:
 
     def _decide(self, message: dict[str, JsonValue]) -> list[dict[str, JsonValue]]:
         self._last = message
-        view = message["state"]
-        assert isinstance(view, dict) and self._rules is not None
+        view = _object(message.get("state"), "state")
+        if self._rules is None:
+            msg = "a view before the table's gameFull"
+            raise ValueError(msg)
         legal = view.get("legal")
         if not isinstance(legal, list) or not legal:
             return []
@@ -196,3 +194,27 @@ class RemoteBot:
         except RuntimeError:
             self._sent = None
         return [{"type": "move", "index": index, "ply": ply}]
+
+
+def _object(value: object, what: str) -> dict[str, JsonValue]:
+    """*value*, a JSON object from the server.
+
+    Raises:
+        ValueError: it is not one (a server not speaking the protocol).
+    """
+    if not isinstance(value, dict):
+        msg = f"the server sent a {what} that is not an object: {value!r:.80}"
+        raise ValueError(msg)  # noqa: TRY004  # bad input from the server, not a wrong argument
+    return value
+
+
+def _array(value: object, what: str) -> list[JsonValue]:
+    """*value*, a JSON array from the server.
+
+    Raises:
+        ValueError: it is not one.
+    """
+    if not isinstance(value, list):
+        msg = f"the server sent {what} that is not a list: {value!r:.80}"
+        raise ValueError(msg)  # noqa: TRY004  # bad input from the server, not a wrong argument
+    return value

@@ -26,8 +26,6 @@ from typing import Protocol
 
 import attrs
 
-from tienlen.records import JsonValue
-
 __all__ = ["SQLiteStorage", "SavedTable", "Storage"]
 
 

@@ -37,7 +37,6 @@ from tienlen.game import Action, GameState, Pass, Play
 from tienlen.match import Match
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer
 from tienlen.records import (
-    JsonValue,
     dumps,
     loads,
     record,
@@ -364,36 +363,46 @@ class Hub:
 
         A refused message changes nothing and is answered on that connection only.
         """
-        kind = ""
         try:
-            if self._limited(client):
-                raise ServerError("rate-limited", "too many messages: slow down")
-            size = len(data) if isinstance(data, bytes) else len(data.encode())
-            if size > protocol.MAX_MESSAGE:
-                raise ServerError(
-                    "too-large",
-                    f"message of {size} bytes; the limit is {protocol.MAX_MESSAGE}",
-                )
-            try:
-                message = json.loads(data)
-            except (ValueError, RecursionError):
-                raise ServerError("bad-json", "the message is not JSON") from None
-            if type(message) is not dict:
-                raise ServerError("bad-message", "a message is a JSON object")
-            named: object = message.get("type")
-            if not isinstance(named, str):
-                raise ServerError("bad-message", "the message has no type")
-            kind = named
-            if message.get("v", protocol.VERSION) != protocol.VERSION:
-                raise ServerError("bad-version", "this server speaks protocol v1")
-            handler = self._handlers.get(kind)
-            if handler is None:
-                shown = kind[:40]
-                kind = ""
-                raise ServerError("unknown-type", f"no message type {shown!r}")
-            handler(client, message)
+            message = self._decode(client, data)
+        except ServerError as error:
+            self._error(client, error, "")
+            return
+        kind = str(message["type"])
+        try:
+            self._handlers[kind](client, message)
         except ServerError as error:
             self._error(client, error, kind)
+
+    def _decode(self, client: Connection, data: str | bytes) -> dict[str, object]:
+        """The message *data* holds, with a known ``type``.
+
+        Raises:
+            ServerError: a flood, an oversized message, not JSON, not an object,
+                no type, another protocol version, or an unknown type.
+        """
+        if self._limited(client):
+            raise ServerError("rate-limited", "too many messages: slow down")
+        size = len(data) if isinstance(data, bytes) else len(data.encode())
+        if size > protocol.MAX_MESSAGE:
+            raise ServerError(
+                "too-large",
+                f"message of {size} bytes; the limit is {protocol.MAX_MESSAGE}",
+            )
+        try:
+            message = json.loads(data)
+        except (ValueError, RecursionError):
+            raise ServerError("bad-json", "the message is not JSON") from None
+        if type(message) is not dict:
+            raise ServerError("bad-message", "a message is a JSON object")
+        kind = message.get("type")
+        if not isinstance(kind, str):
+            raise ServerError("bad-message", "the message has no type")
+        if message.get("v", protocol.VERSION) != protocol.VERSION:
+            raise ServerError("bad-version", "this server speaks protocol v1")
+        if kind not in self._handlers:
+            raise ServerError("unknown-type", f"no message type {kind[:40]!r}")
+        return message
 
     # -- tables --------------------------------------------------------------------
 
