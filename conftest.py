@@ -1,5 +1,8 @@
-"""Doctest collection: `tienlen.rl` needs the ``rl`` extra, which ``.[test]`` lacks;
-`tienlen.server.app` and `tienlen.server.bots` need the ``server`` extra."""
+"""Doctest collection: the modules of extras that ``.[test]`` lacks are skipped.
+
+`tienlen.rl` needs the ``rl`` extra; `tienlen.server.app` and `tienlen.server.bots`
+need the ``server`` extra.
+"""
 
 from importlib.util import find_spec
 
