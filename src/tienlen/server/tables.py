@@ -37,6 +37,7 @@ from tienlen.game import Action, GameState, Pass, Play
 from tienlen.match import Match
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer
 from tienlen.records import (
+    JsonValue,
     dumps,
     loads,
     record,
@@ -180,6 +181,8 @@ class Table:
     """The number of the current match's first hand (hand numbers go on at a rematch)."""
     last_end: Json | None = None
     """The ``handEnd`` message of the hand just finished, while between hands."""
+    dealt: dict[str, JsonValue] | None = None
+    """The record of the hand in play without its actions (`Hub._save_hand`)."""
 
     @property
     def players(self) -> int:
@@ -724,6 +727,7 @@ class Hub:
         table.state = table.match.deal()
         table.between = False
         table.last_end = None
+        table.dealt = None
         table.polled = None
         self._save_meta(table)
         for client in table.connections:
@@ -889,13 +893,19 @@ class Hub:
             self.storage.save_table(table.id, table.meta())
 
     def _save_hand(self, table: Table) -> None:
-        if self.storage is not None:
-            self.storage.save_hand(
-                table.id,
-                table.number,
-                dumps(record(table.state)),
-                finished=table.state.is_over,
+        """Save the hand in play as its game record (after every action)."""
+        if self.storage is None:
+            return
+        state = table.state
+        if state.is_over:
+            text = dumps(record(state))  # the record with its result, replay-checked
+        else:
+            if table.dealt is None or len(state.history) == 0:
+                table.dealt = to_json(record(state))
+            text = json.dumps(
+                {**table.dealt, "actions": [record_action(a) for a in state.history]}
             )
+        self.storage.save_hand(table.id, table.number, text, finished=state.is_over)
 
     def restore(self) -> int:
         """Load every saved table, each where it was; returns how many.
@@ -970,6 +980,19 @@ class Hub:
         )
         table.between = state.is_over
         return table
+
+
+def record_action(action: Action) -> dict[str, JsonValue]:
+    """*action* as a game record writes it (format version 2, docs/records.md).
+
+    Example:
+        >>> from tienlen import Pass, Play
+        >>> record_action(Play(player=1, cards="3s 3c")), record_action(Pass(player=0))
+        ({'player': 1, 'play': '3s 3c'}, {'player': 0, 'pass': True})
+    """
+    if type(action) is Pass:
+        return {"player": action.player, "pass": True}
+    return {"player": action.player, "play": str(action)}
 
 
 def _int(value: object) -> int:
