@@ -70,11 +70,11 @@ def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
         stdout=subprocess.DEVNULL,
     )
     for _ in range(200):
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(  # noqa: S310
-                f"http://127.0.0.1:{port}/api/health", timeout=1
-            ):
-                return process
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=1),
+        ):
+            return process
         time.sleep(0.1)
     process.kill()
     raise RuntimeError("the server did not start")

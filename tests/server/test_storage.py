@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.server.harness import Client, Clock, create, join
 from tienlen.records import loads, record, to_json
 from tienlen.server.storage import SQLiteStorage
 from tienlen.server.tables import Hub, ServerError
-from tests.server.harness import Client, Clock, create, join
 
 
 def _hub(path: Path) -> Hub:
