@@ -96,7 +96,9 @@ async def run(url: str, tables: int, seconds: float) -> tuple[list[float], float
         for seat in range(4)
     ]
     tasks = [asyncio.create_task(bot.run()) for bot in bots]
-    await asyncio.sleep(1.0)  # everybody seated and playing
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline and not all(bot.latencies for bot in bots):
+        await asyncio.sleep(0.2)  # until every bot is seated and has moved once
     before = [len(bot.latencies) for bot in bots]
     start = time.perf_counter()
     await asyncio.sleep(seconds)
