@@ -123,7 +123,8 @@ class Seat:
         kind = "house" if self.token_hash is None else self.remote
         return {
             "seat": self.index,
-            "name": self.name or f"{self.bot} bot",
+            "name": self.name
+            or (f"seat {self.index}" if self.token_hash else f"{self.bot} bot"),
             "kind": kind,
             "bot": self.bot,
             "connected": self.connections > 0,

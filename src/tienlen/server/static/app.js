@@ -22,6 +22,7 @@ const ui = {
   tableId: decodeURIComponent(location.hash.replace(/^#/, "")) || "main",
   socket: null, info: null, view: null, you: null,
   selected: new Set(), refusal: null, last: null, ended: null, matchOver: false,
+  connected: false,
   actions: 0, // actions seen so far, for anyone following the page (tests, a log)
 };
 
@@ -39,7 +40,7 @@ function connect() {
     else send({ type: "watch", table: ui.tableId });
   };
   ui.socket.onmessage = (event) => receive(JSON.parse(event.data));
-  ui.socket.onclose = () => { $("status").textContent = t("connecting"); setTimeout(connect, 1000); };
+  ui.socket.onclose = () => { ui.connected = false; render(); setTimeout(connect, 1000); };
 }
 
 function receive(message) {
@@ -53,7 +54,7 @@ function receive(message) {
       ui.selected.clear(); ui.refusal = null; ui.ended = message.ended || null;
       ui.matchOver = message.table.matchOver;
       ui.last = message.history.length ? message.history[message.history.length - 1] : null;
-      $("status").textContent = t("connected");
+      ui.connected = true;
       break;
     case "gameState":
       ui.view = message.state; ui.info.seats = message.seats;
@@ -98,6 +99,7 @@ function seatPositions(players) {
 function render() {
   document.documentElement.lang = ui.lang;
   $("lang").textContent = t("lang");
+  $("status").textContent = ui.connected ? `${t("connected")} · ${ui.tableId}` : t("connecting");
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   if (!ui.info || !ui.view) return;
   renderSeats(); renderCentre(); renderHand(); renderScores();
