@@ -98,7 +98,8 @@ def test_no_message_shows_another_seats_cards(
             seats[seat][0].send({"type": "move", "action": text or "pass"})
         else:
             seats[seat][0].send({"type": "move", "index": choice})
-    assert checker.checked > 0
+    played = any(result.instant_win is None for result in table.match.games)
+    assert checker.checked > 0 or not played  # only instant wins: nothing was hidden
     assert not checker.problems, checker.problems[:3]
 
 
