@@ -49,6 +49,12 @@ def rss_mib(pid: int) -> float:
     return float("nan")
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of process *pid* so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     process = subprocess.Popen(  # noqa: S603
@@ -80,7 +86,9 @@ def start_server(data: Path, port: int) -> subprocess.Popen[bytes]:
     raise RuntimeError("the server did not start")
 
 
-async def run(url: str, tables: int, seconds: float) -> tuple[list[float], float]:
+async def run(
+    url: str, tables: int, seconds: float, pid: int
+) -> tuple[list[float], float, float]:
     ids = []
     async with connect(url) as ws:
         for number in range(tables):
@@ -100,16 +108,17 @@ async def run(url: str, tables: int, seconds: float) -> tuple[list[float], float
     while time.perf_counter() < deadline and not all(bot.latencies for bot in bots):  # noqa: ASYNC110  # polling the bots is the point
         await asyncio.sleep(0.2)  # until every bot is seated and has moved once
     before = [len(bot.latencies) for bot in bots]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds(pid)
     await asyncio.sleep(seconds)
     elapsed = time.perf_counter() - start
+    cpu = cpu_seconds(pid) - cpu
     window = sorted(
         x for bot, seen in zip(bots, before, strict=True) for x in bot.latencies[seen:]
     )
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    return window, len(window) / elapsed
+    return window, len(window) / elapsed, cpu / max(len(window), 1)
 
 
 def main() -> None:
@@ -117,14 +126,17 @@ def main() -> None:
     parser.add_argument("--tables", type=int, nargs="+", default=[1, 50, 200])
     parser.add_argument("--seconds", type=float, default=20.0)
     args = parser.parse_args()
-    print(f"{'tables':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'RSS MiB':>8}")
+    print(
+        f"{'tables':>6} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'RSS MiB':>8}"
+        f" {'server CPU ms/move':>19}"
+    )
     for count in args.tables:
         with tempfile.TemporaryDirectory() as data:
             port = free_port()
             server = start_server(Path(data), port)
             try:
-                latencies, rate = asyncio.run(
-                    run(f"ws://127.0.0.1:{port}/ws", count, args.seconds)
+                latencies, rate, cost = asyncio.run(
+                    run(f"ws://127.0.0.1:{port}/ws", count, args.seconds, server.pid)
                 )
                 memory = rss_mib(server.pid)
             finally:
@@ -137,7 +149,8 @@ def main() -> None:
             else float("nan")
         )
         print(
-            f"{count:>6} {rate:>9.0f} {p50:>8.1f} {p99:>8.1f} {memory:>8.1f}",
+            f"{count:>6} {rate:>9.0f} {p50:>8.1f} {p99:>8.1f} {memory:>8.1f}"
+            f" {cost * 1000:>19.2f}",
             flush=True,
         )
 
