@@ -95,6 +95,15 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
         page.wait_for_selector("#scores:not([hidden])")
         assert page.locator("#score-table tr").count() == 5
         page.screenshot(path=str(artifacts / "server-scores.png"))
+        page.locator("#next").click()  # the next hand, on a phone's screen
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_function("ui.ended === null && ui.view.hand.length > 0")
+        assert page.locator("img.card").count() > 0
+        hand_box = page.locator("#hand").bounding_box()
+        assert hand_box is not None
+        assert hand_box["x"] >= 0
+        assert hand_box["x"] + hand_box["width"] <= 390  # the fanned hand fits
+        page.screenshot(path=str(artifacts / "server-table-phone.png"))
         context.close()
     assert refused
     assert shot
