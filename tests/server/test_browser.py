@@ -6,6 +6,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -33,6 +34,34 @@ pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium"),
     pytest.mark.slow,
 ]
+
+
+def _refused(page: Any, hand: list[str], legal: list[str]) -> bool:
+    """Select a card that is no legal play: the server's refusal shows, in Vietnamese."""
+    wrong = next((c for c in hand if not any(a.split() == [c] for a in legal)), None)
+    if wrong is None:
+        return False
+    page.locator(f'img.card[data-card="{wrong}"]').click()
+    page.wait_for_function("ui.refusal !== null")
+    expected = page.evaluate("ui.refusal.message.vi")
+    assert page.locator("#message").inner_text() == expected
+    assert expected != page.evaluate("ui.refusal.message.en")
+    assert page.locator("#play").is_disabled()
+    page.locator(f'img.card[data-card="{wrong}"]').click()  # unselect
+    return True
+
+
+def _next_hand_on_a_phone(page: Any, artifacts: Path) -> None:
+    """Start the next hand on a phone-sized screen: the fanned hand fits its width."""
+    page.locator("#next").click()
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function("ui.ended === null && ui.view.hand.length > 0")
+    assert page.locator("img.card").count() > 0
+    box = page.locator("#hand").bounding_box()
+    assert box is not None
+    assert box["x"] >= 0
+    assert box["x"] + box["width"] <= 390
+    page.screenshot(path=str(artifacts / "server-table-phone.png"))
 
 
 def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
@@ -67,19 +96,7 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
             seen = page.evaluate("ui.actions")
             legal = page.evaluate("ui.view.legal")
             hand = page.evaluate("ui.view.hand").split()
-            if not refused:
-                wrong = next(
-                    (c for c in hand if not any(a.split() == [c] for a in legal)), None
-                )
-                if wrong is not None:
-                    page.locator(f'img.card[data-card="{wrong}"]').click()
-                    page.wait_for_function("ui.refusal !== null")
-                    expected = page.evaluate("ui.refusal.message.vi")
-                    assert page.locator("#message").inner_text() == expected
-                    assert expected != page.evaluate("ui.refusal.message.en")
-                    assert page.locator("#play").is_disabled()
-                    page.locator(f'img.card[data-card="{wrong}"]').click()  # unselect
-                    refused = True
+            refused = refused or _refused(page, hand, legal)
             choice = legal[0]
             if choice == "pass":
                 page.locator("#pass").click()
@@ -99,15 +116,7 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
         page.wait_for_selector("#scores:not([hidden])")
         assert page.locator("#score-table tr").count() == 5
         page.screenshot(path=str(artifacts / "server-scores.png"))
-        page.locator("#next").click()  # the next hand, on a phone's screen
-        page.set_viewport_size({"width": 390, "height": 844})
-        page.wait_for_function("ui.ended === null && ui.view.hand.length > 0")
-        assert page.locator("img.card").count() > 0
-        hand_box = page.locator("#hand").bounding_box()
-        assert hand_box is not None
-        assert hand_box["x"] >= 0
-        assert hand_box["x"] + hand_box["width"] <= 390  # the fanned hand fits
-        page.screenshot(path=str(artifacts / "server-table-phone.png"))
+        _next_hand_on_a_phone(page, artifacts)
         context.close()
     assert refused
     assert shot
