@@ -117,6 +117,12 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
         assert page.locator("#score-table tr").count() == 5
         page.screenshot(path=str(artifacts / "server-scores.png"))
         _next_hand_on_a_phone(page, artifacts)
+        page.select_option("#variant", "poker")
+        page.locator("#new").click()  # a table of its own, at its own address
+        page.wait_for_function(
+            "location.hash !== '#main' && ui.info && ui.info.rules.name === 'poker'"
+        )
+        assert page.locator('.seat button:has-text("Ngồi đây")').count() == 4
         context.close()
     assert refused
     assert shot

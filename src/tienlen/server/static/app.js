@@ -9,12 +9,12 @@ const TEXT = {
     scores: "Scores", next: "Next hand", rematch: "Rematch", sit: "Sit here", you: "you",
     cards: "cards", house: "house bot", away: "away", yourTurn: "Your turn",
     hand: "Hand", total: "Total", seat: "Seat", matchOver: "Match over", waiting: "Waiting…",
-    passed: "passed", lead: "leads", lang: "Tiếng Việt" },
+    passed: "passed", lead: "leads", lang: "Tiếng Việt", newTable: "New table" },
   vi: { connecting: "đang kết nối…", connected: "đã vào bàn", play: "Đánh", pass: "Bỏ lượt",
     scores: "Điểm", next: "Ván mới", rematch: "Chơi lại", sit: "Ngồi đây", you: "bạn",
     cards: "lá", house: "máy", away: "vắng", yourTurn: "Đến lượt bạn",
     hand: "Ván", total: "Tổng", seat: "Ghế", matchOver: "Hết trận", waiting: "Đang chờ…",
-    passed: "bỏ lượt", lead: "đánh", lang: "English" },
+    passed: "bỏ lượt", lead: "đánh", lang: "English", newTable: "Bàn mới" },
 };
 
 const ui = {
@@ -45,6 +45,9 @@ function connect() {
 
 function receive(message) {
   switch (message.type) {
+    case "created":
+      location.hash = "#" + encodeURIComponent(message.table); // a new page for it
+      return;
     case "joined":
       localStorage.setItem("tienlen:seat:" + ui.tableId,
         JSON.stringify({ seat: message.seat, token: message.token }));
@@ -187,6 +190,7 @@ $("play").onclick = () => { const play = chosenPlay(); if (play) { send({ type: 
 $("pass").onclick = () => { send({ type: "move", action: "pass" }); ui.selected.clear(); };
 $("next").onclick = () => { ui.ended = null; send({ type: "ready" }); render(); };
 $("rematch").onclick = () => { ui.ended = null; send({ type: "rematch" }); render(); };
+$("new").onclick = () => send({ type: "create", rules: $("variant").value });
 $("lang").onclick = () => { ui.lang = ui.lang === "en" ? "vi" : "en"; localStorage.setItem("tienlen:lang", ui.lang); render(); };
 window.addEventListener("hashchange", () => location.reload());
 render();
