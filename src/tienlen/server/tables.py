@@ -24,6 +24,7 @@ import concurrent.futures
 import hashlib
 import hmac
 import json
+import logging
 import random
 import secrets
 import time
@@ -72,6 +73,7 @@ BOTS: Final[Mapping[str, Callable[[], Player]]] = {
     "ismcts": _ismcts,
 }
 """The library's bots a seat may be played by, by name."""
+_log: Final = logging.getLogger("tienlen.server")
 _SLOW: Final = frozenset({"pimc", "ismcts"})
 """Bots that think for a while: asked in a worker thread, off the event loop."""
 
@@ -837,7 +839,10 @@ class Hub:
         """Call `tick` every *interval* seconds, until cancelled."""
         while True:
             await asyncio.sleep(interval)
-            self.tick()
+            try:
+                self.tick()
+            except Exception:  # noqa: BLE001  # a failing store must not stop every timer
+                _log.exception("tienlen server: a timer failed")
 
     # -- views ---------------------------------------------------------------------
 
