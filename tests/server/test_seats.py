@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
+
+import pytest
 
 from tests.server.harness import Client, create, join, make_hub
 
@@ -76,3 +80,26 @@ def test_a_search_bot_thinks_off_the_loop() -> None:
         assert table.state.history[before].player == thinker
         thought += 1
     assert thought == 3
+
+
+def test_a_failing_timer_is_logged_and_the_ticker_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """`Hub.run` logs a tick that raises (a full disk, say) and keeps ticking."""
+    hub, _ = make_hub()
+    calls = []
+
+    def tick() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise OSError("disk full")
+
+    hub.tick = tick  # type: ignore[method-assign]
+
+    async def briefly() -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(hub.run(0.01), 0.2)
+
+    asyncio.run(briefly())
+    assert len(calls) > 2
+    assert "a timer failed" in caplog.text
