@@ -9,12 +9,14 @@ const TEXT = {
     scores: "Scores", next: "Next hand", rematch: "Rematch", sit: "Sit here", you: "you",
     cards: "cards", house: "house bot", away: "away", yourTurn: "Your turn",
     hand: "Hand", total: "Total", seat: "Seat", matchOver: "Match over", waiting: "Waiting…",
-    passed: "passed", lead: "leads", lang: "Tiếng Việt", newTable: "New table" },
+    passed: "passed", lead: "leads", lang: "Tiếng Việt", newTable: "New table",
+    jumpIn: "You may jump in!" },
   vi: { connecting: "đang kết nối…", connected: "đã vào bàn", play: "Đánh", pass: "Bỏ lượt",
     scores: "Điểm", next: "Ván mới", rematch: "Chơi lại", sit: "Ngồi đây", you: "bạn",
     cards: "lá", house: "máy", away: "vắng", yourTurn: "Đến lượt bạn",
     hand: "Ván", total: "Tổng", seat: "Ghế", matchOver: "Hết trận", waiting: "Đang chờ…",
-    passed: "bỏ lượt", lead: "đánh", lang: "English", newTable: "Bàn mới" },
+    passed: "bỏ lượt", lead: "đánh", lang: "English", newTable: "Bàn mới",
+    jumpIn: "Bạn có thể chặt ngang!" },
 };
 
 const ui = {
@@ -164,7 +166,8 @@ function renderHand() {
   $("pass").disabled = !legal().includes("pass");
   $("controls").hidden = ui.you === null;
   const mine = ui.you !== null && ui.view.toAct === ui.you;
-  $("message").textContent = ui.refusal ? ui.refusal.message[ui.lang] : (mine ? t("yourTurn") : "");
+  const hint = mine ? t("yourTurn") : (ui.view.jumpingIn ? t("jumpIn") : "");
+  $("message").textContent = ui.refusal ? ui.refusal.message[ui.lang] : hint;
 }
 
 function afterSelect() {
