@@ -846,13 +846,36 @@ class Hub:
 
     # -- views ---------------------------------------------------------------------
 
-    def _view(self, client: Connection, table: Table) -> Json:
+    def _view(
+        self,
+        client: Connection,
+        table: Table,
+        legal: dict[int, list[str]] | None = None,
+    ) -> Json:
+        """*client*'s view of *table*: its seat's, or the public one.
+
+        *legal* maps seats to their legal actions in notation, when the caller has
+        them for every seat (`_legal_by_seat`).
+        """
         seat = client.seat
         state = table.state
         if seat is None:
             return protocol.public_view(Observation.of(state, 0))
-        legal = [str(action) for action in table.legal(seat)]
-        return protocol.seat_view(Observation.of(state, seat), legal)
+        if legal is None:
+            own = [str(action) for action in table.legal(seat)]
+        else:
+            own = legal.get(seat, [])
+        return protocol.seat_view(Observation.of(state, seat), own)
+
+    @staticmethod
+    def _legal_by_seat(table: Table) -> dict[int, list[str]]:
+        """Every seat's legal actions now, from one `GameState.legal_actions` call."""
+        legal: dict[int, list[str]] = {}
+        if table.between or table.state.to_act is None:
+            return legal
+        for action in table.state.legal_actions():
+            legal.setdefault(action.player, []).append(str(action))
+        return legal
 
     def _full(self, client: Connection) -> None:
         table = client.table
@@ -875,6 +898,7 @@ class Hub:
         history = table.state.history
         counts = table.counts()
         seats: object = [seat.to_json(counts[seat.index]) for seat in table.seats]
+        legal = self._legal_by_seat(table)
         for client in list(table.connections):
             if client is skip:
                 continue
@@ -888,7 +912,7 @@ class Hub:
                     "ply": len(history),
                     "actions": [protocol.action_json(a) for a in new],
                     "seats": seats,
-                    "state": self._view(client, table),
+                    "state": self._view(client, table, legal),
                 },
             )
 
