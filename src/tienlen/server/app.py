@@ -49,8 +49,17 @@ def _card_svg(code: str) -> str | None:
 def create_app(hub: Hub, *, tick: float = 0.05) -> Starlette:
     """The web application serving *hub*: ``/ws``, ``/``, ``/cards/<card>.svg``, ``/api``.
 
-    Its lifespan restores the hub's saved tables and runs its timers every *tick*
-    seconds.
+    Its lifespan runs the hub's timers every *tick* seconds (`Hub.run`).
+
+    Example:
+        >>> from starlette.testclient import TestClient
+        >>> with TestClient(create_app(Hub())) as http:
+        ...     picture = http.get("/cards/Th.svg")
+        ...     missing = http.get("/cards/Zz.svg")
+        >>> picture.headers["content-type"], "10 of hearts" in picture.text
+        ('image/svg+xml', True)
+        >>> missing.status_code
+        404
     """
 
     @contextlib.asynccontextmanager

@@ -67,6 +67,15 @@ class RemoteBot:
 
         Raises:
             ConnectionError: the server stayed unreachable after *retries* attempts.
+
+        Example:
+            >>> import asyncio
+            >>> from tienlen import GreedyPlayer
+            >>> bot = RemoteBot("ws://127.0.0.1:9/ws", "main", 0, GreedyPlayer())
+            >>> asyncio.run(bot.run(retries=0))  # nothing listens on port 9
+            Traceback (most recent call last):
+            ...
+            ConnectionError: cannot reach ws://127.0.0.1:9/ws: ...
         """
         failures = 0
         while not self._done:
@@ -112,7 +121,16 @@ class RemoteBot:
                 return
 
     def handle(self, message: dict[str, JsonValue]) -> list[dict[str, JsonValue]]:
-        """The messages to send in answer to *message* (a pure step, for tests)."""
+        """The messages to send in answer to *message* (a pure step, for tests).
+
+        Example:
+            >>> from tienlen import GreedyPlayer
+            >>> bot = RemoteBot("ws://127.0.0.1:8000/ws", "main", 0, GreedyPlayer())
+            >>> bot.handle({"type": "joined", "token": "secret"}), bot.token
+            ([], 'secret')
+            >>> bot.handle({"type": "handEnd", "record": {}, "matchOver": False})
+            [{'type': 'ready'}]
+        """
         kind = message.get("type")
         if kind == "joined":
             token = message["token"]

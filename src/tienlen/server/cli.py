@@ -47,7 +47,16 @@ def add_commands(
     commands: argparse._SubParsersAction[argparse.ArgumentParser],
     formatter: type[argparse.HelpFormatter],
 ) -> None:
-    """Add ``serve`` and ``bot`` to the command line's *commands*."""
+    """Add ``serve`` and ``bot`` to the command line's *commands*.
+
+    Example:
+        >>> import argparse
+        >>> parser = argparse.ArgumentParser(prog="tienlen")
+        >>> add_commands(parser.add_subparsers(), argparse.HelpFormatter)
+        >>> args = parser.parse_args(["bot", "--seat", "2"])
+        >>> args.player, args.connect, args.table
+        ('greedy', 'ws://127.0.0.1:8000/ws', 'main')
+    """
     text = "run the game server: tables in the browser, bots, the WebSocket protocol"
     sub = commands.add_parser(
         "serve", help=text, description=text, formatter_class=formatter

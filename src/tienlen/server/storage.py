@@ -31,7 +31,13 @@ __all__ = ["SQLiteStorage", "SavedTable", "Storage"]
 
 @attrs.frozen
 class SavedTable:
-    """One table as a `Storage` gives it back: its settings and its hands' records."""
+    """One table as a `Storage` gives it back: its settings and its hands' records.
+
+    Example:
+        >>> saved = SavedTable("t1", {"players": 4}, [(1, "{}", False)])
+        >>> saved.table, saved.hands[0][0]
+        ('t1', 1)
+    """
 
     table: str
     """The table's id."""
@@ -46,6 +52,11 @@ class Storage(Protocol):
 
     The server calls them from its event loop; they should be quick (a local
     database), or the implementation should queue the writes itself.
+
+    Example:
+        >>> storage: Storage = SQLiteStorage(":memory:")
+        >>> storage.load()
+        []
     """
 
     def save_table(self, table: str, meta: dict[str, object]) -> None:
@@ -104,7 +115,14 @@ class SQLiteStorage:
         self._db.executescript(_SCHEMA)
 
     def save_table(self, table: str, meta: dict[str, object]) -> None:
-        """Create or replace the settings and seats of *table*."""
+        """Create or replace the settings and seats of *table*.
+
+        Example:
+            >>> storage = SQLiteStorage(":memory:")
+            >>> storage.save_table("t1", {"seed": 3})
+            >>> storage.load()[0].meta
+            {'seed': 3}
+        """
         with self._lock, self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO tables (id, meta) VALUES (?, ?)",
@@ -114,7 +132,16 @@ class SQLiteStorage:
     def save_hand(
         self, table: str, number: int, record: str, *, finished: bool
     ) -> None:
-        """Create or replace hand *number* of *table*: its record so far."""
+        """Create or replace hand *number* of *table*: its record so far.
+
+        Example:
+            >>> storage = SQLiteStorage(":memory:")
+            >>> storage.save_table("t1", {})
+            >>> storage.save_hand("t1", 1, "{}", finished=False)
+            >>> storage.save_hand("t1", 1, '{"done": 1}', finished=True)
+            >>> storage.load()[0].hands
+            [(1, '{"done": 1}', True)]
+        """
         with self._lock, self._db:
             self._db.execute(
                 "INSERT OR REPLACE INTO hands (table_id, number, record, finished)"
@@ -123,7 +150,15 @@ class SQLiteStorage:
             )
 
     def load(self) -> list[SavedTable]:
-        """Every table saved, with its hands in order."""
+        """Every table saved, with its hands in order.
+
+        Example:
+            >>> storage = SQLiteStorage(":memory:")
+            >>> for name in ("b", "a"):
+            ...     storage.save_table(name, {})
+            >>> [saved.table for saved in storage.load()]
+            ['b', 'a']
+        """
         with self._lock:
             tables = self._db.execute("SELECT id, meta FROM tables ORDER BY rowid")
             saved = [(str(row[0]), json.loads(row[1])) for row in tables.fetchall()]
@@ -139,6 +174,15 @@ class SQLiteStorage:
         return result
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database.
+
+        Example:
+            >>> storage = SQLiteStorage(":memory:")
+            >>> storage.close()
+            >>> storage.load()
+            Traceback (most recent call last):
+            ...
+            sqlite3.ProgrammingError: Cannot operate on a closed database.
+        """
         with self._lock:
             self._db.close()

@@ -81,6 +81,8 @@ _SLOW: Final = frozenset({"pimc", "ismcts"})
 class ServerError(TienLenError, ValueError):
     """A client's message refused: its machine-readable *code* and a sentence.
 
+    *text* defaults to the code; *refusal* is the engine's refusal of an illegal move.
+
     Example:
         >>> error = ServerError("no-table", "no table 'x'")
         >>> error.code, str(error)
@@ -88,9 +90,12 @@ class ServerError(TienLenError, ValueError):
     """
 
     def __init__(
-        self, code: str, text: str, refusal: IllegalPlayError | None = None
+        self,
+        code: str,
+        text: str | None = None,
+        refusal: IllegalPlayError | None = None,
     ) -> None:
-        super().__init__(text)
+        super().__init__(code if text is None else text)
         self.code = code
         self.refusal = refusal
 
@@ -101,7 +106,13 @@ def _hash(token: str) -> str:
 
 @attrs.define
 class Seat:
-    """One seat: the bot that plays it when no client does, and who claimed it."""
+    """One seat: the bot that plays it when no client does, and who claimed it.
+
+    Example:
+        >>> seat = Seat(2, "random")
+        >>> seat.by_bot, seat.to_json(13)["kind"], seat.to_json(13)["cards"]
+        (True, 'house', 13)
+    """
 
     index: int
     bot: str = "greedy"
@@ -117,11 +128,23 @@ class Seat:
 
     @property
     def by_bot(self) -> bool:
-        """Whether the server's bot plays this seat now."""
+        """Whether the server's bot plays this seat now.
+
+        Example:
+            >>> Seat(0).by_bot, Seat(0, token_hash="ab").by_bot
+            (True, False)
+        """
         return self.token_hash is None or self.taken_over
 
     def to_json(self, count: int) -> Json:
-        """The seat as every client sees it (never its credential)."""
+        """The seat as every client sees it (never its credential).
+
+        Example:
+            >>> Seat(1, "greedy").to_json(5)["name"], Seat(1, token_hash="ab").to_json(5)["name"]
+            ('greedy bot', 'seat 1')
+            >>> "ab" in str(Seat(1, token_hash="ab").to_json(5))
+            False
+        """
         kind = "house" if self.token_hash is None else self.remote
         return {
             "seat": self.index,
@@ -138,7 +161,13 @@ class Seat:
 
 @attrs.define(eq=False)
 class Connection:
-    """One client: where its messages go, and what it sits at."""
+    """One client: where its messages go, and what it sits at.
+
+    Example:
+        >>> client = Hub().open(print)
+        >>> client.table is None, client.seat is None
+        (True, True)
+    """
 
     send: Callable[[str], None]
     """Queues one message for the client (the web layer writes it)."""
@@ -155,7 +184,14 @@ class Connection:
 
 @attrs.define(eq=False)
 class Table:
-    """A table: its rules, its seats, its match and the hand in play."""
+    """A table: its rules, its seats, its match and the hand in play.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> table = Hub().create_table(CLASSIC, 4, seed=1)
+        >>> table.players, table.number, table.between, len(table.state.history)
+        (4, 1, False, 0)
+    """
 
     id: str
     rules: BaseRules
@@ -189,26 +225,59 @@ class Table:
 
     @property
     def players(self) -> int:
-        """How many seats."""
+        """How many seats.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> Hub().create_table(CLASSIC, 3, seed=1).players
+            3
+        """
         return len(self.seats)
 
     @property
     def match_over(self) -> bool:
-        """Whether the match has played all its hands."""
+        """Whether the match has played all its hands.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> Hub().create_table(CLASSIC, hands=1, seed=1).match_over
+            False
+        """
         return self.hands is not None and self.match.game_count >= self.hands
 
     def legal(self, seat: int) -> list[Action]:
-        """*seat*'s legal actions now, in the engine's order (jump-ins included)."""
+        """*seat*'s legal actions now, in the engine's order (jump-ins included).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> table = Hub().create_table(CLASSIC, seed=1)
+            >>> seat = table.state.to_act
+            >>> table.legal(seat) == list(table.state.legal_actions())
+            True
+        """
         if self.between or self.state.to_act is None:
             return []
         return [a for a in self.state.legal_actions() if a.player == seat]
 
     def counts(self) -> list[int]:
-        """Cards held by seat."""
+        """Cards held by seat.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> Hub().create_table(CLASSIC, seed=1).counts()
+            [13, 13, 13, 13]
+        """
         return [len(self.state.hand(seat)) for seat in range(self.players)]
 
     def meta(self) -> dict[str, object]:
-        """What `Storage.save_table` keeps."""
+        """What `Storage.save_table` keeps.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> meta = Hub().create_table(CLASSIC, seed=1).meta()
+            >>> meta["players"], meta["seed"], meta["seats"][0]["token"]
+            (4, 1, None)
+        """
         return {
             "rules": rules_to_json(self.rules),
             "players": self.players,
@@ -231,7 +300,14 @@ class Table:
         }
 
     def info(self) -> Json:
-        """The table as every client sees it: rules, seats, match so far."""
+        """The table as every client sees it: rules, seats, match so far.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> info = Hub().create_table(CLASSIC, seed=1).info()
+            >>> info["players"], info["hand"], info["totals"], info["seats"][0]["kind"]
+            (4, 1, [0, 0, 0, 0], 'house')
+        """
         counts = self.counts()
         return {
             "id": self.id,
@@ -277,6 +353,15 @@ class Hub:
         max_tables: The most tables the process holds.
         tap: Called with every message sent, ``(connection, text, table)``, before
             it is queued: tests check the bytes against the table's true hands.
+
+    Example:
+        >>> hub = Hub()
+        >>> sent = []
+        >>> client = hub.open(sent.append)
+        >>> hub.receive(client, '{"v": 1, "type": "create", "rules": "poker", "table": "x"}')
+        >>> hub.receive(client, "{nope")
+        >>> [text[:40] for text in sent[1:]]
+        ['{"v":1,"type":"error","code":"bad-json",']
     """
 
     def __init__(
@@ -319,11 +404,30 @@ class Hub:
     # -- connections ---------------------------------------------------------------
 
     def open(self, send: Callable[[str], None]) -> Connection:
-        """A new client whose messages go to *send*."""
+        """A new client whose messages go to *send*.
+
+        Example:
+            >>> sent = []
+            >>> hub = Hub()
+            >>> hub.receive(hub.open(sent.append), '{"v": 1, "type": "ping"}')
+            >>> sent
+            ['{"v":1,"type":"pong"}']
+        """
         return Connection(send=send, tokens=self.burst, stamp=self.now())
 
     def close(self, client: Connection) -> None:
-        """The client is gone: its seat is kept for the grace period."""
+        """The client is gone: its seat is kept for the grace period.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> hub = Hub()
+            >>> table = hub.create_table(CLASSIC, seed=1, table_id="t")
+            >>> client = hub.open(lambda text: None)
+            >>> hub.receive(client, '{"type": "join", "table": "t", "seat": 0}')
+            >>> hub.close(client)
+            >>> table.seats[0].away_since is not None, table.seats[0].taken_over
+            (True, False)
+        """
         if client.closed:
             return
         client.closed = True
@@ -368,6 +472,12 @@ class Hub:
         """Handle one message from *client*: act on it, or answer with an error.
 
         A refused message changes nothing and is answered on that connection only.
+
+        Example:
+            >>> hub, sent = Hub(), []
+            >>> hub.receive(hub.open(sent.append), '{"v": 1, "type": "teleport"}')
+            >>> print(sent[0])
+            {"v":1,"type":"error","code":"unknown-type","message":"no message type 'teleport'"}
         """
         try:
             message = self._decode(client, data)
@@ -428,6 +538,12 @@ class Hub:
 
         Raises:
             ServerError: bad settings, or the process holds `max_tables` tables.
+
+        Example:
+            >>> from tienlen import POKER
+            >>> table = Hub().create_table(POKER, 4, bots=["random"] * 4, table_id="p", hands=5)
+            >>> table.id, table.hands, [seat.bot for seat in table.seats]
+            ('p', 5, ['random', 'random', 'random', 'random'])
         """
         if len(self.tables) >= self.max_tables:
             raise ServerError("full", "this server holds no more tables")
@@ -803,7 +919,21 @@ class Hub:
                 return
 
     def tick(self) -> None:
-        """Run the timers: delayed and slow bots, the move clock, the grace periods."""
+        """Run the timers: delayed and slow bots, the move clock, the grace periods.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> now = [0.0]
+            >>> hub = Hub(clock=lambda: now[0], grace=30)
+            >>> table = hub.create_table(CLASSIC, seed=1, table_id="t")
+            >>> client = hub.open(lambda text: None)
+            >>> hub.receive(client, '{"type": "join", "table": "t", "seat": 0}')
+            >>> hub.close(client)
+            >>> now[0] = 31.0
+            >>> hub.tick()
+            >>> table.seats[0].taken_over
+            True
+        """
         now = self.now()
         for table in list(self.tables.values()):
             if table.thinking is not None and table.thinking[2].done():
@@ -836,7 +966,21 @@ class Hub:
             self._advance(table)
 
     async def run(self, interval: float = 0.05) -> None:
-        """Call `tick` every *interval* seconds, until cancelled."""
+        """Call `tick` every *interval* seconds, until cancelled.
+
+        Example:
+            >>> import asyncio
+            >>> async def briefly():
+            ...     task = asyncio.create_task(Hub().run(0.01))
+            ...     await asyncio.sleep(0.05)
+            ...     task.cancel()
+            ...     try:
+            ...         await task
+            ...     except asyncio.CancelledError:
+            ...         return "stopped"
+            >>> asyncio.run(briefly())
+            'stopped'
+        """
         while True:
             await asyncio.sleep(interval)
             try:
@@ -942,6 +1086,16 @@ class Hub:
 
         Raises:
             ServerError: a saved table cannot be rebuilt (its records are corrupt).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> from tienlen.server.storage import SQLiteStorage
+            >>> storage = SQLiteStorage(":memory:")
+            >>> Hub(storage).create_table(CLASSIC, seed=1, table_id="t").number
+            1
+            >>> again = Hub(storage)
+            >>> again.restore(), list(again.tables)
+            (1, ['t'])
         """
         if self.storage is None:
             return 0
