@@ -1,6 +1,8 @@
-"""Doctest collection: `tienlen.rl` needs the ``rl`` extra, which ``.[test]`` lacks.
+"""Doctest collection: the modules of extras that ``.[test]`` lacks are skipped.
 
-`tienlen.rl.openspiel` needs the ``openspiel`` extra besides (OpenSpiel and Shimmy).
+`tienlen.rl` needs the ``rl`` extra, `tienlen.rl.openspiel` the ``openspiel``
+extra besides (OpenSpiel and Shimmy); `tienlen.server.app` and
+`tienlen.server.bots` need the ``server`` extra.
 """
 
 from importlib.util import find_spec
@@ -13,3 +15,8 @@ collect_ignore_glob = (
 )
 if not all(find_spec(name) for name in _OPENSPIEL):
     collect_ignore_glob.append("src/tienlen/rl/openspiel.py")
+if not all(find_spec(name) for name in ("starlette", "uvicorn", "websockets")):
+    collect_ignore_glob += [
+        "src/tienlen/server/app.py",
+        "src/tienlen/server/bots.py",
+    ]

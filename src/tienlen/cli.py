@@ -711,6 +711,9 @@ def _parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, help="worker processes (at most four per CPU)"
     )
     sub.set_defaults(run=_simulate)
+    from tienlen.server.cli import add_commands  # noqa: PLC0415  # serve, bot (issue 23)
+
+    add_commands(commands, _HelpFormatter)
     return parser
 
 

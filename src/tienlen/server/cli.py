@@ -1,0 +1,197 @@
+"""The ``tienlen serve`` and ``tienlen bot`` commands (registered by `tienlen.cli`).
+
+Neither imports the server's dependencies until it runs: without the ``server``
+extra they print how to install it and exit with status 2.
+
+Example:
+    >>> from tienlen.cli import main
+    >>> main(["serve", "--help"])  # doctest: +ELLIPSIS
+    usage: tienlen serve ...
+    0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+from typing import IO, Final
+
+from tienlen.errors import TienLenError
+from tienlen.records import rules_from_json
+from tienlen.rules import BaseRules, get_rules
+
+__all__ = ["add_commands", "data_dir"]
+
+_MISSING: Final = (
+    'tienlen: error: the server needs its extra: pip install "tienlen[server]"'
+)
+_BOTS: Final = ("random", "greedy", "pimc", "ismcts")
+
+
+def data_dir() -> Path:
+    """The default ``--data`` directory: ``$XDG_DATA_HOME/tienlen`` or ``~/.local/share/tienlen``.
+
+    Example:
+        >>> data_dir().name
+        'tienlen'
+    """
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "tienlen"
+
+
+def add_commands(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    formatter: type[argparse.HelpFormatter],
+) -> None:
+    """Add ``serve`` and ``bot`` to the command line's *commands*.
+
+    Example:
+        >>> import argparse
+        >>> parser = argparse.ArgumentParser(prog="tienlen")
+        >>> add_commands(parser.add_subparsers(), argparse.HelpFormatter)
+        >>> args = parser.parse_args(["bot", "--seat", "2"])
+        >>> args.player, args.connect, args.table
+        ('greedy', 'ws://127.0.0.1:8000/ws', 'main')
+    """
+    text = "run the game server: tables in the browser, bots, the WebSocket protocol"
+    sub = commands.add_parser(
+        "serve", help=text, description=text, formatter_class=formatter
+    )
+    sub.add_argument("--host", default="127.0.0.1", help="the address to listen on")
+    sub.add_argument("--port", type=int, default=8000, help="the port to listen on")
+    rules = sub.add_mutually_exclusive_group()
+    rules.add_argument("--rules", default="classic", help="the main table's preset")
+    rules.add_argument(
+        "--rules-file",
+        type=Path,
+        help="the main table's rules, in the records' JSON form (docs/records.md)",
+    )
+    sub.add_argument("--players", type=int, default=4, help="seats at the main table")
+    sub.add_argument(
+        "--data", type=Path, default=None, help=f"where tables are saved ({data_dir()})"
+    )
+    sub.add_argument(
+        "--grace",
+        type=float,
+        default=30.0,
+        help="seconds a dropped seat is kept before its bot takes over",
+    )
+    sub.add_argument(
+        "--clock",
+        type=float,
+        default=None,
+        help="seconds a player may think before the seat's bot moves (off by default)",
+    )
+    sub.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.6,
+        help="seconds a bot waits before it moves, so people can follow",
+    )
+    sub.set_defaults(run=_serve)
+    text = "play a seat of a server's table with one of the library's bots"
+    sub = commands.add_parser(
+        "bot", help=text, description=text, formatter_class=formatter
+    )
+    sub.add_argument(
+        "--connect",
+        default="ws://127.0.0.1:8000/ws",
+        help="the server's WebSocket address",
+    )
+    sub.add_argument("--table", default="main", help="the table's id")
+    sub.add_argument("--seat", type=int, required=True, help="the seat to take")
+    sub.add_argument("--player", choices=_BOTS, default="greedy", help="the bot")
+    sub.add_argument("--hands", type=int, default=None, help="leave after N hands")
+    sub.add_argument("--seed", type=int, default=None, help="the bot's random seed")
+    sub.set_defaults(run=_bot)
+
+
+def _available(*modules: str) -> bool:
+    if all(find_spec(name) for name in modules):
+        return True
+    print(_MISSING, file=sys.stderr)
+    return False
+
+
+def _rules(args: argparse.Namespace) -> BaseRules:
+    if args.rules_file is None:
+        return get_rules(args.rules)
+    try:
+        data = json.loads(Path(args.rules_file).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        msg = f"cannot read {args.rules_file}: {error}"
+        raise ValueError(msg) from None
+    if isinstance(data, dict) and "rules" in data and "format" in data:
+        data = data["rules"]  # a whole record: its rule set
+    return rules_from_json(data)
+
+
+def _serve(args: argparse.Namespace, out: IO[str]) -> int:
+    if not _available("starlette", "uvicorn"):
+        return 2
+    import uvicorn  # noqa: PLC0415  # the extra, only now
+
+    from tienlen.server.app import create_app  # noqa: PLC0415
+    from tienlen.server.storage import SQLiteStorage  # noqa: PLC0415
+    from tienlen.server.tables import Hub, ServerError  # noqa: PLC0415
+
+    rules = _rules(args)
+    folder = data_dir() if args.data is None else Path(args.data)
+    folder.mkdir(parents=True, exist_ok=True)
+    hub = Hub(
+        SQLiteStorage(folder / "tienlen.sqlite3"),
+        grace=args.grace,
+        clock_seconds=args.clock,
+        bot_delay=args.bot_delay,
+    )
+    try:
+        restored = hub.restore()
+        if "main" not in hub.tables:
+            hub.create_table(rules, args.players, table_id="main")
+    except ServerError as error:
+        raise ValueError(str(error)) from None
+    print(
+        f"tienlen: {restored} table(s) restored from {folder}; "
+        f"open http://{args.host}:{args.port}/#main",
+        file=out,
+        flush=True,
+    )
+    uvicorn.run(
+        create_app(hub),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+    )
+    return 0
+
+
+def _bot(args: argparse.Namespace, out: IO[str]) -> int:
+    if not _available("websockets"):
+        return 2
+    import asyncio  # noqa: PLC0415
+    import random  # noqa: PLC0415
+
+    from tienlen.server.bots import RemoteBot  # noqa: PLC0415
+    from tienlen.server.tables import BOTS  # noqa: PLC0415
+
+    bot = RemoteBot(
+        args.connect,
+        args.table,
+        args.seat,
+        BOTS[args.player](),
+        name=f"{args.player} bot",
+        hands=args.hands,
+        rng=random.Random(args.seed),
+    )
+    try:
+        records = asyncio.run(bot.run())
+    except (ConnectionError, TienLenError) as error:
+        print(f"tienlen: error: {error}", file=sys.stderr)
+        return 2
+    print(f"tienlen: {len(records)} hand(s) played at seat {args.seat}", file=out)
+    return 0

@@ -1,0 +1,1193 @@
+"""Tables, seats and connections: the game server without a web framework.
+
+A `Hub` holds many `Table` objects and the `Connection` of every client. It reads
+each client's messages (`Hub.receive`), referees every move with the engine, sends
+each seat its own view and spectators the public view, plays the seats no human
+holds with the library's bots, and keeps the seats of dropped clients for a grace
+period. Starlette only carries the bytes (`tienlen.server.app`); tests drive a hub
+directly or through the app.
+
+Example:
+    >>> hub = Hub()
+    >>> sent = []
+    >>> client = hub.open(sent.append)
+    >>> hub.receive(client, '{"v": 1, "type": "create", "rules": "classic"}')
+    >>> table = sent[0]
+    >>> '"type":"created"' in table
+    True
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
+
+import attrs
+
+from tienlen.errors import IllegalPlayError, TienLenError
+from tienlen.game import Action, GameState, Pass, Play
+from tienlen.match import Match
+from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer
+from tienlen.records import (
+    JsonValue,
+    dumps,
+    loads,
+    record,
+    rules_from_json,
+    rules_to_json,
+    to_json,
+)
+from tienlen.rules import BaseRules, get_rules
+from tienlen.server import protocol
+from tienlen.server.protocol import Json, dump
+from tienlen.server.storage import SavedTable, Storage
+
+__all__ = ["BOTS", "Connection", "Hub", "Seat", "ServerError", "Table"]
+
+
+def _pimc() -> Player:
+    from tienlen.search import PIMCPlayer  # noqa: PLC0415  # only when asked for
+
+    return PIMCPlayer(worlds=8, seconds=0.5)
+
+
+def _ismcts() -> Player:
+    from tienlen.search import ISMCTSPlayer  # noqa: PLC0415  # only when asked for
+
+    return ISMCTSPlayer(iterations=64, seconds=0.5)
+
+
+BOTS: Final[Mapping[str, Callable[[], Player]]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+    "pimc": _pimc,
+    "ismcts": _ismcts,
+}
+"""The library's bots a seat may be played by, by name."""
+_log: Final = logging.getLogger("tienlen.server")
+_SLOW: Final = frozenset({"pimc", "ismcts"})
+"""Bots that think for a while: asked in a worker thread, off the event loop."""
+
+
+class ServerError(TienLenError, ValueError):
+    """A client's message refused: its machine-readable *code* and a sentence.
+
+    *text* defaults to the code; *refusal* is the engine's refusal of an illegal move.
+
+    Example:
+        >>> error = ServerError("no-table", "no table 'x'")
+        >>> error.code, str(error)
+        ('no-table', "no table 'x'")
+    """
+
+    def __init__(
+        self,
+        code: str,
+        text: str | None = None,
+        refusal: IllegalPlayError | None = None,
+    ) -> None:
+        super().__init__(code if text is None else text)
+        self.code = code
+        self.refusal = refusal
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@attrs.define
+class Seat:
+    """One seat: the bot that plays it when no client does, and who claimed it.
+
+    Example:
+        >>> seat = Seat(2, "random")
+        >>> seat.by_bot, seat.to_json(13)["kind"], seat.to_json(13)["cards"]
+        (True, 'house', 13)
+    """
+
+    index: int
+    bot: str = "greedy"
+    name: str = ""
+    token_hash: str | None = None
+    """The SHA-256 of the seat's credential; ``None`` while nobody claimed it."""
+    remote: str = ""
+    """``"human"`` or ``"bot"`` once claimed."""
+    connections: int = 0
+    away_since: float | None = None
+    taken_over: bool = False
+    """Whether the seat's bot plays it, its client gone longer than the grace."""
+
+    @property
+    def by_bot(self) -> bool:
+        """Whether the server's bot plays this seat now.
+
+        Example:
+            >>> Seat(0).by_bot, Seat(0, token_hash="ab").by_bot
+            (True, False)
+        """
+        return self.token_hash is None or self.taken_over
+
+    def to_json(self, count: int) -> Json:
+        """The seat as every client sees it (never its credential).
+
+        Example:
+            >>> Seat(1, "greedy").to_json(5)["name"], Seat(1, token_hash="ab").to_json(5)["name"]
+            ('greedy bot', 'seat 1')
+            >>> "ab" in str(Seat(1, token_hash="ab").to_json(5))
+            False
+        """
+        kind = "house" if self.token_hash is None else self.remote
+        return {
+            "seat": self.index,
+            "name": self.name
+            or (f"seat {self.index}" if self.token_hash else f"{self.bot} bot"),
+            "kind": kind,
+            "bot": self.bot,
+            "connected": self.connections > 0,
+            "away": self.token_hash is not None and self.connections == 0,
+            "takenOver": self.taken_over,
+            "cards": count,
+        }
+
+
+@attrs.define(eq=False)
+class Connection:
+    """One client: where its messages go, and what it sits at.
+
+    Example:
+        >>> client = Hub().open(print)
+        >>> client.table is None, client.seat is None
+        (True, True)
+    """
+
+    send: Callable[[str], None]
+    """Queues one message for the client (the web layer writes it)."""
+    table: Table | None = None
+    seat: int | None = None
+    """The seat it holds, or ``None`` for a spectator or a client not at a table."""
+    ply: int = 0
+    """How many actions of the current hand it has been sent."""
+    hand: int = 0
+    tokens: float = 0.0
+    stamp: float = 0.0
+    closed: bool = False
+
+
+@attrs.define(eq=False)
+class Table:
+    """A table: its rules, its seats, its match and the hand in play.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> table = Hub().create_table(CLASSIC, 4, seed=1)
+        >>> table.players, table.number, table.between, len(table.state.history)
+        (4, 1, False, 0)
+    """
+
+    id: str
+    rules: BaseRules
+    seats: list[Seat]
+    match: Match
+    state: GameState
+    hands: int | None
+    """How many hands the match lasts; ``None`` for no limit."""
+    grace: float
+    clock: float | None
+    number: int = 1
+    """The hand in play, from 1."""
+    between: bool = False
+    """Whether the hand is over and the next not yet dealt."""
+    ready: set[int] = attrs.Factory(set)
+    connections: list[Connection] = attrs.Factory(list)
+    rng: random.Random = attrs.Factory(random.Random)
+    bots: dict[int, Player] = attrs.Factory(dict)
+    polled: GameState | None = None
+    """The state whose jump-ins the bots were already asked about."""
+    turn_since: float = 0.0
+    changed: float = 0.0
+    thinking: tuple[GameState, int, concurrent.futures.Future[Action]] | None = None
+    """A slow bot's decision in progress: the state, the seat, the answer to come."""
+    match_start: int = 1
+    """The number of the current match's first hand (hand numbers go on at a rematch)."""
+    last_end: Json | None = None
+    """The ``handEnd`` message of the hand just finished, while between hands."""
+    dealt: dict[str, JsonValue] | None = None
+    """The record of the hand in play without its actions (`Hub._save_hand`)."""
+
+    @property
+    def players(self) -> int:
+        """How many seats.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> Hub().create_table(CLASSIC, 3, seed=1).players
+            3
+        """
+        return len(self.seats)
+
+    @property
+    def match_over(self) -> bool:
+        """Whether the match has played all its hands.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> Hub().create_table(CLASSIC, hands=1, seed=1).match_over
+            False
+        """
+        return self.hands is not None and self.match.game_count >= self.hands
+
+    def legal(self, seat: int) -> list[Action]:
+        """*seat*'s legal actions now, in the engine's order (jump-ins included).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> table = Hub().create_table(CLASSIC, seed=1)
+            >>> seat = table.state.to_act
+            >>> table.legal(seat) == list(table.state.legal_actions())
+            True
+        """
+        if self.between or self.state.to_act is None:
+            return []
+        return [a for a in self.state.legal_actions() if a.player == seat]
+
+    def counts(self) -> list[int]:
+        """Cards held by seat.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> Hub().create_table(CLASSIC, seed=1).counts()
+            [13, 13, 13, 13]
+        """
+        return [len(self.state.hand(seat)) for seat in range(self.players)]
+
+    def meta(self) -> dict[str, object]:
+        """What `Storage.save_table` keeps.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> meta = Hub().create_table(CLASSIC, seed=1).meta()
+            >>> meta["players"], meta["seed"], meta["seats"][0]["token"]
+            (4, 1, None)
+        """
+        return {
+            "rules": rules_to_json(self.rules),
+            "players": self.players,
+            "seed": self.match.seed,
+            "matchStart": self.match_start,
+            "firstDealer": self.match.first_dealer,
+            "hands": self.hands,
+            "grace": self.grace,
+            "clock": self.clock,
+            "between": self.between,
+            "seats": [
+                {
+                    "bot": seat.bot,
+                    "name": seat.name,
+                    "token": seat.token_hash,
+                    "remote": seat.remote,
+                }
+                for seat in self.seats
+            ],
+        }
+
+    def info(self) -> Json:
+        """The table as every client sees it: rules, seats, match so far.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> info = Hub().create_table(CLASSIC, seed=1).info()
+            >>> info["players"], info["hand"], info["totals"], info["seats"][0]["kind"]
+            (4, 1, [0, 0, 0, 0], 'house')
+        """
+        counts = self.counts()
+        return {
+            "id": self.id,
+            "rules": rules_to_json(self.rules),
+            "players": self.players,
+            "hand": self.number,
+            "hands": self.hands,
+            "between": self.between,
+            "matchOver": self.match_over,
+            "totals": list(self.match.totals),
+            "results": [protocol.result_json(r) for r in self.match.games],
+            "grace": self.grace,
+            "clock": self.clock,
+            "seats": [seat.to_json(counts[seat.index]) for seat in self.seats],
+        }
+
+
+def _settings_number(
+    data: Mapping[str, object], key: str, default: float | None, *, low: float
+) -> float | None:
+    value = data.get(key, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ServerError("bad-message", f"{key} must be a number")
+    if not low <= value <= 86_400:
+        raise ServerError("bad-message", f"{key} must be between {low} and 86400")
+    return float(value)
+
+
+class Hub:
+    """Every table of one server process, and every client connected to it.
+
+    Args:
+        storage: Where tables are saved after every action; ``None`` keeps them in
+            memory only.
+        clock: The time source (seconds); tests pass a fake one.
+        grace: The default seconds a dropped seat is kept before its bot takes over.
+        bot_delay: Seconds a bot waits before it moves (so people can follow);
+            0 plays bots at once, inside the call that let them move.
+        rate: Messages per second a connection may send on average …
+        burst: … and at once; more are refused with ``rate-limited``.
+        max_tables: The most tables the process holds.
+        tap: Called with every message sent, ``(connection, text, table)``, before
+            it is queued: tests check the bytes against the table's true hands.
+
+    Example:
+        >>> hub = Hub()
+        >>> sent = []
+        >>> client = hub.open(sent.append)
+        >>> hub.receive(client, '{"v": 1, "type": "create", "rules": "poker", "table": "x"}')
+        >>> hub.receive(client, "{nope")
+        >>> [text[:40] for text in sent[1:]]
+        ['{"v":1,"type":"error","code":"bad-json",']
+    """
+
+    def __init__(
+        self,
+        storage: Storage | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        grace: float = 30.0,
+        clock_seconds: float | None = None,
+        bot_delay: float = 0.0,
+        rate: float = 50.0,
+        burst: float = 200.0,
+        max_tables: int = 1000,
+        tap: Callable[[Connection, str, Table | None], None] | None = None,
+    ) -> None:
+        self.tables: dict[str, Table] = {}
+        self.storage = storage
+        self.now = clock
+        self.grace = grace
+        self.clock_seconds = clock_seconds
+        self.bot_delay = bot_delay
+        self.rate = rate
+        self.burst = burst
+        self.max_tables = max_tables
+        self.tap = tap
+        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._handlers: dict[str, Callable[[Connection, dict[str, object]], None]] = {
+            "create": self._create,
+            "join": self._join,
+            "hello": self._hello,
+            "watch": self._watch,
+            "move": self._move,
+            "check": self._check,
+            "ready": self._ready,
+            "rematch": self._rematch,
+            "leave": self._leave,
+            "ping": self._ping,
+        }
+
+    # -- connections ---------------------------------------------------------------
+
+    def open(self, send: Callable[[str], None]) -> Connection:
+        """A new client whose messages go to *send*.
+
+        Example:
+            >>> sent = []
+            >>> hub = Hub()
+            >>> hub.receive(hub.open(sent.append), '{"v": 1, "type": "ping"}')
+            >>> sent
+            ['{"v":1,"type":"pong"}']
+        """
+        return Connection(send=send, tokens=self.burst, stamp=self.now())
+
+    def close(self, client: Connection) -> None:
+        """The client is gone: its seat is kept for the grace period.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> hub = Hub()
+            >>> table = hub.create_table(CLASSIC, seed=1, table_id="t")
+            >>> client = hub.open(lambda text: None)
+            >>> hub.receive(client, '{"type": "join", "table": "t", "seat": 0}')
+            >>> hub.close(client)
+            >>> table.seats[0].away_since is not None, table.seats[0].taken_over
+            (True, False)
+        """
+        if client.closed:
+            return
+        client.closed = True
+        table = client.table
+        if table is None:
+            return
+        table.connections.remove(client)
+        if client.seat is not None:
+            seat = table.seats[client.seat]
+            seat.connections -= 1
+            if seat.connections == 0 and seat.token_hash is not None:
+                seat.away_since = self.now()
+                self._broadcast(table)
+
+    def _emit(self, client: Connection, message: Json) -> None:
+        message = {"v": protocol.VERSION, **message}
+        text = dump(message)
+        if self.tap is not None:
+            self.tap(client, text, client.table)
+        client.send(text)
+
+    def _error(self, client: Connection, error: ServerError, kind: str) -> None:
+        message: Json = {"type": "error", "code": error.code, "message": str(error)}
+        if kind:
+            message["in"] = kind
+        if error.refusal is not None:
+            message["refusal"] = protocol.refusal_json(error.refusal)
+        self._emit(client, message)
+
+    def _limited(self, client: Connection) -> bool:
+        now = self.now()
+        client.tokens = min(
+            self.burst, client.tokens + (now - client.stamp) * self.rate
+        )
+        client.stamp = now
+        if client.tokens < 1:
+            return True
+        client.tokens -= 1
+        return False
+
+    def receive(self, client: Connection, data: str | bytes) -> None:
+        """Handle one message from *client*: act on it, or answer with an error.
+
+        A refused message changes nothing and is answered on that connection only.
+
+        Example:
+            >>> hub, sent = Hub(), []
+            >>> hub.receive(hub.open(sent.append), '{"v": 1, "type": "teleport"}')
+            >>> print(sent[0])
+            {"v":1,"type":"error","code":"unknown-type","message":"no message type 'teleport'"}
+        """
+        try:
+            message = self._decode(client, data)
+        except ServerError as error:
+            self._error(client, error, "")
+            return
+        kind = str(message["type"])
+        try:
+            self._handlers[kind](client, message)
+        except ServerError as error:
+            self._error(client, error, kind)
+
+    def _decode(self, client: Connection, data: str | bytes) -> dict[str, object]:
+        """The message *data* holds, with a known ``type``.
+
+        Raises:
+            ServerError: a flood, an oversized message, not JSON, not an object,
+                no type, another protocol version, or an unknown type.
+        """
+        if self._limited(client):
+            raise ServerError("rate-limited", "too many messages: slow down")
+        size = len(data) if isinstance(data, bytes) else len(data.encode())
+        if size > protocol.MAX_MESSAGE:
+            raise ServerError(
+                "too-large",
+                f"message of {size} bytes; the limit is {protocol.MAX_MESSAGE}",
+            )
+        try:
+            message = json.loads(data)
+        except (ValueError, RecursionError):
+            raise ServerError("bad-json", "the message is not JSON") from None
+        if type(message) is not dict:
+            raise ServerError("bad-message", "a message is a JSON object")
+        kind = message.get("type")
+        if not isinstance(kind, str):
+            raise ServerError("bad-message", "the message has no type")
+        if message.get("v", protocol.VERSION) != protocol.VERSION:
+            raise ServerError("bad-version", "this server speaks protocol v1")
+        if kind not in self._handlers:
+            raise ServerError("unknown-type", f"no message type {kind[:40]!r}")
+        return message
+
+    # -- tables --------------------------------------------------------------------
+
+    def create_table(
+        self,
+        rules: BaseRules,
+        players: int = 4,
+        *,
+        bots: Sequence[str] = (),
+        hands: int | None = None,
+        seed: int | None = None,
+        grace: float | None = None,
+        clock: float | None = None,
+        table_id: str | None = None,
+    ) -> Table:
+        """A new table with its first hand dealt; every seat played by its bot until claimed.
+
+        Raises:
+            ServerError: bad settings, or the process holds `max_tables` tables.
+
+        Example:
+            >>> from tienlen import POKER
+            >>> table = Hub().create_table(POKER, 4, bots=["random"] * 4, table_id="p", hands=5)
+            >>> table.id, table.hands, [seat.bot for seat in table.seats]
+            ('p', 5, ['random', 'random', 'random', 'random'])
+        """
+        if len(self.tables) >= self.max_tables:
+            raise ServerError("full", "this server holds no more tables")
+        try:
+            match = Match.start(rules, players, seed)
+        except (TienLenError, TypeError) as error:
+            raise ServerError("bad-rules", str(error)) from None
+        names = list(bots) or ["greedy"] * players
+        if len(names) != players or any(name not in BOTS for name in names):
+            raise ServerError(
+                "bad-message", f"bots: one of {sorted(BOTS)} per seat ({players})"
+            )
+        table = Table(
+            id=table_id or secrets.token_urlsafe(6),
+            rules=rules,
+            seats=[Seat(index, bot) for index, bot in enumerate(names)],
+            match=match,
+            state=match.deal(),
+            hands=hands,
+            grace=self.grace if grace is None else grace,
+            clock=self.clock_seconds if clock is None else clock,
+            rng=random.Random(match.seed),
+        )
+        self.tables[table.id] = table
+        self._save_meta(table)
+        self._started(table)
+        return table
+
+    def _table(self, message: Mapping[str, object]) -> Table:
+        name = message.get("table")
+        table = self.tables.get(name) if isinstance(name, str) else None
+        if table is None:
+            raise ServerError("no-table", f"no table {str(name)[:40]!r}")
+        return table
+
+    def _seat_index(self, table: Table, message: Mapping[str, object]) -> int:
+        seat = message.get("seat")
+        if type(seat) is not int or not 0 <= seat < table.players:
+            raise ServerError("no-seat", f"no seat {str(seat)[:20]!r} at this table")
+        return seat
+
+    def _create(self, client: Connection, message: dict[str, object]) -> None:
+        rules_data = message.get("rules", "classic")
+        try:
+            if isinstance(rules_data, str):
+                rules = get_rules(rules_data)
+            else:
+                rules = rules_from_json(rules_data)
+        except (TienLenError, TypeError) as error:
+            raise ServerError("bad-rules", str(error)[:300]) from None
+        players = message.get("players", 4)
+        bots = message.get("bots", ())
+        hands = message.get("hands")
+        seed = message.get("seed")
+        if type(players) is not int or not 2 <= players <= 8:
+            raise ServerError("bad-message", "players must be 2 to 8")
+        if not isinstance(bots, list | tuple) or not all(
+            isinstance(b, str) for b in bots
+        ):
+            raise ServerError("bad-message", "bots must be a list of bot names")
+        if hands is not None and (type(hands) is not int or not 1 <= hands <= 10_000):
+            raise ServerError("bad-message", "hands must be 1 to 10000, or null")
+        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
+            raise ServerError("bad-message", "seed must be a non-negative integer")
+        grace = _settings_number(message, "grace", self.grace, low=0)
+        if grace is None:
+            raise ServerError("bad-message", "grace must be a number")
+        clock = _settings_number(message, "clock", self.clock_seconds, low=1)
+        table = self.create_table(
+            rules,
+            players,
+            bots=[str(b) for b in bots],
+            hands=hands,
+            seed=seed,
+            grace=grace,
+            clock=clock,
+        )
+        self._emit(client, {"type": "created", "table": table.id})
+
+    def _attach(self, client: Connection, table: Table, seat: int | None) -> None:
+        if client.table is table and client.seat is None and seat is not None:
+            table.connections.remove(client)  # a spectator sits down
+            client.table = None
+        if client.table is not None:
+            raise ServerError("already-seated", "this connection is at a table already")
+        client.table, client.seat = table, seat
+        table.connections.append(client)
+        if seat is not None:
+            table.seats[seat].connections += 1
+            table.seats[seat].away_since = None
+
+    def _join(self, client: Connection, message: dict[str, object]) -> None:
+        table = self._table(message)
+        index = self._seat_index(table, message)
+        seat = table.seats[index]
+        if seat.token_hash is not None:
+            raise ServerError("seat-taken", f"seat {index} is taken")
+        if client.table is not None and (
+            client.table is not table or client.seat is not None
+        ):
+            raise ServerError("already-seated", "this connection is at a table already")
+        name = message.get("name", "")
+        role = message.get("as", "human")
+        if not isinstance(name, str) or len(name) > 40:
+            raise ServerError(
+                "bad-message", "name must be text of at most 40 characters"
+            )
+        if role not in {"human", "bot"}:
+            raise ServerError("bad-message", 'as must be "human" or "bot"')
+        token = secrets.token_urlsafe(32)
+        seat.token_hash, seat.name, seat.remote = _hash(token), name, str(role)
+        seat.taken_over = False
+        self._attach(client, table, index)
+        self._save_meta(table)
+        self._emit(
+            client, {"type": "joined", "table": table.id, "seat": index, "token": token}
+        )
+        self._full(client)
+        self._broadcast(table, skip=client)
+        self._next_hand(table)
+        self._advance(table)
+
+    def _hello(self, client: Connection, message: dict[str, object]) -> None:
+        table = self._table(message)
+        index = self._seat_index(table, message)
+        seat = table.seats[index]
+        token = message.get("token")
+        if (
+            not isinstance(token, str)
+            or seat.token_hash is None
+            or not hmac.compare_digest(_hash(token), seat.token_hash)
+        ):
+            raise ServerError("bad-credential", "wrong credential for this seat")
+        self._attach(client, table, index)
+        seat.taken_over = False
+        self._full(client)
+        self._broadcast(table, skip=client)
+        self._next_hand(table)
+        self._advance(table)
+
+    def _watch(self, client: Connection, message: dict[str, object]) -> None:
+        table = self._table(message)
+        self._attach(client, table, None)
+        self._full(client)
+
+    def _seated(self, client: Connection) -> tuple[Table, int]:
+        if client.table is None or client.seat is None:
+            raise ServerError("not-seated", "join or resume a seat first")
+        return client.table, client.seat
+
+    def _parse(self, table: Table, seat: int, message: dict[str, object]) -> Action:
+        if table.between:
+            raise ServerError("between-hands", "the hand is over")
+        ply = message.get("ply")
+        if ply is not None and ply != len(table.state.history):
+            raise ServerError("stale", f"the hand is at ply {len(table.state.history)}")
+        index, text = message.get("index"), message.get("action")
+        if index is not None:
+            legal = table.legal(seat)
+            if type(index) is not int or not 0 <= index < len(legal):
+                raise ServerError("bad-action", f"no legal action {str(index)[:20]}")
+            return legal[index]
+        if not isinstance(text, str) or len(text) > 200:
+            raise ServerError("bad-action", "action: card text or 'pass'")
+        try:
+            return table.state.parse_action(text, seat)
+        except IllegalPlayError as error:
+            raise ServerError("illegal", error.message(), error) from None
+        except TienLenError as error:
+            raise ServerError("bad-action", str(error)[:200]) from None
+
+    def _move(self, client: Connection, message: dict[str, object]) -> None:
+        table, seat = self._seated(client)
+        action = self._parse(table, seat, message)
+        try:
+            table.state.check(action)
+        except IllegalPlayError as error:
+            raise ServerError("illegal", error.message(), error) from None
+        self._apply(table, action)
+
+    def _check(self, client: Connection, message: dict[str, object]) -> None:
+        table, seat = self._seated(client)
+        action = self._parse(table, seat, message)
+        answer: Json = {"type": "checked", "action": str(action), "legal": True}
+        try:
+            table.state.check(action)
+        except IllegalPlayError as error:
+            answer.update(legal=False, refusal=protocol.refusal_json(error))
+        self._emit(client, answer)
+
+    def _ready(self, client: Connection, message: dict[str, object]) -> None:
+        del message
+        table, seat = self._seated(client)
+        if not table.between or table.match_over:
+            raise ServerError("not-between-hands", "no hand to start now")
+        table.ready.add(seat)
+        self._next_hand(table)
+
+    def _rematch(self, client: Connection, message: dict[str, object]) -> None:
+        del message
+        table, _ = self._seated(client)
+        if not table.match_over:
+            raise ServerError("not-over", "the match is not over")
+        table.match = Match.start(table.rules, table.players)
+        table.ready.clear()
+        table.number += 1
+        table.match_start = table.number
+        self._deal(table)
+
+    def _leave(self, client: Connection, message: dict[str, object]) -> None:
+        del message
+        table, index = self._seated(client)
+        seat = table.seats[index]
+        seat.token_hash, seat.remote, seat.name, seat.taken_over = None, "", "", False
+        seat.connections, seat.away_since = 0, None
+        for other in table.connections:
+            if other.seat == index:
+                other.seat = None  # a spectator now
+        self._emit(client, {"type": "left", "seat": index})
+        self._save_meta(table)
+        self._broadcast(table)
+        self._advance(table)
+
+    def _ping(self, client: Connection, message: dict[str, object]) -> None:
+        del message
+        self._emit(client, {"type": "pong"})
+
+    # -- play ----------------------------------------------------------------------
+
+    def _started(self, table: Table) -> None:
+        """A hand was dealt: save it, and end it at once after an instant win."""
+        now = self.now()
+        table.turn_since = table.changed = now
+        self._save_hand(table)
+        if table.state.is_over:
+            self._hand_over(table)
+            return
+        self._advance(table)
+
+    def _apply(self, table: Table, action: Action) -> None:
+        table.state = table.state.apply(action)
+        table.turn_since = table.changed = self.now()
+        self._save_hand(table)
+        if table.state.is_over:
+            self._broadcast(table)
+            self._hand_over(table)
+            return
+        self._broadcast(table)
+        self._advance(table)
+
+    def _hand_over(self, table: Table) -> None:
+        state = table.state
+        assert state.result is not None  # called once the hand is over
+        table.match = table.match.record(state)
+        table.between = True
+        table.ready.clear()
+        self._save_meta(table)
+        data = to_json(record(state, seed=None))
+        ended: Json = {
+            "type": "handEnd",
+            "hand": table.number,
+            "result": protocol.result_json(state.result),
+            "totals": list(table.match.totals),
+            "matchOver": table.match_over,
+            "dealt": [str(hand) for hand in state.dealt],
+            "left": [str(hand) for hand in state.hands],
+            "record": data,
+        }
+        table.last_end = ended
+        for client in list(table.connections):
+            self._emit(client, ended)
+        if table.match_over:
+            over: Json = {
+                "type": "matchEnd",
+                "totals": list(table.match.totals),
+                "results": [protocol.result_json(r) for r in table.match.games],
+            }
+            for client in list(table.connections):
+                self._emit(client, over)
+            return
+        self._next_hand(table)
+
+    def _next_hand(self, table: Table) -> None:
+        """Deal the next hand once every connected player is ready.
+
+        A table where no player is connected waits: bots do not play on alone.
+        """
+        present = {
+            seat.index
+            for seat in table.seats
+            if not seat.by_bot and seat.connections > 0
+        }
+        if table.between and not table.match_over and present <= table.ready:
+            if not present:
+                return
+            table.number += 1
+            self._deal(table)
+
+    def _deal(self, table: Table) -> None:
+        table.state = table.match.deal()
+        table.between = False
+        table.last_end = None
+        table.dealt = None
+        table.polled = None
+        self._save_meta(table)
+        for client in table.connections:
+            client.ply, client.hand = 0, table.number
+        for client in list(table.connections):
+            self._full(client)
+        self._started(table)
+
+    def _bot(self, table: Table, seat: int) -> Player:
+        bot = table.bots.get(seat)
+        if bot is None:
+            bot = table.bots[seat] = BOTS[table.seats[seat].bot]()
+        return bot
+
+    def _bot_action(self, table: Table) -> Action | None:
+        """The next move of a bot-played seat now, if any (jump-ins asked first)."""
+        state = table.state
+        if table.between or state.to_act is None or table.thinking is not None:
+            return None
+        if all(seat.token_hash is None for seat in table.seats):
+            return None  # nobody sits at the table: the bots wait
+        if table.polled is not state:
+            table.polled = state
+            groups: dict[int, list[Action]] = {}
+            for action in state.legal_actions():
+                if action.player != state.to_act:
+                    groups.setdefault(action.player, []).append(action)
+            for seat, plays in groups.items():
+                if not table.seats[seat].by_bot:
+                    continue
+                offer = (*plays, Pass(player=seat))
+                choice = self._bot(table, seat).act(
+                    Observation.of(state, seat), offer, table.rng
+                )
+                if type(choice) is Play and choice in plays:
+                    return choice
+        seat = state.to_act
+        info = table.seats[seat]
+        clocked = (
+            table.clock is not None and self.now() - table.turn_since >= table.clock
+        )
+        if not info.by_bot and not clocked:
+            return None
+        own = [action for action in state.legal_actions() if action.player == seat]
+        if info.bot in _SLOW:
+            self._think(table, state, seat, own)
+            return None
+        return self._bot(table, seat).act(Observation.of(state, seat), own, table.rng)
+
+    def _think(
+        self, table: Table, state: GameState, seat: int, own: list[Action]
+    ) -> None:
+        if self._pool is None:
+            self._pool = concurrent.futures.ThreadPoolExecutor(2)
+        bot = self._bot(table, seat)
+        rng = random.Random(table.rng.random())
+        future = self._pool.submit(bot.act, Observation.of(state, seat), own, rng)
+        table.thinking = (state, seat, future)
+
+    def _advance(self, table: Table) -> None:
+        """Play the bots' moves that are due now (all of them when there is no delay)."""
+        while True:
+            if self.bot_delay and self.now() - table.changed < self.bot_delay:
+                return
+            action = self._bot_action(table)
+            if action is None:
+                return
+            self._apply(table, action)
+            if self.bot_delay:
+                return
+
+    def tick(self) -> None:
+        """Run the timers: delayed and slow bots, the move clock, the grace periods.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> now = [0.0]
+            >>> hub = Hub(clock=lambda: now[0], grace=30)
+            >>> table = hub.create_table(CLASSIC, seed=1, table_id="t")
+            >>> client = hub.open(lambda text: None)
+            >>> hub.receive(client, '{"type": "join", "table": "t", "seat": 0}')
+            >>> hub.close(client)
+            >>> now[0] = 31.0
+            >>> hub.tick()
+            >>> table.seats[0].taken_over
+            True
+        """
+        now = self.now()
+        for table in list(self.tables.values()):
+            if table.thinking is not None and table.thinking[2].done():
+                state, seat, future = table.thinking
+                table.thinking = None
+                try:
+                    action = future.result()
+                    if state is table.state:
+                        table.state.check(action)
+                except Exception:  # noqa: BLE001  # a broken bot: greedy plays the seat on
+                    table.seats[seat].bot = "greedy"
+                    table.bots.pop(seat, None)
+                else:
+                    if state is table.state:
+                        self._apply(table, action)
+            changed = False
+            for held in table.seats:
+                if (
+                    held.away_since is not None
+                    and not held.taken_over
+                    and held.token_hash is not None
+                    and now - held.away_since >= table.grace
+                ):
+                    held.taken_over = True
+                    table.ready.discard(held.index)
+                    changed = True
+            if changed:
+                self._broadcast(table)
+                self._next_hand(table)
+            self._advance(table)
+
+    async def run(self, interval: float = 0.05) -> None:
+        """Call `tick` every *interval* seconds, until cancelled.
+
+        Example:
+            >>> import asyncio
+            >>> async def briefly():
+            ...     task = asyncio.create_task(Hub().run(0.01))
+            ...     await asyncio.sleep(0.05)
+            ...     task.cancel()
+            ...     try:
+            ...         await task
+            ...     except asyncio.CancelledError:
+            ...         return "stopped"
+            >>> asyncio.run(briefly())
+            'stopped'
+        """
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                self.tick()
+            except Exception:  # noqa: BLE001  # a failing store must not stop every timer
+                _log.exception("tienlen server: a timer failed")
+
+    # -- views ---------------------------------------------------------------------
+
+    def _view(
+        self,
+        client: Connection,
+        table: Table,
+        legal: dict[int, list[str]] | None = None,
+    ) -> Json:
+        """*client*'s view of *table*: its seat's, or the public one.
+
+        *legal* maps seats to their legal actions in notation, when the caller has
+        them for every seat (`_legal_by_seat`).
+        """
+        seat = client.seat
+        state = table.state
+        if seat is None:
+            return protocol.public_view(Observation.of(state, 0))
+        if legal is None:
+            own = [str(action) for action in table.legal(seat)]
+        else:
+            own = legal.get(seat, [])
+        return protocol.seat_view(Observation.of(state, seat), own)
+
+    @staticmethod
+    def _legal_by_seat(table: Table) -> dict[int, list[str]]:
+        """Every seat's legal actions now, from one `GameState.legal_actions` call."""
+        legal: dict[int, list[str]] = {}
+        if table.between or table.state.to_act is None:
+            return legal
+        for action in table.state.legal_actions():
+            legal.setdefault(action.player, []).append(str(action))
+        return legal
+
+    def _full(self, client: Connection) -> None:
+        table = client.table
+        assert table is not None  # only for clients at a table
+        history = table.state.history
+        client.ply, client.hand = len(history), table.number
+        message: Json = {
+            "type": "gameFull",
+            "table": table.info(),
+            "you": client.seat,
+            "ply": len(history),
+            "history": [protocol.action_json(a) for a in history],
+            "state": self._view(client, table),
+        }
+        if table.last_end is not None:
+            message["ended"] = table.last_end
+        self._emit(client, message)
+
+    def _broadcast(self, table: Table, skip: Connection | None = None) -> None:
+        history = table.state.history
+        counts = table.counts()
+        seats: object = [seat.to_json(counts[seat.index]) for seat in table.seats]
+        legal = self._legal_by_seat(table)
+        for client in list(table.connections):
+            if client is skip:
+                continue
+            new = history[client.ply :] if client.hand == table.number else history
+            client.ply, client.hand = len(history), table.number
+            self._emit(
+                client,
+                {
+                    "type": "gameState",
+                    "hand": table.number,
+                    "ply": len(history),
+                    "actions": [protocol.action_json(a) for a in new],
+                    "seats": seats,
+                    "state": self._view(client, table, legal),
+                },
+            )
+
+    # -- storage -------------------------------------------------------------------
+
+    def _save_meta(self, table: Table) -> None:
+        if self.storage is not None:
+            self.storage.save_table(table.id, table.meta())
+
+    def _save_hand(self, table: Table) -> None:
+        """Save the hand in play as its game record (after every action)."""
+        if self.storage is None:
+            return
+        state = table.state
+        if state.is_over:
+            text = dumps(record(state))  # the record with its result, replay-checked
+        else:
+            if table.dealt is None or len(state.history) == 0:
+                table.dealt = to_json(record(state))
+            text = json.dumps(
+                {**table.dealt, "actions": [record_action(a) for a in state.history]}
+            )
+        self.storage.save_hand(table.id, table.number, text, finished=state.is_over)
+
+    def restore(self) -> int:
+        """Load every saved table, each where it was; returns how many.
+
+        Raises:
+            ServerError: a saved table cannot be rebuilt (its records are corrupt).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> from tienlen.server.storage import SQLiteStorage
+            >>> storage = SQLiteStorage(":memory:")
+            >>> Hub(storage).create_table(CLASSIC, seed=1, table_id="t").number
+            1
+            >>> again = Hub(storage)
+            >>> again.restore(), list(again.tables)
+            (1, ['t'])
+        """
+        if self.storage is None:
+            return 0
+        saved = self.storage.load()
+        for item in saved:
+            self.tables[item.table] = self._rebuilt(item)
+        now = self.now()
+        for table in self.tables.values():
+            table.turn_since = table.changed = now
+            for seat in table.seats:
+                if seat.token_hash is not None:
+                    seat.away_since = now
+        return len(saved)
+
+    def _rebuilt(self, saved: SavedTable) -> Table:
+        meta = saved.meta
+        try:
+            rules = rules_from_json(meta["rules"])
+            players, seed = _int(meta["players"]), _int(meta["seed"])
+            first, start = _int(meta["firstDealer"]), _int(meta["matchStart"])
+            hands = None if meta["hands"] is None else _int(meta["hands"])
+            grace = _number(meta["grace"])
+            clock = None if meta["clock"] is None else _number(meta["clock"])
+            seats_data = meta["seats"]
+            if not isinstance(seats_data, list) or len(seats_data) != players:
+                raise ServerError("bad-storage", "one seat per player")
+            match = Match(rules=rules, players=players, seed=seed, first_dealer=first)
+            state = match.deal()
+            number = start
+            for number, text, finished in saved.hands:
+                if number < start:
+                    continue  # a hand of an earlier match
+                state = loads(text).final
+                if finished:
+                    match = match.record(state)
+            seats = []
+            for index, item in enumerate(seats_data):
+                if not isinstance(item, dict):
+                    raise ServerError("bad-storage", f"seat {index} is not an object")
+                token = item["token"]
+                seats.append(
+                    Seat(
+                        index,
+                        str(item["bot"]),
+                        str(item["name"]),
+                        token if isinstance(token, str) else None,
+                        str(item["remote"]),
+                    )
+                )
+        except (KeyError, TypeError, TienLenError) as error:
+            raise ServerError(
+                "bad-storage", f"table {saved.table!r} cannot be restored: {error}"
+            ) from None
+        table = Table(
+            id=saved.table,
+            rules=rules,
+            seats=seats,
+            match=match,
+            state=state,
+            hands=hands,
+            grace=grace,
+            clock=clock,
+            number=number,
+            match_start=start,
+            rng=random.Random(f"{seed}:{number}:{len(state.history)}"),
+        )
+        table.between = state.is_over
+        return table
+
+
+def record_action(action: Action) -> dict[str, JsonValue]:
+    """*action* as a game record writes it (format version 2, docs/records.md).
+
+    Example:
+        >>> from tienlen import Pass, Play
+        >>> record_action(Play(player=1, cards="3s 3c")), record_action(Pass(player=0))
+        ({'player': 1, 'play': '3s 3c'}, {'player': 0, 'pass': True})
+    """
+    if type(action) is Pass:
+        return {"player": action.player, "pass": True}
+    return {"player": action.player, "play": str(action)}
+
+
+def _int(value: object) -> int:
+    if type(value) is not int:
+        msg = f"expected an integer, got {value!r:.40}"
+        raise TypeError(msg)
+    return value
+
+
+def _number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        msg = f"expected a number, got {value!r:.40}"
+        raise TypeError(msg)
+    return float(value)

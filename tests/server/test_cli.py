@@ -1,0 +1,92 @@
+"""``tienlen serve`` and ``tienlen bot`` on the command line."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import attrs
+import pytest
+
+from tests.server.serving import SRC, serving
+from tienlen import CLASSIC
+from tienlen.cli import main
+from tienlen.records import rules_to_json
+from tienlen.server import cli as server_cli
+
+
+def test_without_the_extra_the_commands_say_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No Starlette: ``serve`` and ``bot`` print the pip command and exit with 2."""
+    monkeypatch.setattr(server_cli, "find_spec", lambda _name: None)
+    assert main(["serve"]) == 2
+    assert main(["bot", "--seat", "1"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [server_cli._MISSING] * 2
+    assert 'pip install "tienlen[server]"' in err[0]
+
+
+def test_rules_file_reads_a_rule_set_or_a_record(tmp_path: Path) -> None:
+    """``--rules-file`` takes the records' rules form, or a whole record."""
+    house = attrs.evolve(CLASSIC, twos_in_straights=False, name="house")
+    path = tmp_path / "table.json"
+    path.write_text(json.dumps(rules_to_json(house)))
+    args = argparse.Namespace(rules="classic", rules_file=path)
+    assert server_cli._rules(args) == house
+    path.write_text(
+        json.dumps({"format": "tienlen-game", "rules": rules_to_json(house)})
+    )
+    assert server_cli._rules(args) == house
+    path.write_text("{broken")
+    with pytest.raises(ValueError, match="cannot read"):
+        server_cli._rules(args)
+
+
+@pytest.mark.slow
+def test_four_bot_commands_play_the_main_table(tmp_path: Path) -> None:
+    """Four ``tienlen bot`` processes sit at the main table and play two hands each."""
+    pytest.importorskip("starlette")
+    house = attrs.evolve(CLASSIC, twos_in_straights=False, name="house")
+    rules = tmp_path / "table.json"
+    rules.write_text(json.dumps(rules_to_json(house)))
+    with serving(
+        tmp_path / "data", "--bot-delay", "0", "--rules-file", str(rules)
+    ) as port:
+        env_path = {"PYTHONPATH": str(SRC)}
+        bots = [
+            subprocess.Popen(  # noqa: S603
+                [
+                    sys.executable,
+                    "-m",
+                    "tienlen",
+                    "bot",
+                    "--connect",
+                    f"ws://127.0.0.1:{port}/ws",
+                    "--seat",
+                    str(seat),
+                    "--player",
+                    "random" if seat % 2 else "greedy",
+                    "--hands",
+                    "2",
+                    "--seed",
+                    str(seat),
+                ],
+                env=env_path,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for seat in range(4)
+        ]
+        outputs = [bot.communicate(timeout=120) for bot in bots]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables") as answer:
+            tables = json.load(answer)
+    assert [bot.returncode for bot in bots] == [0, 0, 0, 0], outputs
+    assert all("2 hand(s) played" in out for out, _ in outputs)
+    assert tables[0]["rules"]["name"] == "house"
+    assert len(tables[0]["results"]) >= 2
