@@ -32,7 +32,7 @@ import attrs
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
 from tienlen.players import Player, play_game
-from tienlen.rules import RuleSet
+from tienlen.rules import RuleSet, _as_rules
 from tienlen.simulation import MapExecutor, _add
 
 __all__ = ["EvaluationStats", "evaluate"]
@@ -48,6 +48,11 @@ def _ints(values: Iterable[int]) -> tuple[int, ...]:
 
 def _int_rows(rows: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(row) for row in rows)
+
+
+def _rules_name(rules: RuleSet | None) -> str:
+    """A rule set as the stats show it: its name, quoted."""
+    return repr(None if rules is None else getattr(rules, "name", rules))
 
 
 def _add_rows(
@@ -85,9 +90,16 @@ class EvaluationStats:
     """The sum over deals of the square of each player's score summed over the deal."""
     ahead: tuple[tuple[int, ...], ...] = attrs.field(converter=_int_rows)
     """``ahead[a][b]``: games in which player *a* finished ahead of player *b*."""
+    rules: RuleSet | None = attrs.field(default=None, repr=_rules_name)
+    """The rule set the deals were played under (``None`` for `empty` stats).
+
+    .. versionadded:: 0.3
+    """
 
     @classmethod
-    def empty(cls, players: int, rotations: int) -> EvaluationStats:
+    def empty(
+        cls, players: int, rotations: int, rules: RuleSet | None = None
+    ) -> EvaluationStats:
         """Stats of no deals: the neutral element of `merge`.
 
         Example:
@@ -102,6 +114,7 @@ class EvaluationStats:
             score_sums=zeros,
             deal_score_squares=zeros,
             ahead=(zeros,) * players,
+            rules=rules,
         )
 
     @property
@@ -118,10 +131,11 @@ class EvaluationStats:
         return self.deals * self.rotations
 
     def merge(self, other: EvaluationStats) -> EvaluationStats:
-        """Both evaluations together.
+        """Both evaluations together (of the same rule set: stats without one take the other's).
 
         Raises:
-            InvalidArgumentError: the stats are for different numbers of players or rotations.
+            InvalidArgumentError: the stats are for different numbers of players or
+                rotations, or for different rule sets.
 
         Example:
             >>> from tienlen import POKER, GreedyPlayer
@@ -138,7 +152,17 @@ class EvaluationStats:
                 f"rotations with {other.players} x {other.rotations}"
             )
             raise InvalidArgumentError(msg)
+        rules = self.rules if other.rules is None else other.rules
+        if self.rules is not None and other.rules is not None and self.rules != rules:
+            msg = (
+                f"cannot merge stats of rule set {_rules_name(self.rules)} "
+                f"with stats of {_rules_name(other.rules)}"
+            )
+            if _rules_name(self.rules) == _rules_name(other.rules):
+                msg += " (another rule set of that name)"
+            raise InvalidArgumentError(msg)
         return EvaluationStats(
+            rules=rules,
             players=self.players,
             rotations=self.rotations,
             deals=self.deals + other.deals,
@@ -301,7 +325,7 @@ def evaluate(
     deals: int,
     rotate_seats: bool = True,  # noqa: FBT001, FBT002
     *,
-    rules: RuleSet,
+    rules: RuleSet | str,
     seed: int | str,
     executor: MapExecutor | None = None,
     batch_size: int = 25,
@@ -324,7 +348,7 @@ def evaluate(
         deals: How many deals to play.
         rotate_seats: Whether to play every rotation (else one game per deal, each
             player in its own seat).
-        rules: The variant.
+        rules: The variant, or a preset's name (`get_rules`: ``"classic"``).
         seed: The evaluation's seed (an int or a string).
         executor: Runs the batches: anything with ``map(fn, iterable)`` that keeps
             the order (`MapExecutor`); ``None`` runs them here.
@@ -332,9 +356,11 @@ def evaluate(
         first_batch: The index of the first batch.
 
     Returns:
-        The merged `EvaluationStats` of every batch.
+        The merged `EvaluationStats` of every batch, naming *rules*.
 
     Raises:
+        TypeError: *rules* is neither a rule set nor a name.
+        UnknownVariantError: *rules* names no preset.
         InvalidArgumentError: a negative *deals* or *first_batch*, or *batch_size* below 1.
         InvalidRulesError: the rules do not allow that many players.
         PlayerError: a player chose an action it was not offered.
@@ -356,31 +382,33 @@ def evaluate(
     if type(batch_size) is not int or batch_size < 1:
         msg = f"batch_size must be a positive int, got {batch_size!r}"
         raise InvalidArgumentError(msg)
+    rules = _as_rules(rules)
     seats = len(players)
     rules.deal_size(seats)  # raises InvalidRulesError for a wrong table size
     rotations = seats if rotate_seats else 1
     team = tuple(players)
-    batches = [
+    batches = (  # made as they are run, as in `simulate`
         _Batch(
-            index=first_batch + number,
-            deals=min(batch_size, deals - start),
+            index=index,
+            deals=min(batch_size, deals - (index - first_batch) * batch_size),
             seed=seed,
             rules=rules,
             players=team,
             rotations=rotations,
         )
-        for number, start in enumerate(range(0, deals, batch_size))
-    ]
+        for index in range(first_batch, first_batch + -(-deals // batch_size))
+    )
     if executor is None:
         results: Iterable[EvaluationStats] = map(_run_batch, batches)
     else:
         results = _map(executor, batches)
-    return functools.reduce(
+    total = functools.reduce(
         EvaluationStats.merge, results, EvaluationStats.empty(seats, rotations)
     )
+    return attrs.evolve(total, rules=rules)  # the caller's, not a worker's copy
 
 
-def _map(executor: MapExecutor, batches: list[_Batch]) -> Iterable[EvaluationStats]:
+def _map(executor: MapExecutor, batches: Iterable[_Batch]) -> Iterable[EvaluationStats]:
     """``executor.map`` of the batches, one batch per task where ``map`` takes a chunksize."""
     try:
         takes_chunksize = "chunksize" in inspect.signature(executor.map).parameters

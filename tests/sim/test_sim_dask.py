@@ -55,3 +55,19 @@ def test_a_bot_fault_on_dask_is_a_player_error(client: Any) -> None:
     assert error.game is not None
     assert str(error).startswith(f"batch {error.batch}, game {error.game}: player ")
     assert "raised ZeroDivisionError" in str(error)
+
+
+@pytest.mark.parametrize("fault", ["exit", "interrupt"])
+def test_a_bot_exiting_on_dask_is_a_player_error(client: Any, fault: str) -> None:
+    """A bot's ``SystemExit`` or ``KeyboardInterrupt`` on a Dask worker (issue 20 §6)."""
+    with pytest.raises(PlayerError) as caught:
+        simulate(
+            40, rules=CLASSIC, players=[Faulty(fault, 40)] * 4, seed=3,
+            batch_size=5, executor=client.get_executor(),
+        )  # fmt: skip
+    error = caught.value
+    shown = "SystemExit(3)" if fault == "exit" else "KeyboardInterrupt()"
+    assert str(error) == (
+        f"batch {error.batch}, game {error.game}: player {error.seat} (Faulty)"
+        f" raised {shown}"
+    )

@@ -642,6 +642,8 @@ class BaseRules:
     def _problems(self) -> Iterable[str]:
         if not self.name:
             yield "the name is empty"
+        elif not self.name.isprintable():  # control characters, lone surrogates
+            yield "the name must be printable text, without control characters or lone surrogates"
         if not 2 <= self.min_players <= self.max_players <= _MAX_PLAYERS:
             yield f"players must satisfy 2 <= min ({self.min_players}) <= max ({self.max_players}) <= 8"
         yield from self._deck_problems()

@@ -137,6 +137,20 @@ def expired(deadline: float | None) -> bool:
     return deadline is not None and time.perf_counter() >= deadline
 
 
+def check_bot(rollout: object, first_game: object) -> None:
+    """Refuse a rollout policy without an ``act`` method, or a non-bool *first_game*.
+
+    Raises:
+        TypeError: either has the wrong type.
+    """
+    if not callable(getattr(rollout, "act", None)):
+        msg = f"rollout must be a Player (with an act method), got {rollout!r}"
+        raise TypeError(msg)
+    if first_game is not None and type(first_game) is not bool:
+        msg = f"first_game must be a bool or None, got {first_game!r}"
+        raise TypeError(msg)
+
+
 def check_budget(name: str, steps: int, seconds: float | None, limit: int) -> None:
     """Refuse a budget that is not positive.
 

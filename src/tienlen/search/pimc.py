@@ -30,6 +30,7 @@ from tienlen.players import GreedyPlayer, Observation, Player
 from tienlen.search._rollouts import (
     apply_searched,
     candidates,
+    check_bot,
     check_budget,
     deadline,
     expired,
@@ -81,6 +82,7 @@ class PIMCPlayer:
 
     def __attrs_post_init__(self) -> None:
         check_budget("worlds", self.worlds, self.seconds, self.max_candidates)
+        check_bot(self.rollout, self.first_game)
 
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
