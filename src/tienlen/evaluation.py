@@ -31,7 +31,7 @@ import attrs
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
-from tienlen.players import Player, play_game
+from tienlen.players import Player, _check_type, play_game
 from tienlen.rules import RuleSet, _as_rules
 from tienlen.simulation import MapExecutor, _add
 
@@ -40,6 +40,8 @@ __all__ = ["EvaluationStats", "evaluate"]
 _Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
 _ELO: Final = 400.0
+_MAX_SEATS: Final = 8
+"""The most players at a table (RULES §1.1: two decks)."""
 
 
 def _ints(values: Iterable[int]) -> tuple[int, ...]:
@@ -98,14 +100,30 @@ class EvaluationStats:
 
     @classmethod
     def empty(
-        cls, players: int, rotations: int, rules: RuleSet | None = None
+        cls, players: int, rotations: int, rules: RuleSet | str | None = None
     ) -> EvaluationStats:
         """Stats of no deals: the neutral element of `merge`.
+
+        Raises:
+            TypeError: *players* or *rotations* is not an int, or *rules* neither a
+                rule set, a preset's name nor ``None``.
+            InvalidArgumentError: *players* is outside 1 to 8, or *rotations*
+                outside 1 to *players*.
 
         Example:
             >>> EvaluationStats.empty(players=2, rotations=2).places
             ((0, 0), (0, 0))
         """
+        for name, value, most in (
+            ("players", players, _MAX_SEATS),
+            ("rotations", rotations, players),
+        ):
+            if type(value) is not int:
+                msg = f"{name} must be an int, not {type(value).__name__}"
+                raise TypeError(msg)
+            if not 1 <= value <= most:
+                msg = f"{name} must be 1 to {most}, got {value}"
+                raise InvalidArgumentError(msg)
         zeros = (0,) * players
         return cls(
             players=players,
@@ -114,7 +132,7 @@ class EvaluationStats:
             score_sums=zeros,
             deal_score_squares=zeros,
             ahead=(zeros,) * players,
-            rules=rules,
+            rules=None if rules is None else _as_rules(rules),
         )
 
     @property
@@ -134,6 +152,7 @@ class EvaluationStats:
         """Both evaluations together (of the same rule set: stats without one take the other's).
 
         Raises:
+            TypeError: *other* is not an `EvaluationStats`.
             InvalidArgumentError: the stats are for different numbers of players or
                 rotations, or for different rule sets.
 
@@ -146,6 +165,7 @@ class EvaluationStats:
             >>> a == b + c
             True
         """
+        _check_type("other", other, EvaluationStats)
         if (other.players, other.rotations) != (self.players, self.rotations):
             msg = (
                 f"cannot merge stats of {self.players} players x {self.rotations} "

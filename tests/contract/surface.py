@@ -14,13 +14,15 @@ import math
 import pkgutil
 import random
 import types
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
 import tienlen
 from tests.forgery import AlwaysEqual, forged_pass, forged_play
 from tienlen import CLASSIC, POKER, GameState, Hand, Pass, Play, classify
+from tienlen.evaluation import EvaluationStats
 from tienlen.records import record
+from tienlen.search import ISMCTSPlayer, PIMCPlayer
 from tienlen.simulation import SimulationStats
 
 NOT_A_LIBRARY: Final = {
@@ -38,10 +40,21 @@ LONG_BY_DESIGN: Final = {
 """Callables not thrown junk here (their contracts are tested where named)."""
 
 
+WALKED_PACKAGES: Final = ("tienlen.search",)
+"""Subpackages whose public submodules are walked too (issue 20 §9)."""
+
+
 def public_modules() -> list[types.ModuleType]:
     """`tienlen` and each of its public submodules, imported."""
     found = [tienlen]
-    for info in pkgutil.iter_modules(tienlen.__path__, "tienlen."):
+    packages: list[tuple[Iterable[str], str]] = [(tienlen.__path__, "tienlen.")]
+    packages += [
+        (importlib.import_module(name).__path__, f"{name}.") for name in WALKED_PACKAGES
+    ]
+    infos = [
+        info for path, prefix in packages for info in pkgutil.iter_modules(path, prefix)
+    ]
+    for info in infos:
         name = info.name
         if name.rpartition(".")[2].startswith("_") or name in NOT_A_LIBRARY:
             continue
@@ -108,6 +121,9 @@ def samples() -> dict[type, object]:
         type(CLASSIC): POKER,
         SimulationStats: SimulationStats.empty(4),
         type(record(state)): record(state),
+        EvaluationStats: EvaluationStats.empty(players=2, rotations=2, rules=CLASSIC),
+        ISMCTSPlayer: ISMCTSPlayer(iterations=2, max_candidates=2),
+        PIMCPlayer: PIMCPlayer(worlds=1, max_candidates=2),
     }
 
 

@@ -53,6 +53,7 @@ from tienlen.search._rollouts import (
     candidates,
     check_bot,
     check_budget,
+    check_decision,
     deadline,
     expired,
     is_declined_jump_in,
@@ -184,6 +185,7 @@ class ISMCTSPlayer:
             >>> str(ISMCTSPlayer(iterations=16).act(seen, actions, random.Random(0)))
             '3s'
         """
+        check_decision(observation, actions, rng)
         if len(actions) == 1:
             return actions[0]
         moves = candidates(observation, actions, self.max_candidates)

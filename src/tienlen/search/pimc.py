@@ -32,6 +32,7 @@ from tienlen.search._rollouts import (
     candidates,
     check_bot,
     check_budget,
+    check_decision,
     deadline,
     expired,
     is_declined_jump_in,
@@ -98,6 +99,7 @@ class PIMCPlayer:
             >>> str(PIMCPlayer(worlds=4).act(seen, actions, random.Random(0)))
             '3s'
         """
+        check_decision(observation, actions, rng)
         if len(actions) == 1:
             return actions[0]
         searched = candidates(observation, actions, self.max_candidates)
