@@ -31,9 +31,9 @@ import attrs
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
-from tienlen.players import Player, _check_type, play_game
+from tienlen.players import Player, PlayerError, _check_type, play_game
 from tienlen.rules import RuleSet, _as_rules
-from tienlen.simulation import MapExecutor, _add
+from tienlen.simulation import MapExecutor, _add, _guarded, _unguarded
 
 __all__ = ["EvaluationStats", "evaluate"]
 
@@ -302,8 +302,14 @@ class _Batch:
 
 
 def _run_batch(batch: _Batch) -> EvaluationStats:
-    """Play one batch of deals under every rotation; module-level for pickling."""
-    n = len(batch.players)
+    """Play one batch of deals under every rotation; module-level for pickling.
+
+    Raises:
+        PlayerError: a player failed a decision (a bot's `SystemExit` or
+            `KeyboardInterrupt` too, as in `simulate`).
+    """
+    players = _guarded(batch.players)
+    n = len(players)
     seed = f"tienlen-eval:{batch.seed}:{batch.index}"
     deal_rng = random.Random(seed)
     places = [[0] * n for _ in range(n)]
@@ -315,9 +321,13 @@ def _run_batch(batch: _Batch) -> EvaluationStats:
         deal_sums = [0] * n
         for rotation in range(batch.rotations):
             # seat s holds player (s + rotation) % n
-            seated = [batch.players[(s + rotation) % n] for s in range(n)]
+            seated = [players[(s + rotation) % n] for s in range(n)]
             game_rng = random.Random(f"{seed}:{deal}:{rotation}")
-            result = play_game(start, seated, game_rng).result
+            try:
+                result = play_game(start, seated, game_rng).result
+            except PlayerError as error:
+                plain = _unguarded(error)
+                raise plain from plain.__cause__
             assert result is not None
             order = [(seat + rotation) % n for seat in result.finish_order]
             for place, player in enumerate(order):

@@ -22,7 +22,8 @@ import pytest
 
 from tests.sim.faulty_bots import Faulty
 from tests.sim.test_sim_faults import EXECUTORS, failing_games, faulty_table, run
-from tienlen import PlayerError
+from tienlen import CLASSIC, GreedyPlayer, PlayerError
+from tienlen.evaluation import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -135,3 +136,22 @@ def _is_zombie(pid: int) -> bool:
     except OSError:
         return True
     return status.rsplit(")", 1)[1].split()[0] in {"Z", "X"}
+
+
+@pytest.mark.parametrize("name", ["none", "threads", "process_pool"])
+def test_a_bot_that_exits_in_an_evaluation_is_a_player_error(name: str) -> None:
+    """`evaluate` ends the same way: the `PlayerError` naming the bot's seat."""
+    with EXECUTORS[name]() as executor:
+        error = _outcome(
+            lambda: evaluate(
+                [Faulty("exit", 4), GreedyPlayer()],
+                6,
+                rules=CLASSIC,
+                seed=3,
+                batch_size=2,
+                executor=executor,
+            )
+        )
+    assert isinstance(error, PlayerError), repr(error)
+    assert str(error) == f"player {error.seat} (Faulty) raised SystemExit(3)"
+    assert isinstance(error.player, Faulty)
