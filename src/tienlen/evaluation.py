@@ -33,7 +33,7 @@ from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
 from tienlen.players import Player, PlayerError, _check_type, play_game
 from tienlen.rules import RuleSet, _as_rules
-from tienlen.simulation import MapExecutor, _add, _guarded, _unguarded
+from tienlen.simulation import MapExecutor, _add, _guarded, _Planned, _unguarded
 
 __all__ = ["EvaluationStats", "evaluate"]
 
@@ -417,16 +417,16 @@ def evaluate(
     rules.deal_size(seats)  # raises InvalidRulesError for a wrong table size
     rotations = seats if rotate_seats else 1
     team = tuple(players)
-    batches = (  # made as they are run, as in `simulate`
-        _Batch(
+    batches = _Planned(  # made as they are run, as in `simulate`
+        range(first_batch, first_batch + -(-deals // batch_size)),
+        lambda index: _Batch(
             index=index,
             deals=min(batch_size, deals - (index - first_batch) * batch_size),
             seed=seed,
             rules=rules,
             players=team,
             rotations=rotations,
-        )
-        for index in range(first_batch, first_batch + -(-deals // batch_size))
+        ),
     )
     if executor is None:
         results: Iterable[EvaluationStats] = map(_run_batch, batches)

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from types import FrameType
-from typing import Final, Protocol, TypeVar
+from typing import Final, Protocol, TypeVar, overload
 
 import attrs
 
@@ -579,8 +579,36 @@ class ExecutorError(TienLenError, RuntimeError):
     """
 
 
+class _Planned(Sequence[_T]):
+    """The batches of a run, each made when it is read: a sequence, not a list.
+
+    A sequence, not an iterator, so that every executor takes it (Dask's refuses
+    iterators); nothing is made before an executor reads it.
+    """
+
+    __slots__ = ("_indices", "_make")
+
+    def __init__(self, indices: range, make: Callable[[int], _T]) -> None:
+        self._indices = indices
+        self._make = make
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    @overload
+    def __getitem__(self, position: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[_T]: ...
+
+    def __getitem__(self, position: int | slice) -> _T | list[_T]:
+        if isinstance(position, slice):
+            return [self._make(index) for index in self._indices[position]]
+        return self._make(self._indices[position])
+
+
 def _map(
-    executor: MapExecutor, batches: Iterator[_Batch], count: int
+    executor: MapExecutor, batches: Sequence[_Batch], count: int
 ) -> Iterable[tuple[int, SimulationStats]]:
     """``executor.map`` of the batches, one batch per task where ``map`` takes a chunksize.
 
@@ -600,7 +628,7 @@ def _map(
 
 
 def _watched_pool_map(
-    pool: multiprocessing.pool.Pool, batches: Iterator[_Batch], count: int
+    pool: multiprocessing.pool.Pool, batches: Sequence[_Batch], count: int
 ) -> Iterator[tuple[int, SimulationStats]]:
     """The batches on a `multiprocessing.Pool`, one per task, watching its workers.
 
@@ -795,8 +823,9 @@ def simulate(
         raise RecordError("rules", f"cannot record a custom rule set {rules!r}")
     team = tuple(players)
     indices = range(first_batch, first_batch + -(-n_games // batch_size))
-    batches = (  # made as they are run: a huge simulation starts at once
-        _Batch(
+    batches = _Planned(  # made as they are run: a huge simulation starts at once
+        indices,
+        lambda index: _Batch(
             index=index,
             games=min(batch_size, n_games - (index - first_batch) * batch_size),
             seed=seed,
@@ -804,8 +833,7 @@ def simulate(
             players=team,
             record=record_games,
             time_limit=time_limit,
-        )
-        for index in indices
+        ),
     )
     if executor is None:
         results: Iterable[tuple[int, SimulationStats]] = map(_run_batch, batches)
