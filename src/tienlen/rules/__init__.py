@@ -253,7 +253,8 @@ def _as_rules(rules: RuleSet | str, argument: str = "rules") -> RuleSet:
         return get_rules(rules)
     if isinstance(rules, BaseRules) or callable(getattr(rules, "deal_size", None)):
         return rules
-    msg = f"{argument} must be a rule set or a preset's name, not {type(rules).__name__}"
+    shown = type(rules).__name__
+    msg = f"{argument} must be a rule set or a preset's name, not {shown}"
     raise TypeError(msg)
 
 

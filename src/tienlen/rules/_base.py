@@ -323,6 +323,18 @@ class _Verdicts(dict[int, bool]):
         return _Verdicts, ()
 
 
+def _name_problems(name: str) -> Iterator[str]:
+    """What is wrong with a rule set's *name*: empty, or not printable text.
+
+    A control character or a lone surrogate would break every text that shows it
+    (`str` of a state, its notation encoded as UTF-8).
+    """
+    if not name:
+        yield "the name is empty"
+    elif not name.isprintable():  # control characters, lone surrogates
+        yield "the name must be printable text, without control characters or lone surrogates"
+
+
 class _Contexts(dict[int, Any]):
     """A rule set's engine contexts by table size: rebuilt from it, so it pickles empty."""
 
@@ -640,10 +652,7 @@ class BaseRules:
         )
 
     def _problems(self) -> Iterable[str]:
-        if not self.name:
-            yield "the name is empty"
-        elif not self.name.isprintable():  # control characters, lone surrogates
-            yield "the name must be printable text, without control characters or lone surrogates"
+        yield from _name_problems(self.name)
         if not 2 <= self.min_players <= self.max_players <= _MAX_PLAYERS:
             yield f"players must satisfy 2 <= min ({self.min_players}) <= max ({self.max_players}) <= 8"
         yield from self._deck_problems()
