@@ -16,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 
 import attrs
+import pytest
 
 from tienlen import (
     CLASSIC,
@@ -89,6 +90,7 @@ def _in_threads(work: Callable[[int], list[str]], seconds: float) -> list[list[s
     return done
 
 
+@pytest.mark.slow
 def test_threads_dealing_many_rule_sets_agree_with_a_serial_run() -> None:
     """Eight threads dealing 100 rule sets at once deal what one thread deals.
 
