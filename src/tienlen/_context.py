@@ -10,6 +10,7 @@ table only remembers what it said, so a table's own policy works the same way.
 from __future__ import annotations
 
 import functools
+import threading
 from typing import TYPE_CHECKING, Final
 
 from tienlen import _bits
@@ -350,16 +351,17 @@ class Context:
         return context_of, (self.rules, self.players)
 
 
-_CONTEXTS: Final[dict[tuple[int, int], Context]] = {}
-"""The contexts of the rule sets played lately, by the rule set's id and table size.
-
-Each context holds its rule set, so an id here is never reused by another object."""
-CONTEXTS_KEPT: Final = 32
-"""How many contexts `context_of` keeps."""
+_BUILDING: Final = threading.RLock()
+"""Held while `context_of` builds a context, so that every thread gets the same one."""
 
 
 def context_of(rules: RuleSet, players: int) -> Context:
     """The `Context` of *rules* at a table of *players*, shared by the games that play it.
+
+    A `BaseRules` keeps its contexts itself, one per table size, for as long as it
+    lives; each is built once, under a lock, so that threads dealing games of many rule
+    sets at once share it too (issue 20). A rule set of another kind gets a context of
+    its own each time.
 
     Example:
         >>> from tienlen import CLASSIC
@@ -368,13 +370,15 @@ def context_of(rules: RuleSet, players: int) -> Context:
     """
     if not isinstance(rules, BaseRules):  # a rule set of its own may not be a value
         return Context(rules, players)
-    key = (id(rules), players)
-    context = _CONTEXTS.get(key)
+    contexts: dict[int, Context] = rules._contexts
+    context = contexts.get(players)
     if context is None or context.rules is not rules:
-        context = Context(rules, players)
-        if len(_CONTEXTS) >= CONTEXTS_KEPT:
-            del _CONTEXTS[next(iter(_CONTEXTS))]  # the oldest
-        _CONTEXTS[key] = context
+        with _BUILDING:
+            context = contexts.get(players)
+            if context is None:
+                context = contexts[players] = Context(rules, players)
+            elif context.rules is not rules:  # a `copy.copy` shares the dict
+                context = Context(rules, players)
     return context
 
 

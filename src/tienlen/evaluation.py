@@ -31,15 +31,17 @@ import attrs
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
-from tienlen.players import Player, play_game
-from tienlen.rules import RuleSet
-from tienlen.simulation import MapExecutor, _add
+from tienlen.players import Player, PlayerError, _check_type, play_game
+from tienlen.rules import RuleSet, _as_rules
+from tienlen.simulation import MapExecutor, _add, _guarded, _Planned, _unguarded
 
 __all__ = ["EvaluationStats", "evaluate"]
 
 _Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
 _ELO: Final = 400.0
+_MAX_SEATS: Final = 8
+"""The most players at a table (RULES §1.1: two decks)."""
 
 
 def _ints(values: Iterable[int]) -> tuple[int, ...]:
@@ -48,6 +50,11 @@ def _ints(values: Iterable[int]) -> tuple[int, ...]:
 
 def _int_rows(rows: Iterable[Iterable[int]]) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(row) for row in rows)
+
+
+def _rules_name(rules: RuleSet | None) -> str:
+    """A rule set as the stats show it: its name, quoted."""
+    return repr(None if rules is None else getattr(rules, "name", rules))
 
 
 def _add_rows(
@@ -85,15 +92,38 @@ class EvaluationStats:
     """The sum over deals of the square of each player's score summed over the deal."""
     ahead: tuple[tuple[int, ...], ...] = attrs.field(converter=_int_rows)
     """``ahead[a][b]``: games in which player *a* finished ahead of player *b*."""
+    rules: RuleSet | None = attrs.field(default=None, repr=_rules_name)
+    """The rule set the deals were played under (``None`` for `empty` stats).
+
+    .. versionadded:: 0.3
+    """
 
     @classmethod
-    def empty(cls, players: int, rotations: int) -> EvaluationStats:
+    def empty(
+        cls, players: int, rotations: int, rules: RuleSet | str | None = None
+    ) -> EvaluationStats:
         """Stats of no deals: the neutral element of `merge`.
+
+        Raises:
+            TypeError: *players* or *rotations* is not an int, or *rules* neither a
+                rule set, a preset's name nor ``None``.
+            InvalidArgumentError: *players* is outside 1 to 8, or *rotations*
+                outside 1 to *players*.
 
         Example:
             >>> EvaluationStats.empty(players=2, rotations=2).places
             ((0, 0), (0, 0))
         """
+        for name, value, most in (
+            ("players", players, _MAX_SEATS),
+            ("rotations", rotations, players),
+        ):
+            if type(value) is not int:
+                msg = f"{name} must be an int, not {type(value).__name__}"
+                raise TypeError(msg)
+            if not 1 <= value <= most:
+                msg = f"{name} must be 1 to {most}, got {value}"
+                raise InvalidArgumentError(msg)
         zeros = (0,) * players
         return cls(
             players=players,
@@ -102,6 +132,7 @@ class EvaluationStats:
             score_sums=zeros,
             deal_score_squares=zeros,
             ahead=(zeros,) * players,
+            rules=None if rules is None else _as_rules(rules),
         )
 
     @property
@@ -118,10 +149,12 @@ class EvaluationStats:
         return self.deals * self.rotations
 
     def merge(self, other: EvaluationStats) -> EvaluationStats:
-        """Both evaluations together.
+        """Both evaluations together (of the same rule set: stats without one take the other's).
 
         Raises:
-            InvalidArgumentError: the stats are for different numbers of players or rotations.
+            TypeError: *other* is not an `EvaluationStats`.
+            InvalidArgumentError: the stats are for different numbers of players or
+                rotations, or for different rule sets.
 
         Example:
             >>> from tienlen import POKER, GreedyPlayer
@@ -132,13 +165,24 @@ class EvaluationStats:
             >>> a == b + c
             True
         """
+        _check_type("other", other, EvaluationStats)
         if (other.players, other.rotations) != (self.players, self.rotations):
             msg = (
                 f"cannot merge stats of {self.players} players x {self.rotations} "
                 f"rotations with {other.players} x {other.rotations}"
             )
             raise InvalidArgumentError(msg)
+        rules = self.rules if other.rules is None else other.rules
+        if self.rules is not None and other.rules is not None and self.rules != rules:
+            msg = (
+                f"cannot merge stats of rule set {_rules_name(self.rules)} "
+                f"with stats of {_rules_name(other.rules)}"
+            )
+            if _rules_name(self.rules) == _rules_name(other.rules):
+                msg += " (another rule set of that name)"
+            raise InvalidArgumentError(msg)
         return EvaluationStats(
+            rules=rules,
             players=self.players,
             rotations=self.rotations,
             deals=self.deals + other.deals,
@@ -258,8 +302,14 @@ class _Batch:
 
 
 def _run_batch(batch: _Batch) -> EvaluationStats:
-    """Play one batch of deals under every rotation; module-level for pickling."""
-    n = len(batch.players)
+    """Play one batch of deals under every rotation; module-level for pickling.
+
+    Raises:
+        PlayerError: a player failed a decision (a bot's `SystemExit` or
+            `KeyboardInterrupt` too, as in `simulate`).
+    """
+    players = _guarded(batch.players)
+    n = len(players)
     seed = f"tienlen-eval:{batch.seed}:{batch.index}"
     deal_rng = random.Random(seed)
     places = [[0] * n for _ in range(n)]
@@ -271,9 +321,13 @@ def _run_batch(batch: _Batch) -> EvaluationStats:
         deal_sums = [0] * n
         for rotation in range(batch.rotations):
             # seat s holds player (s + rotation) % n
-            seated = [batch.players[(s + rotation) % n] for s in range(n)]
+            seated = [players[(s + rotation) % n] for s in range(n)]
             game_rng = random.Random(f"{seed}:{deal}:{rotation}")
-            result = play_game(start, seated, game_rng).result
+            try:
+                result = play_game(start, seated, game_rng).result
+            except PlayerError as error:
+                plain = _unguarded(error)
+                raise plain from plain.__cause__
             assert result is not None
             order = [(seat + rotation) % n for seat in result.finish_order]
             for place, player in enumerate(order):
@@ -301,7 +355,7 @@ def evaluate(
     deals: int,
     rotate_seats: bool = True,  # noqa: FBT001, FBT002
     *,
-    rules: RuleSet,
+    rules: RuleSet | str,
     seed: int | str,
     executor: MapExecutor | None = None,
     batch_size: int = 25,
@@ -324,7 +378,7 @@ def evaluate(
         deals: How many deals to play.
         rotate_seats: Whether to play every rotation (else one game per deal, each
             player in its own seat).
-        rules: The variant.
+        rules: The variant, or a preset's name (`get_rules`: ``"classic"``).
         seed: The evaluation's seed (an int or a string).
         executor: Runs the batches: anything with ``map(fn, iterable)`` that keeps
             the order (`MapExecutor`); ``None`` runs them here.
@@ -332,9 +386,11 @@ def evaluate(
         first_batch: The index of the first batch.
 
     Returns:
-        The merged `EvaluationStats` of every batch.
+        The merged `EvaluationStats` of every batch, naming *rules*.
 
     Raises:
+        TypeError: *rules* is neither a rule set nor a name.
+        UnknownVariantError: *rules* names no preset.
         InvalidArgumentError: a negative *deals* or *first_batch*, or *batch_size* below 1.
         InvalidRulesError: the rules do not allow that many players.
         PlayerError: a player chose an action it was not offered.
@@ -356,31 +412,33 @@ def evaluate(
     if type(batch_size) is not int or batch_size < 1:
         msg = f"batch_size must be a positive int, got {batch_size!r}"
         raise InvalidArgumentError(msg)
+    rules = _as_rules(rules)
     seats = len(players)
     rules.deal_size(seats)  # raises InvalidRulesError for a wrong table size
     rotations = seats if rotate_seats else 1
     team = tuple(players)
-    batches = [
-        _Batch(
-            index=first_batch + number,
-            deals=min(batch_size, deals - start),
+    batches = _Planned(  # made as they are run, as in `simulate`
+        range(first_batch, first_batch + -(-deals // batch_size)),
+        lambda index: _Batch(
+            index=index,
+            deals=min(batch_size, deals - (index - first_batch) * batch_size),
             seed=seed,
             rules=rules,
             players=team,
             rotations=rotations,
-        )
-        for number, start in enumerate(range(0, deals, batch_size))
-    ]
+        ),
+    )
     if executor is None:
         results: Iterable[EvaluationStats] = map(_run_batch, batches)
     else:
         results = _map(executor, batches)
-    return functools.reduce(
+    total = functools.reduce(
         EvaluationStats.merge, results, EvaluationStats.empty(seats, rotations)
     )
+    return attrs.evolve(total, rules=rules)  # the caller's, not a worker's copy
 
 
-def _map(executor: MapExecutor, batches: list[_Batch]) -> Iterable[EvaluationStats]:
+def _map(executor: MapExecutor, batches: Iterable[_Batch]) -> Iterable[EvaluationStats]:
     """``executor.map`` of the batches, one batch per task where ``map`` takes a chunksize."""
     try:
         takes_chunksize = "chunksize" in inspect.signature(executor.map).parameters

@@ -1096,8 +1096,17 @@ class GreedyPlayer:
     .. versionadded:: 0.1
     """
 
-    danger: int = 2
-    """An opponent with at most this many cards is about to go out."""
+    danger: int = attrs.field(default=2)
+    """An opponent with at most this many cards is about to go out (0 or more)."""
+
+    @danger.validator
+    def _check_danger(self, _: object, danger: object) -> None:
+        if type(danger) is not int:
+            msg = f"danger must be an int, got {danger!r}"
+            raise TypeError(msg)
+        if danger < 0:
+            msg = f"danger must be at least 0, got {danger!r}"
+            raise InvalidArgumentError(msg)
 
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random

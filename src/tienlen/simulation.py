@@ -18,9 +18,10 @@ Example:
 
 from __future__ import annotations
 
+import collections
+import concurrent.futures
 import contextlib
 import ctypes
-import functools
 import inspect
 import math
 import multiprocessing
@@ -31,19 +32,22 @@ import random
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from types import FrameType
-from typing import Final, Protocol, TypeVar
+from typing import Final, Protocol, TypeVar, overload
 
 import attrs
 
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import GameState, Play
+from tienlen.game import Action, GameState, Play
 from tienlen.players import (
     _KEYS,
+    _LIBRARY_BOTS,
+    Observation,
     Player,
     PlayerError,
     _Bombs,
@@ -51,9 +55,10 @@ from tienlen.players import (
     _check_time_limit,
     _check_type,
     _play,
+    _short_repr,
 )
 from tienlen.records import GameRecord, RecordError, record
-from tienlen.rules import BaseRules, RuleSet
+from tienlen.rules import BaseRules, RuleSet, _as_rules
 from tienlen.rules._base import InstantWin, InstantWinHand
 
 __all__ = [
@@ -416,6 +421,85 @@ def _is_chop_target(bombs: _Bombs, key: int) -> bool:
 _SINGLE_OR_PAIR: Final = frozenset({ComboKind.SINGLE.value, ComboKind.PAIR.value})
 
 
+class _Quit(Exception):  # noqa: N818 - a private carrier, never seen outside
+    """A bot's `SystemExit` or `KeyboardInterrupt`, carried as an error (private)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+class _Guarded:
+    """A bot of a batch whose `SystemExit` or `KeyboardInterrupt` is its fault (private).
+
+    The referee reports a bot's ``Exception`` as a `PlayerError`; these two are not
+    ``Exception``, so a bot raising them would stop a serial run or a thread, kill
+    a ``multiprocessing.Pool`` worker, or come back from a ``ProcessPoolExecutor``
+    as the parent's own exit (issue 20, finding 6). Raised inside `act`, they become a
+    `_Quit`, which the referee reports like any other error, on every executor. A
+    ``KeyboardInterrupt`` in the main thread of the main process is Ctrl-C, and stops
+    the run as usual; so does the ``SystemExit`` of `process_pool`'s SIGTERM handler.
+    """
+
+    __slots__ = ("player",)
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
+    def act(
+        self, observation: Observation, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The bot's choice; its `SystemExit` or `KeyboardInterrupt` as a `_Quit`."""
+        try:
+            return self.player.act(observation, actions, rng)
+        except (SystemExit, KeyboardInterrupt) as error:
+            if _is_a_signal(error):
+                raise
+            raise _Quit(error) from error
+
+
+def _is_a_signal(error: BaseException) -> bool:
+    """Whether *error* is Ctrl-C or `process_pool`'s SIGTERM rather than the bot's.
+
+    Signals reach the main thread of a process; in a worker process of an executor
+    Ctrl-C is ignored (`process_pool`) or the parent's to handle.
+    """
+    if isinstance(error, SystemExit):
+        traceback = error.__traceback__
+        while traceback is not None:
+            if traceback.tb_frame.f_code is _exit_on_sigterm.__code__:
+                return True
+            traceback = traceback.tb_next
+        return False
+    return (
+        threading.current_thread() is threading.main_thread()
+        and multiprocessing.parent_process() is None
+    )
+
+
+def _guarded(players: tuple[Player, ...]) -> tuple[Player, ...]:
+    """*players*, each but the library's own bots (which never exit) `_Guarded`."""
+    return tuple(
+        player if type(player) in _LIBRARY_BOTS else _Guarded(player)
+        for player in players
+    )
+
+
+def _unguarded(error: PlayerError) -> PlayerError:
+    """*error* naming the bot itself rather than its `_Guarded`, and its own exit."""
+    guard = error.player
+    if not isinstance(guard, _Guarded):
+        return error
+    cause = error.__cause__
+    problem = error.problem
+    if isinstance(cause, _Quit):
+        cause = cause.error
+        problem = f"raised {_short_repr(cause)}"
+    plain = PlayerError(error.seat, guard.player, error.action, problem=problem)
+    plain.__cause__ = cause
+    return plain
+
+
 def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
     """Play one batch of games: its index and stats (module-level, so it pickles).
 
@@ -423,7 +507,8 @@ def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
         PlayerError: a player failed a decision; the error names the batch and game.
     """
     rng = random.Random(f"tienlen-sim:{batch.seed}:{batch.index}")
-    seats = len(batch.players)
+    players = _guarded(batch.players)
+    seats = len(players)
     counter = _Counter(seats)
     wins = [0] * seats
     places = [[0] * seats for _ in range(seats)]
@@ -436,9 +521,10 @@ def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
     for game in range(batch.games):
         start = GameState.deal(batch.rules, seats, rng)
         try:
-            final = _play(start, batch.players, rng, counter, batch.time_limit)
+            final = _play(start, players, rng, counter, batch.time_limit)
         except PlayerError as error:
-            raise error.in_game(batch.index, game) from error.__cause__
+            located = _unguarded(error)
+            raise located.in_game(batch.index, game) from located.__cause__
         result = final.result
         assert result is not None
         wins[result.winner] += 1
@@ -493,8 +579,36 @@ class ExecutorError(TienLenError, RuntimeError):
     """
 
 
+class _Planned(Sequence[_T]):
+    """The batches of a run, each made when it is read: a sequence, not a list.
+
+    A sequence, not an iterator, so that every executor takes it (Dask's refuses
+    iterators); nothing is made before an executor reads it.
+    """
+
+    __slots__ = ("_indices", "_make")
+
+    def __init__(self, indices: range, make: Callable[[int], _T]) -> None:
+        self._indices = indices
+        self._make = make
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    @overload
+    def __getitem__(self, position: int) -> _T: ...
+
+    @overload
+    def __getitem__(self, position: slice) -> list[_T]: ...
+
+    def __getitem__(self, position: int | slice) -> _T | list[_T]:
+        if isinstance(position, slice):
+            return [self._make(index) for index in self._indices[position]]
+        return self._make(self._indices[position])
+
+
 def _map(
-    executor: MapExecutor, batches: list[_Batch]
+    executor: MapExecutor, batches: Sequence[_Batch], count: int
 ) -> Iterable[tuple[int, SimulationStats]]:
     """``executor.map`` of the batches, one batch per task where ``map`` takes a chunksize.
 
@@ -502,7 +616,7 @@ def _map(
     a worker left with the last ones keeps the others waiting.
     """
     if isinstance(executor, multiprocessing.pool.Pool):
-        return _watched_pool_map(executor, batches)
+        return _watched_pool_map(executor, batches, count)
     try:
         takes_chunksize = "chunksize" in inspect.signature(executor.map).parameters
     except (TypeError, ValueError):  # no signature to read (a builtin, say)
@@ -514,7 +628,7 @@ def _map(
 
 
 def _watched_pool_map(
-    pool: multiprocessing.pool.Pool, batches: list[_Batch]
+    pool: multiprocessing.pool.Pool, batches: Sequence[_Batch], count: int
 ) -> Iterator[tuple[int, SimulationStats]]:
     """The batches on a `multiprocessing.Pool`, one per task, watching its workers.
 
@@ -525,7 +639,7 @@ def _watched_pool_map(
     """
     workers: dict[int | None, multiprocessing.process.BaseProcess] = {}
     results = pool.imap(_run_batch, batches, chunksize=1)
-    for _ in batches:
+    for _ in range(count):
         while True:
             for worker in getattr(pool, "_pool", ()):
                 workers.setdefault(worker.pid, worker)
@@ -544,35 +658,48 @@ _POOL_WATCH_SECONDS: Final = 0.25
 
 
 def _collect(
-    results: Iterable[tuple[int, SimulationStats]], indices: range
-) -> list[SimulationStats]:
-    """Every batch's stats in batch order, checking each came back exactly once.
+    results: Iterable[tuple[int, SimulationStats]], indices: range, seats: int
+) -> SimulationStats:
+    """Every batch's stats merged in batch order, checking each came back exactly once.
+
+    Stats are merged as soon as every earlier batch is in: an executor that keeps
+    the order holds one batch's stats at a time.
 
     Raises:
         ExecutorError: a batch is missing, repeated or unknown, a worker died, or a
             batch took longer than its pool allows.
     """
-    by_index: dict[int, SimulationStats] = {}
+    total = SimulationStats.empty(seats)
+    waiting: dict[int, SimulationStats] = {}
+    following = indices.start  # the next batch to merge
     repeated: list[int] = []
     try:
         for index, stats in results:
-            if index in by_index or index not in indices:
+            if (
+                type(index) is not int
+                or not following <= index < indices.stop
+                or index in waiting
+            ):
                 repeated.append(index)
-            by_index[index] = stats
+                continue
+            waiting[index] = stats
+            while following in waiting:
+                total = total.merge(waiting.pop(following))
+                following += 1
     except BrokenExecutor as error:
         msg = f"a worker died while running the simulation ({error})"
         raise ExecutorError(msg) from error
     except TimeoutError as error:
         msg = "a batch took longer than the pool's timeout; its workers were stopped"
         raise ExecutorError(msg) from error
-    missing = [index for index in indices if index not in by_index]
-    if missing or repeated:
+    if following < indices.stop or repeated:
+        missing = [i for i in range(following, indices.stop) if i not in waiting]
         msg = (
             f"the executor lost {_batches(missing)} and returned "
             f"{_batches(repeated, 'extra ')} ({len(indices)} batches sent)"
         )
         raise ExecutorError(msg)
-    return [by_index[index] for index in indices]
+    return total
 
 
 def _batches(indices: Sequence[int], kind: str = "") -> str:
@@ -599,17 +726,12 @@ def _check_count(name: str, value: object, least: int) -> int:
     return int(value)
 
 
-def _check_arguments(
-    rules: object, seed: object, executor: object, record_games: object
-) -> None:
+def _check_arguments(seed: object, executor: object, record_games: object) -> None:
     """Refuse arguments of `simulate` of the wrong type.
 
     Raises:
         TypeError: one of them has the wrong type.
     """
-    if not callable(getattr(rules, "deal_size", None)):
-        msg = f"rules must be a rule set, not {type(rules).__name__}"
-        raise TypeError(msg)
     if isinstance(seed, bool) or not isinstance(seed, int | str):
         msg = f"seed must be an int or a str, not {type(seed).__name__}"
         raise TypeError(msg)
@@ -624,7 +746,7 @@ def _check_arguments(
 def simulate(
     n_games: int,
     *,
-    rules: RuleSet,
+    rules: RuleSet | str,
     players: Sequence[Player],
     seed: int | str,
     executor: MapExecutor | None = None,
@@ -646,12 +768,13 @@ def simulate(
 
     Args:
         n_games: How many games to play.
-        rules: The variant.
+        rules: The variant, or a preset's name (`get_rules`: ``"classic"``).
         players: One `Player` per seat; their number is the table size. They must
             be picklable to run on a process-based executor.
         seed: The simulation's seed (an int or a string).
         executor: Runs the batches: anything with ``map(fn, iterable)``
-            (`MapExecutor`); ``None`` runs them here, one after another. When its
+            (`MapExecutor`); ``None`` runs them here, one after another, each
+            batch made only when it is run (a huge *n_games* starts at once). When its
             ``map`` takes a ``chunksize`` (``multiprocessing.Pool``), each batch is
             sent as its own task. `process_pool` is the robust choice for processes.
         batch_size: Games per batch (per task on an executor). About 250 amortises
@@ -666,6 +789,7 @@ def simulate(
 
     Raises:
         TypeError: an argument of the wrong type (``players=[None] * 4``).
+        UnknownVariantError: *rules* names no preset.
         InvalidArgumentError: a negative *n_games* or *first_batch*, *batch_size*
             below 1, or a *time_limit* that is not a positive number.
         InvalidRulesError: the rules do not allow that many players.
@@ -689,7 +813,8 @@ def simulate(
     n_games = _check_count("n_games", n_games, 0)
     batch_size = _check_count("batch_size", batch_size, 1)
     first_batch = _check_count("first_batch", first_batch, 0)
-    _check_arguments(rules, seed, executor, record_games)
+    rules = _as_rules(rules)
+    _check_arguments(seed, executor, record_games)
     _check_players(players)
     _check_time_limit(time_limit)
     seats = len(players)
@@ -697,23 +822,24 @@ def simulate(
     if record_games and not isinstance(rules, BaseRules):
         raise RecordError("rules", f"cannot record a custom rule set {rules!r}")
     team = tuple(players)
-    batches = [
-        _Batch(
-            index=first_batch + number,
-            games=min(batch_size, n_games - start),
+    indices = range(first_batch, first_batch + -(-n_games // batch_size))
+    batches = _Planned(  # made as they are run: a huge simulation starts at once
+        indices,
+        lambda index: _Batch(
+            index=index,
+            games=min(batch_size, n_games - (index - first_batch) * batch_size),
             seed=seed,
             rules=rules,
             players=team,
             record=record_games,
             time_limit=time_limit,
-        )
-        for number, start in enumerate(range(0, n_games, batch_size))
-    ]
-    results = map(_run_batch, batches) if executor is None else _map(executor, batches)
-    indices = range(first_batch, first_batch + len(batches))
-    return functools.reduce(
-        SimulationStats.merge, _collect(results, indices), SimulationStats.empty(seats)
+        ),
     )
+    if executor is None:
+        results: Iterable[tuple[int, SimulationStats]] = map(_run_batch, batches)
+    else:
+        results = _map(executor, batches, len(indices))
+    return _collect(results, indices, seats)
 
 
 # -- a process pool that survives dead workers and signals ---------------------------
@@ -722,29 +848,50 @@ def simulate(
 class _Pool:
     """The `MapExecutor` that `process_pool` yields (private)."""
 
-    def __init__(self, executor: ProcessPoolExecutor, timeout: float | None) -> None:
+    def __init__(
+        self, executor: ProcessPoolExecutor, workers: int, timeout: float | None
+    ) -> None:
         self._executor = executor
+        self._ahead = 2 * workers
+        """How many items are submitted ahead of the result waited for."""
         self._timeout = timeout
+        self.futures: set[Future[object]] = set()
+        """The work submitted and not yet waited for (for `_finish`)."""
 
     def map(self, fn: Callable[[_S], _T], iterable: Iterable[_S], /) -> Iterator[_T]:
-        """Submit *fn* of every item at once; the results in input order.
+        """*fn* of every item, in input order, submitted a few ahead of the results.
+
+        Items are taken from *iterable* as the results come: a huge simulation
+        starts at once and keeps only the batches in flight.
 
         Raises:
             concurrent.futures.process.BrokenProcessPool: a worker died.
             TimeoutError: a result took longer than the pool's timeout to come.
         """
-        futures = [self._executor.submit(fn, item) for item in iterable]
-        return _results(futures, self._timeout)
+        return self._results(fn, iter(iterable))
 
+    def _results(self, fn: Callable[[_S], _T], items: Iterator[_S]) -> Iterator[_T]:
+        """`map`, as a generator: the futures not waited for are cancelled on leaving."""
+        ahead: collections.deque[Future[_T]] = collections.deque()
+        try:
+            for item in items:
+                ahead.append(self._submit(fn, item))
+                if len(ahead) > self._ahead:
+                    yield self._result(ahead.popleft())
+            while ahead:
+                yield self._result(ahead.popleft())
+        finally:
+            for future in ahead:
+                future.cancel()
 
-def _results(futures: list[Future[_T]], timeout: float | None) -> Iterator[_T]:
-    """Each future's result in order, waiting at most *timeout* for each."""
-    try:
-        for future in futures:
-            yield future.result(timeout)
-    finally:
-        for future in futures:
-            future.cancel()
+    def _submit(self, fn: Callable[[_S], _T], item: _S) -> Future[_T]:
+        future = self._executor.submit(fn, item)
+        self.futures.add(future)  # type: ignore[arg-type]  # only waited for
+        return future
+
+    def _result(self, future: Future[_T]) -> _T:
+        self.futures.discard(future)
+        return future.result(self._timeout)
 
 
 def _start_worker(parent: int) -> None:
@@ -773,18 +920,37 @@ def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
-def _stop(executor: ProcessPoolExecutor) -> None:
-    """Stop every worker of *executor* now, running or not, and wait for them."""
+def _stop(executor: ProcessPoolExecutor, grace: float = 0.0) -> None:
+    """Stop every worker of *executor*, waiting *grace* seconds for idle ones to exit.
+
+    Workers still there after *grace* are terminated: running, or kept alive by a
+    thread a bot left behind (a process waits for its non-daemon threads at exit).
+    """
     # The executor only lends its processes through this private mapping.
     processes = list((executor._processes or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + grace
     for process in processes:
-        process.terminate()
+        process.join(max(0.0, deadline - time.monotonic()))
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
     for process in processes:
         process.join(5)
         if process.is_alive():  # pragma: no cover - a worker ignoring SIGTERM
             process.kill()
             process.join()
+    executor.shutdown(wait=True)  # the executor's own thread, now that they are gone
+
+
+def _finish(executor: ProcessPoolExecutor, pool: _Pool) -> None:
+    """Leave *pool* normally: let the work submitted finish, then stop the workers."""
+    concurrent.futures.wait(pool.futures)
+    _stop(executor, grace=_EXIT_GRACE)
+
+
+_EXIT_GRACE: Final = 2.0
+"""Seconds idle workers get to exit when `process_pool` is left normally."""
 
 
 @contextlib.contextmanager
@@ -798,7 +964,9 @@ def process_pool(
     dies, killed by a signal or the OOM killer, makes `simulate` raise
     `ExecutorError`. Leaving the ``with`` block by an exception (a `PlayerError`,
     Ctrl-C's ``KeyboardInterrupt``) terminates every worker at once; leaving it
-    normally shuts them down cleanly. Inside the block, in the main thread, SIGTERM
+    normally waits for the work submitted, gives the workers two seconds to exit and
+    then terminates any still there (a thread a bot left running would keep one
+    alive forever). Inside the block, in the main thread, SIGTERM
     raises ``SystemExit(143)`` instead of killing the process outright, so the workers
     are stopped too (unless the program set its own SIGTERM handler, which is kept);
     the previous handler is restored on leaving. Workers ignore SIGINT (Ctrl-C in a
@@ -840,13 +1008,14 @@ def process_pool(
         workers, initializer=_start_worker, initargs=(os.getpid(),)
     )
     restore = _catch_sigterm()
+    pool = _Pool(executor, workers, timeout)
     try:
-        yield _Pool(executor, timeout)
+        yield pool
     except BaseException:
         _stop(executor)
         raise
     else:
-        executor.shutdown(wait=True)
+        _finish(executor, pool)
     finally:
         restore()
 

@@ -20,7 +20,9 @@ from typing import Final
 import tienlen
 from tests.forgery import AlwaysEqual, forged_pass, forged_play
 from tienlen import CLASSIC, POKER, GameState, Hand, Pass, Play, classify
+from tienlen.evaluation import EvaluationStats
 from tienlen.records import record
+from tienlen.search import ISMCTSPlayer, PIMCPlayer
 from tienlen.simulation import SimulationStats
 
 NOT_A_LIBRARY: Final = {
@@ -38,8 +40,8 @@ LONG_BY_DESIGN: Final = {
 """Callables not thrown junk here (their contracts are tested where named)."""
 
 
-SUBPACKAGES: Final = ("tienlen.rl",)
-"""Subpackages whose public modules are walked too, as the top level's are."""
+SUBPACKAGES: Final = ("tienlen.rl", "tienlen.search")
+"""Subpackages whose public modules are walked too, as the top level's are (issue 20 §9)."""
 
 
 def public_modules() -> list[types.ModuleType]:
@@ -127,6 +129,9 @@ def samples() -> dict[type, object]:
         type(CLASSIC): POKER,
         SimulationStats: SimulationStats.empty(4),
         type(record(state)): record(state),
+        EvaluationStats: EvaluationStats.empty(players=2, rotations=2, rules=CLASSIC),
+        ISMCTSPlayer: ISMCTSPlayer(iterations=2, max_candidates=2),
+        PIMCPlayer: PIMCPlayer(worlds=1, max_candidates=2),
         **rl_samples(),
     }
 

@@ -24,7 +24,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.contract.surface import callables, forged_actions, junk
+from tests.contract.surface import callables, forged_actions, junk, public_modules
 from tests.forgery import AlwaysEqual, forged_pass, forged_play
 from tienlen import CLASSIC, GameState, IllegalPlayError, Pass, Play, TienLenError
 from tienlen.rules import RULESETS
@@ -118,6 +118,24 @@ def test_the_surface_is_discovered() -> None:
         "tienlen.parse_cards", "tienlen.classify", "tienlen.records.loads",
         "tienlen.svg.hand", "tienlen.GameState.apply", "tienlen.explain.explain_beats",
         "tienlen.SimulationStats.merge", "tienlen.records.GameRecord",
+    ):  # fmt: skip
+        assert expected in SURFACE
+
+
+def test_the_search_package_is_walked() -> None:
+    """Issue 20 §9: the public modules of `tienlen.search` are walked.
+
+    The methods of the search bots and of evaluation stats are thrown junk too.
+    """
+    walked = {module.__name__ for module in public_modules()}
+    assert {
+        "tienlen.search.sampling",
+        "tienlen.search.ismcts",
+        "tienlen.search.pimc",
+    } <= walked
+    for expected in (
+        "tienlen.ISMCTSPlayer.act", "tienlen.PIMCPlayer.act",
+        "tienlen.EvaluationStats.merge", "tienlen.EvaluationStats.empty",
     ):  # fmt: skip
         assert expected in SURFACE
 

@@ -10,8 +10,11 @@ check the table's limits, the context shared between games, and the two paths of
 
 from __future__ import annotations
 
+import copy
+import gc
 import pickle
 import random
+import weakref
 
 import attrs
 import pytest
@@ -190,16 +193,24 @@ def test_games_share_the_context_of_their_rule_set() -> None:
     assert list(copied.legal_actions()) == list(state.legal_actions())
 
 
-def test_the_context_cache_is_bounded() -> None:
-    """Only the latest rule sets keep a context; an evicted one is rebuilt the same."""
+def test_a_rule_set_keeps_its_contexts_for_its_life() -> None:
+    """A rule set keeps its contexts however many others are played, frees them with itself.
+
+    A shallow copy, which shares the rule set's memo, gets contexts of its own.
+    """
     first = attrs.evolve(CLASSIC, name="first")
     kept = context_of(first, 4)
-    for index in range(context_module.CONTEXTS_KEPT):
+    for index in range(40):
         context_of(attrs.evolve(CLASSIC, name=f"other-{index}"), 4)
-    assert len(context_module._CONTEXTS) <= context_module.CONTEXTS_KEPT
-    rebuilt = context_of(first, 4)
-    assert rebuilt is not kept
-    assert rebuilt.turn_table is kept.turn_table  # the same policy's table, shared
+    assert context_of(first, 4) is kept
+    copied = copy.copy(first)
+    assert context_of(copied, 4).rules is copied
+    assert context_of(copied, 4).turn_table is kept.turn_table  # the same policy's
+    assert context_of(first, 4) is kept
+    gone = weakref.ref(first)
+    del first, kept, copied
+    gc.collect()
+    assert gone() is None
 
 
 def _listed(state: GameState) -> list[tuple[int, int] | str]:

@@ -129,7 +129,7 @@ def test_the_stronger_player_rates_higher() -> None:
 def test_no_deals_give_empty_stats() -> None:
     """Zero deals: nothing counted, means and intervals not a number."""
     stats = evaluate(MIXED, 0, rules=CLASSIC, seed=1)
-    assert stats == EvaluationStats.empty(3, 3)
+    assert stats == EvaluationStats.empty(3, 3, rules=CLASSIC)
     assert all(math.isnan(x) for x in stats.mean_scores)
     assert all(math.isnan(x) for x in stats.ratings)
     assert all(math.isnan(x) for x in stats.confidence_interval(0))

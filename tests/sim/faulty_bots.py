@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import random
 import signal
+import threading
 import time
 from collections.abc import Sequence
 
@@ -76,5 +77,12 @@ class Faulty:
                 return choice
             case "die":
                 os.kill(os.getpid(), signal.SIGKILL)
+            case "exit":
+                raise SystemExit(3)
+            case "interrupt":
+                raise KeyboardInterrupt
+            case "thread":  # a non-daemon thread that outlives the game
+                threading.Thread(target=time.sleep, args=(600,)).start()
+                return choice
         msg = f"unknown fault {self.fault!r}"
         raise AssertionError(msg)

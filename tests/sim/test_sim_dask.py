@@ -8,6 +8,7 @@ README's test command installs only ``.[test]``; ``.ci/run`` installs ``.[dask]`
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,3 +56,35 @@ def test_a_bot_fault_on_dask_is_a_player_error(client: Any) -> None:
     assert error.game is not None
     assert str(error).startswith(f"batch {error.batch}, game {error.game}: player ")
     assert "raised ZeroDivisionError" in str(error)
+
+
+@pytest.mark.parametrize("fault", ["exit", "interrupt"])
+def test_a_bot_exiting_on_dask_is_a_player_error(client: Any, fault: str) -> None:
+    """A bot's ``SystemExit`` or ``KeyboardInterrupt`` on a Dask worker (issue 20 §6).
+
+    Run in a thread joined with a timeout: before the fix the run never ended.
+    """
+    outcome: list[BaseException | None] = []
+
+    def run() -> None:
+        try:
+            simulate(
+                40, rules=CLASSIC, players=[Faulty(fault, 40)] * 4, seed=3,
+                batch_size=5, executor=client.get_executor(),
+            )  # fmt: skip
+        except BaseException as error:  # noqa: BLE001 - the outcome is what is checked
+            outcome.append(error)
+        else:
+            outcome.append(None)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(120)
+    assert outcome, "the simulation on Dask did not end within 120 s"
+    error = outcome[0]
+    assert isinstance(error, PlayerError), repr(error)
+    shown = "SystemExit(3)" if fault == "exit" else "KeyboardInterrupt()"
+    assert str(error) == (
+        f"batch {error.batch}, game {error.game}: player {error.seat} (Faulty)"
+        f" raised {shown}"
+    )

@@ -234,6 +234,30 @@ def get_rules(name: str) -> BaseRules:
     raise UnknownVariantError(msg)
 
 
+def _as_rules(rules: RuleSet | str, argument: str = "rules") -> RuleSet:
+    """*rules*, or the preset a name gives (`get_rules`): how every API takes a rule set.
+
+    Raises:
+        TypeError: *rules* is neither a rule set nor a string.
+        UnknownVariantError: no preset answers to the name.
+
+    Example:
+        >>> _as_rules("Justus Pang") is JUSTUS_PANG, _as_rules(CLASSIC) is CLASSIC
+        (True, True)
+        >>> _as_rules(4)
+        Traceback (most recent call last):
+        ...
+        TypeError: rules must be a rule set or a preset's name, not int
+    """
+    if isinstance(rules, str):
+        return get_rules(rules)
+    if isinstance(rules, BaseRules) or callable(getattr(rules, "deal_size", None)):
+        return rules
+    shown = type(rules).__name__
+    msg = f"{argument} must be a rule set or a preset's name, not {shown}"
+    raise TypeError(msg)
+
+
 def classify(cards: CardsLike, rules: RuleSet = CLASSIC) -> Combo | None:
     """The combination *cards* form under *rules*, or ``None`` if they form none.
 

@@ -342,6 +342,27 @@ class _Verdicts(dict[int, bool]):
         return _Verdicts, ()
 
 
+def _name_problems(name: str) -> Iterator[str]:
+    """What is wrong with a rule set's *name*: empty, or not printable text.
+
+    A control character or a lone surrogate would break every text that shows it
+    (`str` of a state, its notation encoded as UTF-8).
+    """
+    if not name:
+        yield "the name is empty"
+    elif not name.isprintable():  # control characters, lone surrogates
+        yield "the name must be printable text, without control characters or lone surrogates"
+
+
+class _Contexts(dict[int, Any]):
+    """A rule set's engine contexts by table size: rebuilt from it, so it pickles empty."""
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[type[_Contexts], tuple[()]]:
+        return _Contexts, ()
+
+
 @attrs.frozen(kw_only=True)
 class BaseRules:
     """A variant as data: every setting of RULES §11, with the rule questions it answers.
@@ -561,6 +582,8 @@ class BaseRules:
     """`beats` answers by key pair (``a << 16 | b``), filled as they are asked."""
     """The largest mask a combination may have: a card held twice exceeds it with one
     deck (RULES §1.1), so one comparison refuses duplicates on the hot paths."""
+    _contexts: _Contexts = attrs.field(init=False, eq=False, repr=False)
+    """What the games of this rule set share, per table size: `context_of`'s."""
     _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
     _instant_order: tuple[InstantWinHand, ...] = attrs.field(
         init=False, eq=False, repr=False
@@ -604,6 +627,7 @@ class BaseRules:
             self, "_mask_limit", _LOW_HALF if self.decks == 1 else _ANY_MASK
         )
         object.__setattr__(self, "_verdicts", _Verdicts())
+        object.__setattr__(self, "_contexts", _Contexts())
         bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
         bomb_shapes.update(
             Shape.from_code(code) for codes in tables.bombers.values() for code in codes
@@ -647,8 +671,7 @@ class BaseRules:
         )
 
     def _problems(self) -> Iterable[str]:
-        if not self.name:
-            yield "the name is empty"
+        yield from _name_problems(self.name)
         if not 2 <= self.min_players <= self.max_players <= _MAX_PLAYERS:
             yield f"players must satisfy 2 <= min_players ({self.min_players}) <= max_players ({self.max_players}) <= 8"
         yield from self._deck_problems()

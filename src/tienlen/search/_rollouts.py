@@ -18,7 +18,7 @@ from typing import Final
 import attrs
 
 from tienlen.errors import InvalidArgumentError
-from tienlen.game import Action, GameState, Pass
+from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, _play
 
 _GREEDY: Final = GreedyPlayer()
@@ -135,6 +135,45 @@ def deadline(seconds: float | None) -> float | None:
 def expired(deadline: float | None) -> bool:
     """Whether *deadline* has passed."""
     return deadline is not None and time.perf_counter() >= deadline
+
+
+def check_decision(observation: object, actions: object, rng: object) -> None:
+    """Refuse arguments of a search bot's ``act`` of the wrong type.
+
+    Raises:
+        TypeError: *observation* is not an `Observation`, *actions* not a sequence of
+            actions, or *rng* not a ``random.Random``.
+        InvalidArgumentError: *actions* is empty.
+    """
+    if not isinstance(observation, Observation):
+        msg = f"observation must be an Observation, got {type(observation).__name__}"
+        raise TypeError(msg)
+    if not isinstance(actions, Sequence) or isinstance(actions, str | bytes):
+        msg = f"actions must be a sequence of actions, got {type(actions).__name__}"
+        raise TypeError(msg)
+    if not all(type(action) in (Play, Pass) for action in actions):
+        msg = "actions must hold only Play and Pass actions"
+        raise TypeError(msg)
+    if not actions:
+        msg = "actions is empty: a player is asked only when it may act"
+        raise InvalidArgumentError(msg)
+    if not isinstance(rng, random.Random):
+        msg = f"rng must be a random.Random, got {type(rng).__name__}"
+        raise TypeError(msg)
+
+
+def check_bot(rollout: object, first_game: object) -> None:
+    """Refuse a rollout policy without an ``act`` method, or a non-bool *first_game*.
+
+    Raises:
+        TypeError: either has the wrong type.
+    """
+    if not callable(getattr(rollout, "act", None)):
+        msg = f"rollout must be a Player (with an act method), got {rollout!r}"
+        raise TypeError(msg)
+    if first_game is not None and type(first_game) is not bool:
+        msg = f"first_game must be a bool or None, got {first_game!r}"
+        raise TypeError(msg)
 
 
 def check_budget(name: str, steps: int, seconds: float | None, limit: int) -> None:

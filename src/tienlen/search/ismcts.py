@@ -41,7 +41,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
-from typing import Literal
+from typing import Final, Literal
 
 import attrs
 
@@ -51,7 +51,9 @@ from tienlen.players import GreedyPlayer, Observation, Player
 from tienlen.search._rollouts import (
     apply_searched,
     candidates,
+    check_bot,
     check_budget,
+    check_decision,
     deadline,
     expired,
     is_declined_jump_in,
@@ -61,6 +63,9 @@ from tienlen.search._rollouts import (
 from tienlen.search.sampling import _Deal
 
 __all__ = ["ISMCTSPlayer"]
+
+_ROOTS: Final = ("halving", "ucb")
+"""The ways `ISMCTSPlayer` searches its root."""
 
 
 class _Node:
@@ -124,9 +129,7 @@ class ISMCTSPlayer:
     only Greedy's move in the tree: the stronger setting measured in docs/search.md)."""
     exploration: float = 0.15
     """The UCB1 exploration constant, for rewards scaled to [0, 1]."""
-    root: Literal["halving", "ucb"] = attrs.field(
-        default="halving", validator=attrs.validators.in_(("halving", "ucb"))
-    )
+    root: Literal["halving", "ucb"] = "halving"
     """How the root's moves share the budget: ``"halving"`` (sequential halving over
     common worlds, the stronger setting measured in docs/search.md) or ``"ucb"``.
 
@@ -154,9 +157,19 @@ class ISMCTSPlayer:
         check_budget(
             "iterations_per_world", self.iterations_per_world, None, self.max_candidates
         )
-        if type(self.exploration) not in (int, float) or not self.exploration >= 0:
+        if type(self.exploration) not in (int, float):
+            msg = f"exploration must be a number, got {self.exploration!r}"
+            raise TypeError(msg)
+        if not self.exploration >= 0:
             msg = f"exploration must be a non-negative number, got {self.exploration!r}"
             raise InvalidArgumentError(msg)
+        if not isinstance(self.root, str):
+            msg = f"root must be 'halving' or 'ucb', got {self.root!r}"  # type: ignore[unreachable]
+            raise TypeError(msg)
+        if self.root not in _ROOTS:
+            msg = f"root must be 'halving' or 'ucb', got {self.root!r}"
+            raise InvalidArgumentError(msg)
+        check_bot(self.rollout, self.first_game)
 
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
@@ -172,6 +185,7 @@ class ISMCTSPlayer:
             >>> str(ISMCTSPlayer(iterations=16).act(seen, actions, random.Random(0)))
             '3s'
         """
+        check_decision(observation, actions, rng)
         if len(actions) == 1:
             return actions[0]
         moves = candidates(observation, actions, self.max_candidates)

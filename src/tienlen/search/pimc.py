@@ -30,7 +30,9 @@ from tienlen.players import GreedyPlayer, Observation, Player
 from tienlen.search._rollouts import (
     apply_searched,
     candidates,
+    check_bot,
     check_budget,
+    check_decision,
     deadline,
     expired,
     is_declined_jump_in,
@@ -81,6 +83,7 @@ class PIMCPlayer:
 
     def __attrs_post_init__(self) -> None:
         check_budget("worlds", self.worlds, self.seconds, self.max_candidates)
+        check_bot(self.rollout, self.first_game)
 
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
@@ -96,6 +99,7 @@ class PIMCPlayer:
             >>> str(PIMCPlayer(worlds=4).act(seen, actions, random.Random(0)))
             '3s'
         """
+        check_decision(observation, actions, rng)
         if len(actions) == 1:
             return actions[0]
         searched = candidates(observation, actions, self.max_candidates)

@@ -110,8 +110,9 @@ def sample_world(
     Raises:
         TypeError: *observation* is not an `Observation` or *rng* not a ``random.Random``.
         ValueError: *max_tries* is below 1.
-        SamplingError: the observation is inconsistent (card counts that no deal
-            gives, a card seen twice too often), or no consistent deal was found.
+        SamplingError: the observation is inconsistent (a seat not at the table,
+            card counts that no deal gives, a card seen twice too often), or no
+            consistent deal was found.
 
     Example:
         >>> import random
@@ -196,6 +197,12 @@ class _Deal:
         seats = observation.players
         seat = observation.seat
         counts = observation.card_counts
+        if type(seat) is not int or type(seats) is not int:
+            msg = f"inconsistent observation: seat {seat!r} of {seats!r} players"
+            raise TypeError(msg)
+        if not 0 <= seat < seats:
+            msg = f"inconsistent observation: seat {seat} at a table of {seats}"
+            raise SamplingError(msg)
         if len(counts) != seats or len(observation.hand) != counts[seat]:
             msg = f"inconsistent observation: card counts {counts} for {seats} seats, own hand of {len(observation.hand)}"
             raise SamplingError(msg)
