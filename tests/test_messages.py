@@ -86,7 +86,7 @@ def test_refusals_name_the_deciding_cards() -> None:
         IllegalReason.DOES_NOT_BEAT, 1, "3d", "", top="2d", cards=("3d", "2d")
     )
     assert error.message() == "3♦ does not beat 2♦."
-    assert error.message("vi") == "3♦ không lớn hơn 2♦."
+    assert error.message("vi") == "3♦ không chặn được 2♦."
     missing = IllegalPlayError(
         IllegalReason.CARDS_NOT_IN_HAND, 0, "Th", "", cards=("Th",)
     )
