@@ -383,8 +383,9 @@ def test_an_error_after_a_unicode_space_quotes_the_text_as_typed() -> None:
 
 @given(st.text(min_size=1, max_size=12))
 def test_text_with_a_foreign_character_never_parses(text: str) -> None:
-    """Issue 14 item 9: a character that is not ASCII, a suit symbol, a Unicode space
-    or in a Vietnamese suit word is always refused.
+    """Issue 14 item 9: other characters are always refused.
+
+    Allowed are ASCII, suit symbols, Unicode spaces and the Vietnamese suit words.
     """
     suits = "♠♣♦♥♤♧♢♡"
     words = "".join(WORDS)
