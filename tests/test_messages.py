@@ -302,7 +302,7 @@ def test_a_card_named_twice_is_refused_as_that(cards: str) -> None:
         state.play(cards)
     error = caught.value
     assert error.reason is IllegalReason.CARD_REPEATED
-    card = cards.split()[0]
+    card = cards.split(maxsplit=1)[0]
     shown = card_text(card)
     assert error.cards == (card,)
     assert error.message() == f"You named {shown} more times than you hold it."
