@@ -464,6 +464,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
         "en": "your place: {place} of {players}",
         "vi": "bạn về {place} trong {players} người",
     },
+    "cli.rule": {"en": "rule: {section}", "vi": "điều luật: {section}"},
     "cli.error": {"en": "error: {why}", "vi": "lỗi: {why}"},
     "cli.interrupted": {"en": "interrupted", "vi": "đã dừng"},
     # -- the command line's simulate --------------------------------------------------
@@ -472,21 +473,19 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
         "vi": "{rules}, {games} ván, người chơi: {seats}",
     },
     "sim.seat": {
-        "en": "player {player} ({bot}): wins {wins}, mean score {score}, 95% interval {low} to {high}",
-        "vi": "người chơi {player} ({bot}): thắng {wins}, điểm trung bình {score}, khoảng tin cậy 95% từ {low} đến {high}",
+        "en": "player {player} ({bot}): win rate {wins}, mean score {score} (95% interval {low} to {high}), places {places}",
+        "vi": "người chơi {player} ({bot}): tỉ lệ thắng {wins}, điểm trung bình {score} (khoảng tin cậy 95% từ {low} đến {high}), về {places}",
     },
-    "sim.places": {
-        "en": "player {player} places: {places}",
-        "vi": "người chơi {player} về: {places}",
-    },
+    "sim.place": {"en": "{place} {count}", "vi": "{place} {count}"},
     "sim.actions": {
         "en": "actions per game: {actions}",
-        "vi": "số nước đi mỗi ván: {actions}",
+        "vi": "số lượt mỗi ván: {actions}",
     },
     "sim.bombs": {
         "en": "bombs played: {bombs}; chops: {chops}",
         "vi": "số lần đánh hàng: {bombs}; số lần chặt: {chops}",
     },
+    "sim.count": {"en": "player {player} {count}", "vi": "người chơi {player} {count}"},
 }
 """Every player-facing template, by key, then by language, with its ``{fields}``."""
 
