@@ -67,8 +67,8 @@ class InvalidCardError(TienLenError, ValueError):
         ...
         tienlen.errors.InvalidCardError: invalid card '1x' in '3s 1x 5h' (at 3): ...
 
-    ``str(error)`` is the developer's message; `message` is the sentence to show the
-    player, in English or Vietnamese.
+    ``str(error)`` is the developer's message; `InvalidCardError.message` is the
+    sentence to show the player, in English or Vietnamese.
 
     Attributes:
         problem: What is wrong, when the parser knows: ``"rank-number"`` (a rank

@@ -64,9 +64,7 @@ REVIEWED: Final = {"en": "project", "vi": "project"}
 """Who reviewed each language of the catalogue: the project's own players (not a
 professional translator). Corrections from native speakers are welcome."""
 
-_Entry = Mapping[str, str]
-
-CATALOGUE: Final[Mapping[str, _Entry]] = {
+CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     # -- words -------------------------------------------------------------------
     "word.pass": {"en": "pass", "vi": "bỏ lượt"},
     "word.hint": {"en": "hint", "vi": "gợi ý"},
