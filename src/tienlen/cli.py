@@ -281,7 +281,7 @@ def _aftermath(
 def _finish(
     state: GameState, out: IO[str], lang: str, human: int | None = None
 ) -> None:
-    result = state.final_result
+    result = state.final_result()
     if result.instant_win is not None:
         hand = instant_win_name(result.instant_win, lang)
         print(text("cli.instant_win", lang, player=result.winner, hand=hand), file=out)

@@ -476,12 +476,12 @@ class GameState:
         """
         return frozenset(p for p in range(self.players) if self.locked >> p & 1)
 
-    @property
     def final_result(self) -> GameResult:
         """How the game ended: `result`, for a game known to be over (never ``None``).
 
-        For type checkers and readers alike, ``state.final_result.scores`` says "this
-        game is over" where ``state.result`` would need a check for ``None``.
+        For type checkers and readers alike, ``state.final_result().scores`` says
+        "this game is over" where ``state.result`` would need a check for ``None``. It
+        is a method, not a property: asking a game that goes on is an error.
 
         Raises:
             InvalidStateError: the game is not over.
@@ -489,11 +489,11 @@ class GameState:
         Example:
             >>> from tienlen import CLASSIC
             >>> state = GameState.from_hands(["3s", "5d 6d"], CLASSIC)
-            >>> state.final_result
+            >>> state.final_result()
             Traceback (most recent call last):
             ...
             tienlen.errors.InvalidStateError: the game is not over: player 0 is to act
-            >>> state.play("3s").final_result.finish_order
+            >>> state.play("3s").final_result().finish_order
             (0, 1)
 
         .. versionadded:: 0.2
