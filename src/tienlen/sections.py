@@ -55,12 +55,24 @@ class RuleSection:
 
     @property
     def anchor(self) -> str:
-        """The section's address, relative to the documentation's root (`DOCS_URL`)."""
+        """The section's address, relative to the documentation's root (`DOCS_URL`).
+
+        Example:
+            >>> from tienlen import rule_section
+            >>> rule_section("rules-12-1").anchor
+            'reference/house-rules.html#rules-12-1'
+        """
         return f"reference/{self.page}.html#{self.label}"
 
     @property
     def url(self) -> str:
-        """The section's address in the built documentation."""
+        """The section's address in the built documentation.
+
+        Example:
+            >>> from tienlen import rule_section
+            >>> rule_section("example-19").url
+            'https://tienlen.readthedocs.io/en/latest/reference/core.html#example-19'
+        """
         return DOCS_URL + self.anchor
 
     def __str__(self) -> str:
