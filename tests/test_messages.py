@@ -219,8 +219,11 @@ def test_why_not_combination_str_is_the_01_text() -> None:
     assert why_not_combination("3s 3h") is None
 
 
-COMMANDS = frozenset({"pass", "hint", "quit", "seed"})
-"""English words the Vietnamese texts keep on purpose: the CLI's commands, and *seed*."""
+COMMANDS = frozenset(
+    {"pass", "hint", "quit", "seed", "decks", "games", "workers", "cpu"}
+)
+"""English words the Vietnamese texts keep on purpose: the CLI's commands and options
+(``--decks``, ``--games``, ``--workers``), *seed*, and *CPU*."""
 
 
 def _ascii_words(template: str) -> set[str]:

@@ -28,7 +28,12 @@ from typing import IO, Final, TypeVar
 from tienlen import __version__
 from tienlen.cards import normal_text, parse_cards
 from tienlen.combos import Combo, ComboKind
-from tienlen.errors import IllegalPlayError, InvalidCardError, TienLenError
+from tienlen.errors import (
+    IllegalPlayError,
+    InvalidCardError,
+    TienLenError,
+    UnknownVariantError,
+)
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.game import GameState, Pass, Play
 from tienlen.messages import (
@@ -184,7 +189,7 @@ def _combination(cards: str, rules: BaseRules, lang: str) -> Combo:
         reason = "" if why is None else why._clause(lang)
         shown = " ".join(card.unicode() for card in parsed) or repr(cards)
         line = text("cli.not_combo", lang, rules=rules.name, reason=reason)
-        raise _BadInputError(f"{shown}: {line}")
+        raise _BadInputError(f"{shown}: {line}")  # already in *lang*
     return combo
 
 
@@ -322,21 +327,28 @@ def _rules(args: argparse.Namespace) -> BaseRules:
     """
     path = getattr(args, "rules_file", None)
     if path is None:
-        return get_rules(args.rules)
+        try:
+            return get_rules(args.rules)
+        except UnknownVariantError as error:
+            known = ", ".join((*RULESETS, CLASSIC_TWO_DECKS.name))
+            name = repr(args.rules[:40])
+            raise _BadInputError(
+                str(error), "cli.unknown_variant", name=name, known=known
+            ) from None
     try:
         with open(path, "rb") as file:  # noqa: PTH123 (a user's path, as given)
             raw = file.read(_MAX_RULES_FILE + 1)
     except OSError as error:
         msg = f"cannot read the rules file {path!r}: {error.strerror or error}"
-        raise _BadInputError(msg) from None
+        raise _BadInputError(msg, "cli.rules_file", path=repr(path)) from None
     if len(raw) > _MAX_RULES_FILE:
         msg = f"the rules file {path!r} is larger than {_MAX_RULES_FILE:,} bytes"
-        raise _BadInputError(msg)
+        raise _BadInputError(msg, "cli.rules_file", path=repr(path))
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError) as error:
         msg = f"the rules file {path!r} is not JSON: {error}"
-        raise _BadInputError(msg) from None
+        raise _BadInputError(msg, "cli.rules_file", path=repr(path)) from None
     version = 2
     if isinstance(data, dict) and "rules" in data:  # a whole record: its rules
         version = data.get("version", version)
@@ -358,10 +370,12 @@ def _table_rules(args: argparse.Namespace) -> BaseRules:
         return two_decks(rules)
     if args.decks == 1 and rules.decks == 2:
         msg = f"{rules.name} is played with two decks: drop --decks 1, or choose a one-deck variant"
-        raise _BadInputError(msg)
+        raise _BadInputError(msg, "cli.two_decks", rules=rules.name)
     if rules.decks == 1 and 4 < args.players <= 8:  # one deck seats four
         msg = f"{rules.name} on one deck seats 2-4 players, not {args.players}: add --decks 2 for five to eight"
-        raise _BadInputError(msg)
+        raise _BadInputError(
+            msg, "cli.one_deck", rules=rules.name, players=args.players
+        )
     return rules
 
 
@@ -580,11 +594,14 @@ def _bots(names: str, seats: int) -> list[Player]:
     chosen = [name.strip().casefold() for name in names.split(",")]
     unknown = [name for name in chosen if name not in _PLAYERS]
     if unknown:
-        msg = f"unknown bot {unknown[0]!r} (known: {', '.join(_PLAYERS)})"
-        raise _BadInputError(msg)
+        known = ", ".join(_PLAYERS)
+        msg = f"unknown bot {unknown[0]!r} (known: {known})"
+        raise _BadInputError(
+            msg, "cli.unknown_bot", name=repr(unknown[0][:40]), known=known
+        )
     if len(chosen) > seats:
         msg = f"{len(chosen)} bots named for {seats} seats"
-        raise _BadInputError(msg)
+        raise _BadInputError(msg, "cli.too_many_bots", bots=len(chosen), seats=seats)
     chosen += [chosen[-1]] * (seats - len(chosen))
     return [_PLAYERS[name]() for name in chosen]
 
@@ -607,10 +624,12 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
     rules = _table_rules(args)
     if args.games < 1 or args.workers < 1:
         msg = "--games and --workers must be at least 1"
-        raise _BadInputError(msg)
+        raise _BadInputError(msg, "cli.at_least_one")
     if args.workers > _max_workers():
         msg = f"--workers must be at most {_max_workers()} (four per CPU), not {args.workers}"
-        raise _BadInputError(msg)
+        raise _BadInputError(
+            msg, "cli.workers", most=_max_workers(), workers=args.workers
+        )
     rules.deal_size(args.players)  # the table size first: a clear error
     players = _bots(args.bots, args.players)
     names = [_bot_name(player) for player in players]
@@ -782,7 +801,18 @@ class _Counted:
 
 
 class _BadInputError(TienLenError, ValueError):
-    """Bad command-line input."""
+    """Bad command-line input; *key* names its sentence in the message catalogue."""
+
+    def __init__(self, msg: str, key: str | None = None, **fields: object) -> None:
+        super().__init__(msg)
+        self.key = key
+        self.fields = fields
+
+    def message(self, lang: str = "en") -> str:
+        """The error in *lang*: its catalogue sentence, or the English text."""
+        if self.key is None:
+            return str(self)
+        return text(self.key, lang, **self.fields)
 
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):

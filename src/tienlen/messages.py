@@ -465,6 +465,38 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     "cli.rule": {"en": "rule: {section}", "vi": "điều luật: {section}"},
     "cli.error": {"en": "error: {why}", "vi": "lỗi: {why}"},
     "cli.interrupted": {"en": "interrupted", "vi": "đã dừng"},
+    "cli.unknown_variant": {
+        "en": "unknown variant: {name} (known: {known})",
+        "vi": "không có luật {name} (các luật có: {known})",
+    },
+    "cli.rules_file": {
+        "en": "cannot read a rule set from the rules file {path}",
+        "vi": "không đọc được luật chơi trong tệp {path}",
+    },
+    "cli.two_decks": {
+        "en": "{rules} is played with two decks: drop --decks 1, or choose a one-deck variant",
+        "vi": "luật {rules} chơi với hai bộ bài: bỏ --decks 1, hoặc chọn luật chơi một bộ",
+    },
+    "cli.one_deck": {
+        "en": "{rules} on one deck seats 2-4 players, not {players}: add --decks 2 for five to eight",
+        "vi": "luật {rules} với một bộ bài cho 2 đến 4 người chơi, không phải {players}: thêm --decks 2 để chơi 5 đến 8 người",
+    },
+    "cli.unknown_bot": {
+        "en": "unknown bot {name} (known: {known})",
+        "vi": "không có máy {name} (các máy có: {known})",
+    },
+    "cli.too_many_bots": {
+        "en": "{bots} bots named for {seats} seats",
+        "vi": "gõ {bots} máy cho {seats} ghế",
+    },
+    "cli.at_least_one": {
+        "en": "--games and --workers must be at least 1",
+        "vi": "--games và --workers phải từ 1 trở lên",
+    },
+    "cli.workers": {
+        "en": "--workers must be at most {most} (four per CPU), not {workers}",
+        "vi": "--workers tối đa là {most} (bốn cho mỗi CPU), không phải {workers}",
+    },
     # -- the command line's simulate --------------------------------------------------
     "sim.header": {
         "en": "{rules}, {games} games, players: {seats}",

@@ -137,7 +137,17 @@ def test_errors_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
         "sảnh phải có ít nhất ba lá\n"
     )
     assert run("classify", "3s", "--rules", "uno", "--lang", "vi") == (2, "")
-    assert capsys.readouterr().err.startswith("tienlen: lỗi: unknown variant")
+    assert capsys.readouterr().err.startswith("tienlen: lỗi: không có luật 'uno'")
+    assert run("simulate", "--bots", "bogus", "--lang", "vi") == (2, "")
+    assert capsys.readouterr().err == (
+        "tienlen: lỗi: không có máy 'bogus' (các máy có: random, greedy)\n"
+    )
+    assert run("demo", "--players", "6", "--lang", "vi") == (2, "")
+    assert "thêm --decks 2" in capsys.readouterr().err
+    assert run("simulate", "--games", "0", "--lang", "vi") == (2, "")
+    assert capsys.readouterr().err == (
+        "tienlen: lỗi: --games và --workers phải từ 1 trở lên\n"
+    )
 
 
 def test_beats_says_why_an_argument_is_no_combination(
