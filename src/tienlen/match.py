@@ -386,7 +386,7 @@ def play_match(
 ) -> Match:
     """*match* with *games* more games, each dealt by `Match.deal` and played by *players*.
 
-    The adapter between a `Match` and the bots of `tienlen.players`: each game is
+    The adapter between a `Match` and `tienlen.Player` bots: each game is
     played by `tienlen.play_game` (so under Poker every other seat is asked whether to
     jump in, RULES §6.4, and each `Player` only ever sees its own cards and actions),
     then added with `Match.record`.

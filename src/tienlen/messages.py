@@ -61,8 +61,11 @@ LANGUAGES: Final = ("en", "vi")
 """The languages of the catalogue, English and Vietnamese."""
 
 REVIEWED: Final = {"en": "project", "vi": "project"}
-"""Who reviewed each language of the catalogue: the project's own players (not a
-professional translator). Corrections from native speakers are welcome."""
+"""Who reviewed each language of the catalogue, by language code.
+
+``"project"`` is the project's own players, not a professional translator;
+corrections from native speakers are welcome.
+"""
 
 CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     # -- words -------------------------------------------------------------------

@@ -45,13 +45,13 @@ class RuleSection:
     """
 
     label: str
-    """The label: ``"rules-2-4"``, ``"d-13"``, ``"example-19"``."""
+    """The label, such as ``"rules-2-4"``, ``"d-13"`` or ``"example-19"``."""
     number: str
-    """The number players and docs cite: ``"2.4"``, ``"D-13"``, ``"row 19"``."""
+    """The number players and docs cite, such as ``"2.4"``, ``"D-13"`` or ``"row 19"``."""
     title: str
     """The section's title (for a decision, its statement; for a row, its example)."""
     page: str
-    """The page of the rules reference that holds it: ``"core"``, ``"classic"``, …"""
+    """The page of the rules reference that holds it, such as ``"core"`` or ``"classic"``."""
 
     @property
     def anchor(self) -> str:
