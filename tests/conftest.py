@@ -38,6 +38,9 @@ SLOW_MODULES: Final = (
     "tests/search/test_search_sampling.py",
     "tests/protocol/test_protocol_delegate.py",
     "tests/golden/",  # the corpus replays every recorded game
+    "tests/game/test_game_stateful.py",  # random walks through whole games
+    "tests/rules/test_properties.py",  # Hypothesis over generated rule sets
+    "src/tienlen/rl/",  # the RL extras' doctests build environments
 )
 """Test modules (or folders) whose tests are all slow."""
 
@@ -57,6 +60,16 @@ SLOW_TESTS: Final = frozenset(
         "tests/search/test_search_bots.py::test_bots_run_on_a_process_pool",
         "tests/search/test_search_evaluation.py::test_any_executor_gives_the_serial_result",
         "tests/protocol/test_protocol_subclass.py::test_subclass_games_list_exactly_the_legal_actions",
+        "tests/game/test_game_house_rules.py::test_random_games_under_combined_house_rules",
+        "tests/game/test_game_rule_memos.py::test_house_rule_answers_match_the_rule_set",
+        "tests/game/test_game_rule_memos.py::test_the_jump_in_test_hides_no_jump_in",
+        "tests/game/test_game_flow.py::test_legal_actions_through_whole_small_games",
+        "tests/rules/test_legal_plays.py::test_bomb_plays_match_brute_force",
+        "tests/notation/test_notation.py::test_every_state_of_a_preset_game_round_trips",
+        "tests/notation/test_notation.py::test_every_state_under_house_rules_round_trips",
+        "tests/test_compiled.py::test_simulate_on_two_processes_matches_serial",
+        "tests/cli/test_cli_commands.py::test_simulate_workers_give_the_same_results",
+        "tests/cli/test_cli_commands.py::test_demo_is_deterministic",
         # the command line as a program: each test starts Python several times
         "tests/cli/test_cli_commands.py::test_play_as_a_program",
         "tests/cli/test_cli_commands.py::test_simulate_as_a_program",
