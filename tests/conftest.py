@@ -41,6 +41,9 @@ SLOW_MODULES: Final = (
     "tests/game/test_game_stateful.py",  # random walks through whole games
     "tests/rules/test_properties.py",  # Hypothesis over generated rule sets
     "src/tienlen/rl/",  # the RL extras' doctests build environments
+    "tests/contract/",  # junk into every public callable: hundreds of cases
+    "tests/rules/test_legal_plays.py",  # legal plays against brute force
+    "tests/sim/test_sim_signals.py",  # signals to process pools
 )
 """Test modules (or folders) whose tests are all slow."""
 
@@ -70,6 +73,10 @@ SLOW_TESTS: Final = frozenset(
         "tests/test_compiled.py::test_simulate_on_two_processes_matches_serial",
         "tests/cli/test_cli_commands.py::test_simulate_workers_give_the_same_results",
         "tests/cli/test_cli_commands.py::test_demo_is_deterministic",
+        "tests/rules/test_beats_memo.py::test_asking_twice_gives_the_first_answer",
+        "tests/sim/test_sim_faults.py::test_a_stuck_batch_times_out",
+        "tests/test_play_iteration.py::test_iterated_leads_match_the_blocks_under_house_rules",
+        "tests/game/test_game_trust.py::test_a_play_pickled_in_another_process_is_checked_in_full",
         # the command line as a program: each test starts Python several times
         "tests/cli/test_cli_commands.py::test_play_as_a_program",
         "tests/cli/test_cli_commands.py::test_simulate_as_a_program",
