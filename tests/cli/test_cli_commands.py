@@ -758,7 +758,9 @@ def test_play_as_a_program(launcher: list[str], rules: str) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert "finish order: " in done.stdout
-    assert re.search(r"^scores: (player \d [+-]\d+(, )?){4}$", done.stdout, re.MULTILINE)
+    assert re.search(
+        r"^scores: (player \d [+-]\d+(, )?){4}$", done.stdout, re.MULTILINE
+    )
     done = run_program(launcher, "play", "--seed", "1", stdin="hint\nquit\n")
     assert (done.returncode, done.stderr) == (0, "")
     assert "legal: " in done.stdout
