@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable
 
@@ -13,6 +14,109 @@ from hypothesis import strategies as st
 from tests.strategies import cards, hands
 from tienlen import DECK, Card, Hand, InvalidCardError, Rank, Suit, parse_cards
 from tienlen.cards import MAX_CARDS, MAX_TEXT_LENGTH
+
+WORDS = {"bích": "s", "chuồn": "c", "nhép": "c", "tép": "c", "rô": "d", "cơ": "h"}
+"""The Vietnamese suit words card text accepts, and the letter each stands for."""
+
+
+@pytest.mark.parametrize(("word", "letter"), sorted(WORDS.items()))
+def test_vietnamese_suit_words(word: str, letter: str) -> None:
+    """Issue 22 item 2: ``7 cơ`` is 7h, with or without a space, in any case, NFC or NFD."""
+    expected = parse_cards(f"7{letter} 10{letter}")
+    for text in (
+        f"7 {word} 10 {word}",
+        f"7{word},10{word}",
+        f"7 {word.upper()} 10{word}",
+    ):
+        assert parse_cards(text) == expected, text
+        assert parse_cards(unicodedata.normalize("NFD", text)) == expected, text
+
+
+def test_suit_words_need_a_rank_and_end_as_words() -> None:
+    """A suit word alone, or run into more letters, is no card."""
+    for text in ("cơ", "7 cơm", "7 bíchx"):
+        with pytest.raises(InvalidCardError):
+            parse_cards(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "en", "vi"),
+    [
+        (
+            "11h",
+            "11h is not a card: write J for the jack.",
+            "11h không phải là lá bài: hãy gõ J cho lá bồi.",
+        ),
+        (
+            "12s",
+            "12s is not a card: write Q for the queen.",
+            "12s không phải là lá bài: hãy gõ Q cho lá đầm.",
+        ),
+        (
+            "13d",
+            "13d is not a card: write K for the king.",
+            "13d không phải là lá bài: hãy gõ K cho lá già.",
+        ),
+        (
+            "1c",
+            "1c is not a card: write A for the ace.",
+            "1c không phải là lá bài: hãy gõ A cho lá xì.",
+        ),
+        (
+            "3s 7",
+            "7 has no suit: add s, c, d or h (spades, clubs, diamonds, hearts).",
+            "7 thiếu chất: thêm s (bích), c (chuồn), d (rô) hoặc h (cơ).",
+        ),
+        (
+            "7x",
+            "7x is not a card: the suit is s, c, d or h (spades, clubs, diamonds, hearts).",
+            "7x không phải là lá bài: chất là s (bích), c (chuồn), d (rô) hoặc h (cơ).",
+        ),
+        (
+            "zz",
+            "zz is not a card: write a rank (3 to 10, J, Q, K, A, 2) and a suit (s, c, d, h), such as 7h.",
+            "zz không phải là lá bài: hãy gõ số (3 đến 10, J, Q, K, A, 2) rồi chất (s, c, d, h), ví dụ 7h.",
+        ),
+        ("3s " * 400, "That text is too long.", "Chuỗi này dài quá."),
+        (
+            "3s" * 105,
+            "That is more cards than two decks hold.",
+            "Số lá nhiều hơn cả hai bộ bài.",
+        ),
+    ],
+    ids=[
+        "jack",
+        "queen",
+        "king",
+        "ace",
+        "no-suit",
+        "bad-suit",
+        "bad-rank",
+        "long",
+        "many",
+    ],
+)
+def test_invalid_card_error_speaks_to_the_player(text: str, en: str, vi: str) -> None:
+    """Issue 22 item 2: `InvalidCardError.message` is a sentence in both languages."""
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards(text)
+    assert (info.value.message(), info.value.message("vi")) == (en, vi)
+
+
+def test_an_invalid_card_error_from_elsewhere_has_a_general_sentence() -> None:
+    """An error raised without a known problem still gives a sentence, and pickles."""
+    import pickle  # noqa: PLC0415
+
+    error = InvalidCardError("expected one card, got 2 in '3s 4s'")
+    assert error.message() == "That is not card text: type cards such as 7h 7s."
+    made = InvalidCardError("x", problem="missing-suit", token="7")  # noqa: S106
+    copy = pickle.loads(pickle.dumps(made))  # noqa: S301
+    assert (copy.problem, copy.token, copy.message("vi")) == (
+        "missing-suit",
+        "7",
+        "7 thiếu chất: thêm s (bích), c (chuồn), d (rô) hoặc h (cơ).",
+    )
+
 
 TEN_OF_HEARTS = Card(Rank.TEN, Suit.HEARTS)
 ALL_CARDS = [pytest.param(card, id=str(card)) for card in DECK]
@@ -242,11 +346,6 @@ LOOK_ALIKES = [
     pytest.param("\uff21s", "unknown rank '\uff21' (U+FF21)", id="full-width-A"),
     pytest.param("3s\u001c4s", "unknown rank '\\x1c'", id="file-separator"),
     pytest.param("3s\u001f4s", "unknown rank '\\x1f'", id="unit-separator"),
-    pytest.param("3s\u30004s", "unknown rank '\\u3000'", id="ideographic-space"),
-    pytest.param("3s\u00a04s", "unknown rank '\\xa0'", id="no-break-space"),
-    pytest.param("3s\u20034s", "unknown rank '\\u2003'", id="em-space"),
-    pytest.param("3s\u20284s", "unknown rank '\\u2028'", id="line-separator"),
-    pytest.param("3s\x854s", "unknown rank '\\x85'", id="next-line"),
     pytest.param("3s\u200b4s", "unknown rank '\\u200b'", id="zero-width-space"),
     pytest.param("3s\uff0c4s", "unknown rank '\uff0c' (U+FF0C)", id="full-width-comma"),
 ]
@@ -263,11 +362,41 @@ def test_look_alikes_and_other_separators_are_refused(text: str, reason: str) ->
     assert str(info.value).endswith(reason)
 
 
+@pytest.mark.parametrize(
+    "space",
+    ["\u00a0", "\u2003", "\u3000", "\u2028", "\x85", "\u202f"],
+    ids=["no-break", "em", "ideographic", "line-separator", "next-line", "narrow-nbsp"],
+)
+def test_unicode_spaces_separate_like_a_space(space: str) -> None:
+    """Issue 20 finding 9: any Unicode space separates cards as an ASCII space does."""
+    assert parse_cards(f"3s{space}4s {space}5h{space}") == parse_cards("3s 4s 5h")
+
+
+def test_an_error_after_a_unicode_space_quotes_the_text_as_typed() -> None:
+    """The offset and the quoted text are those of the input, spaces included."""
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards("3s\u00a0zz")
+    assert str(info.value) == (
+        "invalid card 'zz' in '3s\\xa0zz' (at 3): unknown rank 'z'"
+    )
+
+
 @given(st.text(min_size=1, max_size=12))
 def test_text_with_a_foreign_character_never_parses(text: str) -> None:
-    """Issue 14 item 9: a character that is not ASCII or a suit symbol is always refused."""
+    """Issue 14 item 9: other characters are always refused.
+
+    Allowed are ASCII, suit symbols, Unicode spaces and the Vietnamese suit words.
+    """
     suits = "♠♣♦♥♤♧♢♡"
-    if all(char.isascii() or char in suits for char in text):
+    words = "".join(WORDS)
+    if all(
+        char.isascii()
+        or char in suits
+        or char.isspace()
+        or char in words
+        or unicodedata.combining(char)
+        for char in text
+    ):
         return
     with pytest.raises(InvalidCardError):
         parse_cards(text)
@@ -328,8 +457,8 @@ def test_errors_on_control_characters_stay_short() -> None:
         ("10", "invalid card '10' in '10' (at 0): missing suit"),
         ("3s4x5h", "invalid card '4x5h' in '3s4x5h' (at 2): unknown suit 'x'"),
         ("3s, Zh", "invalid card 'Zh' in '3s, Zh' (at 4): unknown rank 'Z'"),
-        ("1s", "invalid card '1s' in '1s' (at 0): unknown rank '1'"),
-        ("11h", "invalid card '11h' in '11h' (at 0): unknown rank '1'"),
+        ("1s", "invalid card '1s' in '1s' (at 0): unknown rank '1': write A"),
+        ("11h", "invalid card '11h' in '11h' (at 0): unknown rank '11': write J"),
         ("3s♥", "invalid card '♥' in '3s♥' (at 2): unknown rank '♥'"),
     ],
 )

@@ -152,7 +152,7 @@ def test_a_refusal_carries_its_fields() -> None:
     assert error.rules == "classic"
     assert error.detail.startswith("the same shape, but 9♥ is not higher than 2♦")
     assert error.message() == "9♥ does not beat 2♦."
-    assert error.message("vi") == "9♥ không lớn hơn 2♦."
+    assert error.message("vi") == "9♥ không chặn được 2♦."
     assert str(error).startswith("illegal play '9h' by player 0: does not beat: ")
 
 

@@ -23,7 +23,10 @@ from tienlen import (
     BaseRules,
     ComboKind,
     CustomInstantWin,
+    GameState,
     InstantWin,
+    InvalidArgumentError,
+    InvalidCardError,
     ScoreItem,
     ScoreKind,
 )
@@ -38,9 +41,13 @@ from tienlen.explain import (
 from tienlen.messages import (
     CATALOGUE,
     LANGUAGES,
+    REVIEWED,
+    card_error,
+    card_text,
     fields_of,
     instant_win_name,
     kind_name,
+    place_name,
     refusal,
     score_line,
     shape_name,
@@ -86,7 +93,7 @@ def test_refusals_name_the_deciding_cards() -> None:
         IllegalReason.DOES_NOT_BEAT, 1, "3d", "", top="2d", cards=("3d", "2d")
     )
     assert error.message() == "3♦ does not beat 2♦."
-    assert error.message("vi") == "3♦ không lớn hơn 2♦."
+    assert error.message("vi") == "3♦ không chặn được 2♦."
     missing = IllegalPlayError(
         IllegalReason.CARDS_NOT_IN_HAND, 0, "Th", "", cards=("Th",)
     )
@@ -212,8 +219,11 @@ def test_why_not_combination_str_is_the_01_text() -> None:
     assert why_not_combination("3s 3h") is None
 
 
-COMMANDS = frozenset({"pass", "hint", "quit", "seed"})
-"""English words the Vietnamese texts keep on purpose: the CLI's commands, and *seed*."""
+COMMANDS = frozenset(
+    {"pass", "hint", "quit", "seed", "decks", "games", "workers", "cpu"}
+)
+"""English words the Vietnamese texts keep on purpose: the CLI's commands and options
+(``--decks``, ``--games``, ``--workers``), *seed*, and *CPU*."""
 
 
 def _ascii_words(template: str) -> set[str]:
@@ -282,3 +292,146 @@ def test_a_custom_instant_win_keeps_its_name() -> None:
         instant_win_name("four-twos")  # type: ignore[arg-type]
     with pytest.raises(UnknownLanguageError):
         instant_win_name(own, "fr")
+
+
+# -- issue 22: the referee, tried as a new user would -------------------------------
+
+
+@pytest.mark.parametrize("cards", ["3s 3s", "2h 2h", "3s 3s 4s"])
+def test_a_card_named_twice_is_refused_as_that(cards: str) -> None:
+    """§1: a repeated card is not "you do not hold it", in either language."""
+    state = GameState.from_hands(["3s 4s 5s 2h", "6d 7d"], CLASSIC)
+    with pytest.raises(IllegalPlayError) as caught:
+        state.play(cards)
+    error = caught.value
+    assert error.reason is IllegalReason.CARD_REPEATED
+    card = cards.split(maxsplit=1)[0]
+    shown = card_text(card)
+    assert error.cards == (card,)
+    assert error.message() == f"You named {shown} more times than you hold it."
+    assert error.message("vi") == f"Bạn gõ {shown} nhiều lần hơn số lá bạn có."
+    assert "not hold" not in error.message()
+
+
+def test_a_card_not_held_is_still_not_held() -> None:
+    """A card named twice and one not held at all: the card not held is reported."""
+    state = GameState.from_hands(["3s 4s 5s", "6d 7d"], CLASSIC)
+    with pytest.raises(IllegalPlayError) as caught:
+        state.play("3s 3s 9h")
+    assert caught.value.reason is IllegalReason.CARDS_NOT_IN_HAND
+    assert caught.value.message("vi") == "Bạn không có 9♥."
+
+
+def test_a_straight_of_another_length_is_the_same_kind() -> None:
+    """§3: a 3-card straight on a 4-card one: same kind, not the same number of cards."""
+    state = GameState.from_hands(["3s 4s 5s 6s 9h", "7d 8d 9d Ts"], CLASSIC)
+    state = state.play("3s 4s 5s 6s")
+    with pytest.raises(IllegalPlayError) as caught:
+        state.play("7d 8d 9d")
+    error = caught.value
+    assert error.reason is IllegalReason.WRONG_SHAPE
+    assert error.message() == (
+        "7♦ 8♦ 9♦ cannot go on 3♠ 4♠ 5♠ 6♠: the same kind of combination, "
+        "but not the same number of cards."
+    )
+    assert error.message("vi") == (
+        "7♦ 8♦ 9♦ không chặn được 3♠ 4♠ 5♠ 6♠: phải cùng loại và cùng số lá."
+    )
+    verdict = explain_beats("9c Tc Jc", "3s 4s 5s 6s")
+    assert verdict.message() == (
+        "No: a 3-card straight cannot beat a 4-card straight: "
+        "the same kind, but not the same number of cards."
+    )
+    assert "phải cùng loại và cùng số lá" in verdict.message("vi")
+    pairs = explain_beats("5s 5c 6s 6c 7s 7c", "3s 3c 4s 4c 5d 5h 6d 6h")
+    assert "not the same number of cards" in pairs.message()
+
+
+def test_different_kinds_are_still_different_kinds() -> None:
+    """A pair on a single is not the same kind, in both languages."""
+    error = IllegalPlayError(
+        IllegalReason.WRONG_SHAPE, 1, "6s 6c", "", top="9s", rules="classic"
+    )
+    assert (
+        error.message()
+        == "6♠ 6♣ cannot go on 9♠: it is not the same kind of combination."
+    )
+    assert error.message("vi") == "6♠ 6♣ không chặn được 9♠ vì không cùng loại."
+
+
+FLAGGED = (
+    "hạng",
+    "không được: không",
+    "về thứ",
+    "chặt ngang",
+    "sám cô heo",
+    "đánh tham",
+)
+"""The Vietnamese wordings issue 22 §6 flagged."""
+
+
+def test_the_flagged_vietnamese_wordings_are_gone() -> None:
+    """§6: none of the flagged words or phrases is left in any Vietnamese text."""
+    for key, entry in CATALOGUE.items():
+        for phrase in FLAGGED:
+            assert phrase not in entry["vi"].casefold(), (key, phrase)
+
+
+def test_one_vietnamese_verb_for_beat() -> None:
+    """§6: "beat" is *chặn* everywhere; *chặt* only for a bomb; never *đánh lên*."""
+    for key, entry in CATALOGUE.items():
+        english, vietnamese = entry["en"], entry["vi"]
+        assert "đánh lên" not in vietnamese, key
+        if re.search(r"\bbeats?\b", english) and "bomb table" not in english:
+            assert "chặn" in vietnamese, key
+    assert "chặt" in CATALOGUE["beats.BOMB"]["vi"]
+
+
+@pytest.mark.parametrize(
+    ("place", "players", "en", "vi"),
+    [
+        (1, 4, "1st", "nhất"),
+        (2, 4, "2nd", "nhì"),
+        (3, 4, "3rd", "ba"),
+        (4, 4, "4th", "bét"),
+        (2, 2, "2nd", "bét"),
+        (5, 8, "5th", "năm"),
+    ],
+)
+def test_places_as_players_say_them(place: int, players: int, en: str, vi: str) -> None:
+    """§6: *về nhì*, not *về thứ 2*; the last place is *bét*."""
+    assert (place_name(place, players), place_name(place, players, "vi")) == (en, vi)
+
+
+def test_places_out_of_range_are_refused() -> None:
+    """A place that is not at the table is an error."""
+    for place, players in ((0, 4), (5, 4), (1, 9)):
+        with pytest.raises(InvalidArgumentError):
+            place_name(place, players)
+    with pytest.raises(TypeError):
+        place_name("1", 4)  # type: ignore[arg-type]  # the point of the test
+
+
+def test_the_vietnamese_is_marked_reviewed() -> None:
+    """§6: the catalogue says who reviewed each language."""
+    assert set(REVIEWED) == set(LANGUAGES)
+    assert REVIEWED["vi"] == "project"
+
+
+def test_every_card_problem_has_a_sentence() -> None:
+    """Each `InvalidCardError.problem` the parser sets has an entry in both languages."""
+    problems = {
+        "rank-number",
+        "unknown-rank",
+        "missing-suit",
+        "unknown-suit",
+        "too-long",
+        "too-many",
+        "empty",
+    }
+    for problem in problems:
+        assert set(CATALOGUE[f"card.{problem}"]) == set(LANGUAGES)
+    with pytest.raises(TypeError):
+        card_error(ValueError("x"), "en")  # type: ignore[arg-type]  # the point
+    with pytest.raises(UnknownLanguageError):
+        card_error(InvalidCardError("x"), "fr")

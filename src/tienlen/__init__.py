@@ -1,4 +1,4 @@
-"""tienlen: the rules of Tiến Lên for five variants (see RULES.md).
+"""tienlen: the rules of Tiến Lên for five variants (the rules reference: `rule_section`).
 
 Cards and hands (`Card`, `Hand`, `parse_cards`), combinations (`Combo`, `classify`),
 comparison (`beats`), legal plays (`legal_plays`) and the rule sets (`CLASSIC`,
@@ -34,7 +34,7 @@ from tienlen.errors import (
 )
 from tienlen.evaluation import EvaluationStats, evaluate
 from tienlen.game import Action, Actions, GameSetup, GameState, Pass, Play
-from tienlen.match import Match
+from tienlen.match import Match, play_match
 from tienlen.players import (
     GreedyPlayer,
     Observation,
@@ -68,6 +68,7 @@ from tienlen.rules import (
 )
 from tienlen.scoring import ChopChain, GameResult, ScoreItem, ScoreKind
 from tienlen.search import ISMCTSPlayer, PIMCPlayer, SamplingError, sample_world
+from tienlen.sections import RuleSection, rule_section
 from tienlen.simulation import ExecutorError, MapExecutor, SimulationStats, simulate
 
 __version__ = "0.1.0.dev0"
@@ -134,6 +135,7 @@ __all__ = [
     "Plays",
     "RandomPlayer",
     "Rank",
+    "RuleSection",
     "RuleSet",
     "SamplingError",
     "ScoreItem",
@@ -152,6 +154,8 @@ __all__ = [
     "legal_plays",
     "parse_cards",
     "play_game",
+    "play_match",
+    "rule_section",
     "sample_world",
     "simulate",
 ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Final, Self, TypeVar
 
@@ -374,25 +375,98 @@ def _character(char: str) -> str:
     return f"{char!r} (U+{ord(char):04X})"
 
 
+_RANK_NUMBERS: Final = {"1": "A", "11": "J", "12": "Q", "13": "K", "14": "A"}
+"""Ranks written as numbers, and the letter card text uses for them."""
+_NUMBER_RE: Final = re.compile("[0-9]+")
+_SUIT_WORDS: Final = {
+    "bích": "s",
+    "chuồn": "c",
+    "nhép": "c",
+    "tép": "c",
+    "rô": "d",
+    "cơ": "h",
+}
+"""The Vietnamese names of the suits, as card text may write them (``7 cơ``)."""
+_SUIT_WORD_RE: Final = re.compile(
+    f"({_RANK_TEXT})\\s*({'|'.join(_SUIT_WORDS)})(?![^\\W\\d_])", re.IGNORECASE
+)
+
+
+def normal_text(text: str) -> str:
+    """Typed text made plain (private helper): decomposed letters recomposed, spaces spaced.
+
+    Text holding combining marks (a decomposed *ỏ*) is put in Unicode normal form
+    NFC; every non-ASCII space (a no-break space, an em space, an ideographic space)
+    becomes an ASCII space, one for one, so offsets in the text stay right. Other
+    characters, look-alikes included (the Kelvin sign), are left for the parser to
+    refuse.
+
+    Example:
+        >>> from tienlen.cards import normal_text
+        >>> normal_text("bo\N{COMBINING HOOK ABOVE}\N{NO-BREAK SPACE}qua")
+        'bỏ qua'
+    """
+    if text.isascii():
+        return text
+    if any(unicodedata.combining(char) for char in text):
+        text = unicodedata.normalize("NFC", text)
+    return "".join(
+        " " if char.isspace() and not char.isascii() else char for char in text
+    )
+
+
+def _plain(text: str) -> str:
+    """Non-ASCII card text made plain: `normal_text`, then suit words as letters.
+
+    Example:
+        >>> _plain("7\N{NO-BREAK SPACE}Cơ, 10 bích")
+        '7h, 10s'
+    """
+    return _SUIT_WORD_RE.sub(
+        lambda match: match[1] + _SUIT_WORDS[match[2].lower()], normal_text(text)
+    )
+
+
 def _invalid_token(text: str, pos: int) -> InvalidCardError:
     token_match = _TOKEN.match(text, pos)
     assert token_match is not None
     token = token_match.group()
     rank_match = _RANK_RE.match(token)
-    if rank_match is None:
+    number = _NUMBER_RE.match(token)
+    problem = "unknown-rank"
+    suit = "" if number is None else token[number.end() : number.end() + 1]
+    if (
+        rank_match is None
+        and number is not None
+        and number[0] in _RANK_NUMBERS
+        and (suit == "" or suit.casefold() in _SUIT_BY_TEXT)
+    ):
+        reason = f"unknown rank {number[0]!r}: write {_RANK_NUMBERS[number[0]]}"
+        problem = "rank-number"
+    elif rank_match is None:
         reason = f"unknown rank {_character(token[0])}"
     elif rank_match.end() == len(token):
         reason = "missing suit"
+        problem = "missing-suit"
     else:
         reason = f"unknown suit {_character(token[rank_match.end()])}"
+        problem = "unknown-suit"
     return InvalidCardError(
-        f"invalid card {_quoted(token)} in {_quoted(text, pos)} (at {pos}): {reason}"
+        f"invalid card {_quoted(token)} in {_quoted(text, pos)} (at {pos}): {reason}",
+        problem=problem,
+        token=token[:20],
     )
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
-    """Parse cards separated by ASCII whitespace, commas or nothing, in the order given.
+    """Parse cards separated by whitespace, commas or nothing, in the order given.
 
+    A card is a rank (``3``-``10`` or ``T``, ``J``, ``Q``, ``K``, ``A``, ``2``) and a
+    suit: a letter (``s``, ``c``, ``d``, ``h``; the letters stay English in every
+    language, ``c`` is clubs), a symbol (``♠ ♣ ♦ ♥``) or a Vietnamese suit word, after
+    a space or not (``7 bích``, ``7 chuồn``, also ``nhép`` or ``tép``, ``7 rô``,
+    ``7 cơ``). Text is read in Unicode normal form NFC, and any Unicode space (a
+    no-break space, an ideographic space) separates cards as an ASCII space does.
     The result is eager; duplicates are kept (two decks hold two copies of a card).
     Safe on untrusted text: it refuses more than `tienlen.cards.MAX_TEXT_LENGTH` characters or
     `tienlen.cards.MAX_CARDS` cards before doing any work proportional to them.
@@ -408,6 +482,8 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         (Card.parse('3s'), Card.parse('4s'), Card.parse('5h'))
         >>> parse_cards("10hJh")
         (Card.parse('Th'), Card.parse('Jh'))
+        >>> parse_cards("7 cơ, 7 rô, 7 bích")
+        (Card.parse('7h'), Card.parse('7d'), Card.parse('7s'))
     """
     if not isinstance(text, str):
         msg = f"expected card text, got {type(text).__name__}"  # type: ignore[unreachable]
@@ -415,18 +491,22 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     end = len(text)
     if end > MAX_TEXT_LENGTH:
         msg = f"card text of {end:,} characters, more than the {MAX_TEXT_LENGTH:,} allowed"
-        raise InvalidCardError(msg)
+        raise InvalidCardError(msg, problem="too-long")
+    typed = text
+    if not text.isascii():
+        text = _plain(text)
+        end = len(text)
     cards: list[Card] = []
     pos = _skip_separators(text, 0)
     while pos < end:
         match = _CARD_RE.match(text, pos)
-        if match is None:
-            raise _invalid_token(text, pos)
+        if match is None:  # quoted as typed, unless suit words moved the offsets
+            raise _invalid_token(typed if len(typed) == end else text, pos)
         cards.append(_card_from_match(match.group(1), match.group(2)))
         pos = _skip_separators(text, match.end())
     if len(cards) > MAX_CARDS:
         msg = f"{len(cards)} cards in {_quoted(text)}, more than the {MAX_CARDS} of two decks"
-        raise InvalidCardError(msg)
+        raise InvalidCardError(msg, problem="too-many")
     return tuple(cards)
 
 

@@ -3,9 +3,12 @@
 Commands: ``classify``, ``beats``, ``plays`` (the rule questions), ``play`` (an
 interactive game against bots), ``demo`` (a game among bots, trick by trick) and
 ``simulate`` (many games, a results table). ``--json`` gives machine-readable output
-on the non-interactive commands. Exit codes: 0 for a positive answer, 1 for a
-negative one (not a combination, does not beat, no legal play), 2 for bad input, with
-the error on standard error.
+on the non-interactive commands; ``--lang vi`` speaks Vietnamese, errors included;
+``--rules-file`` reads a table's own rule set (the JSON form of records). Exit codes:
+0 for a positive answer, 1 for a negative one (not a combination, does not beat, no
+legal play), 2 for bad input, with the error on standard error, 3 when the output
+cannot be written, 130 when interrupted (Ctrl-C). Where standard output cannot encode
+the suit symbols (``PYTHONIOENCODING=ascii``), cards are written with suit letters.
 """
 
 from __future__ import annotations
@@ -18,13 +21,19 @@ import os
 import random
 import sys
 import time
+import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Final, TypeVar
 
 from tienlen import __version__
-from tienlen.cards import parse_cards
+from tienlen.cards import normal_text, parse_cards
 from tienlen.combos import Combo, ComboKind
-from tienlen.errors import IllegalPlayError, TienLenError
+from tienlen.errors import (
+    IllegalPlayError,
+    InvalidCardError,
+    TienLenError,
+    UnknownVariantError,
+)
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.game import GameState, Pass, Play
 from tienlen.messages import (
@@ -32,11 +41,13 @@ from tienlen.messages import (
     LANGUAGES,
     instant_win_name,
     kind_name,
+    place_name,
     score_line,
     shape_name,
     text,
 )
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, play_game
+from tienlen.records import rules_from_json
 from tienlen.rules import (
     CLASSIC_TWO_DECKS,
     RULESETS,
@@ -47,6 +58,7 @@ from tienlen.rules import (
     two_decks,
 )
 from tienlen.rules._base import as_hand
+from tienlen.sections import rule_section
 from tienlen.simulation import MapExecutor, SimulationStats, process_pool, simulate
 
 __all__ = ["main"]
@@ -99,7 +111,7 @@ def _describe(combo: Combo, lang: str) -> str:
 
 
 def _classify(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = get_rules(args.rules)
+    rules = _rules(args)
     cards = parse_cards(" ".join(args.cards))
     combo = rules.classify(cards)
     why = None if combo is not None else why_not_combination(cards, rules)
@@ -108,8 +120,9 @@ def _classify(args: argparse.Namespace, out: IO[str]) -> int:
             {
                 "rules": rules.name,
                 "combination": None if combo is None else _combo_json(combo),
-                "reason": None if why is None else str(why),
+                "reason": None if why is None else why._clause("en"),
                 "rule": None if why is None else why.rule,
+                "section": None if why is None else _section_json(why.rule),
             },
             out,
         )
@@ -117,37 +130,71 @@ def _classify(args: argparse.Namespace, out: IO[str]) -> int:
         print(_describe(combo, args.lang), file=out)
     else:
         assert why is not None
-        reason = str(why) if args.lang == "en" else why.message(args.lang)
+        reason = why._clause(args.lang)
         print(
             text("cli.not_combo", args.lang, rules=rules.name, reason=reason), file=out
         )
+        print(_rule_line(why.rule, args.lang), file=out)
     return 0 if combo is not None else 1
 
 
+def _rule_line(label: str, lang: str) -> str:
+    """The line that cites the deciding rule: its number, and in English its title."""
+    section = rule_section(label)
+    mark = "§" if section.number[0].isdigit() else ""
+    shown = f"{mark}{section.number}"
+    if lang == "en":
+        shown = f"{shown} {section.title}"
+    return text("cli.rule", lang, section=shown)
+
+
+def _section_json(label: str) -> dict[str, str]:
+    """A rule's section for ``--json``: its number, title and address."""
+    section = rule_section(label)
+    return {"number": section.number, "title": section.title, "url": section.url}
+
+
 def _beats(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = get_rules(args.rules)
-    play = as_combo(args.play, rules)
-    top = as_combo(args.top, rules)
+    rules = _rules(args)
+    play = _combination(args.play, rules, args.lang)
+    top = _combination(args.top, rules, args.lang)
     explanation = explain_beats(play, top, rules)
     if args.json:
         _print_json(
             {
                 "rules": rules.name,
                 "beats": explanation.beats,
-                "reason": str(explanation).split(": ", 1)[1],
+                "reason": explanation._clause("en").split(": ", 1)[1],
                 "rule": explanation.rule,
+                "section": _section_json(explanation.rule),
             },
             out,
         )
-    elif args.lang == "en":
-        print(explanation, file=out)
     else:
         print(explanation.message(args.lang), file=out)
+        print(_rule_line(explanation.rule, args.lang), file=out)
     return 0 if explanation.beats else 1
 
 
+def _combination(cards: str, rules: BaseRules, lang: str) -> Combo:
+    """The combination *cards* form under *rules*.
+
+    Raises:
+        _BadInputError: they form none; the message says why, in *lang*.
+    """
+    parsed = parse_cards(cards)
+    combo = rules.classify(parsed)
+    if combo is None:
+        why = why_not_combination(parsed, rules)
+        reason = "" if why is None else why._clause(lang)
+        shown = " ".join(card.unicode() for card in parsed) or repr(cards)
+        line = text("cli.not_combo", lang, rules=rules.name, reason=reason)
+        raise _BadInputError(f"{shown}: {line}")  # already in *lang*
+    return combo
+
+
 def _plays(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = get_rules(args.rules)
+    rules = _rules(args)
     lang = args.lang
     hand = as_hand(args.hand)
     top = None if args.on is None else as_combo(args.on, rules)
@@ -239,8 +286,7 @@ def _aftermath(
 def _finish(
     state: GameState, out: IO[str], lang: str, human: int | None = None
 ) -> None:
-    result = state.result
-    assert result is not None
+    result = state.final_result()
     if result.instant_win is not None:
         hand = instant_win_name(result.instant_win, lang)
         print(text("cli.instant_win", lang, player=result.winner, hand=hand), file=out)
@@ -249,17 +295,67 @@ def _finish(
             print(text("cli.dealt", lang, cards=dealt), file=out)
     order = ", ".join(text("cli.player", lang, player=p) for p in result.finish_order)
     print(text("cli.finish_order", lang, order=order), file=out)
-    print(
-        text("cli.scores", lang, scores=", ".join(f"{s:+d}" for s in result.scores)),
-        file=out,
+    scores = ", ".join(
+        text("cli.score", lang, player=player, points=f"{points:+d}")
+        for player, points in enumerate(result.scores)
     )
+    print(text("cli.scores", lang, scores=scores), file=out)
     for item in result.items:
         print(f"  {score_line(item, lang)}", file=out)
     if human is not None and human in result.finish_order:
-        place = result.finish_order.index(human) + 1
+        place = place_name(
+            result.finish_order.index(human) + 1, len(result.finish_order), lang
+        )
         print(
             text("cli.your_place", lang, place=place, players=state.players), file=out
         )
+
+
+_MAX_RULES_FILE: Final = 1_000_000
+"""The most bytes ``--rules-file`` reads: a rule set is a few kilobytes."""
+
+
+def _rules(args: argparse.Namespace) -> BaseRules:
+    """The rule set of ``--rules-file`` when given, else the preset ``--rules`` names.
+
+    The file holds a rule set as `tienlen.records.rules_to_json` writes it, or a whole
+    game record (`tienlen.records.to_json`), whose rules are taken.
+
+    Raises:
+        _BadInputError: the file cannot be read, or is no JSON.
+        RecordError: the JSON is no rule set.
+    """
+    path = getattr(args, "rules_file", None)
+    if path is None:
+        try:
+            return get_rules(args.rules)
+        except UnknownVariantError as error:
+            known = ", ".join((*RULESETS, CLASSIC_TWO_DECKS.name))
+            name = repr(args.rules[:40])
+            raise _BadInputError(
+                str(error), "cli.unknown_variant", name=name, known=known
+            ) from None
+    try:
+        with open(path, "rb") as file:  # noqa: PTH123 (a user's path, as given)
+            raw = file.read(_MAX_RULES_FILE + 1)
+    except OSError as error:
+        msg = f"cannot read the rules file {path!r}: {error.strerror or error}"
+        raise _BadInputError(msg, "cli.rules_file", path=repr(path)) from None
+    if len(raw) > _MAX_RULES_FILE:
+        msg = f"the rules file {path!r} is larger than {_MAX_RULES_FILE:,} bytes"
+        raise _BadInputError(msg, "cli.rules_file", path=repr(path))
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as error:
+        msg = f"the rules file {path!r} is not JSON: {error}"
+        raise _BadInputError(msg, "cli.rules_file", path=repr(path)) from None
+    version = 2
+    if isinstance(data, dict) and "rules" in data:  # a whole record: its rules
+        version = data.get("version", version)
+        if type(version) is not int:
+            version = 2
+        data = data["rules"]
+    return rules_from_json(data, "rules", version=version)
 
 
 def _table_rules(args: argparse.Namespace) -> BaseRules:
@@ -269,15 +365,17 @@ def _table_rules(args: argparse.Namespace) -> BaseRules:
         _BadInputError: five or more players on one deck, or ``--decks 1`` for a
             two-deck variant.
     """
-    rules = get_rules(args.rules)
+    rules = _rules(args)
     if args.decks == 2:
         return two_decks(rules)
     if args.decks == 1 and rules.decks == 2:
         msg = f"{rules.name} is played with two decks: drop --decks 1, or choose a one-deck variant"
-        raise _BadInputError(msg)
+        raise _BadInputError(msg, "cli.two_decks", rules=rules.name)
     if rules.decks == 1 and 4 < args.players <= 8:  # one deck seats four
         msg = f"{rules.name} on one deck seats 2-4 players, not {args.players}: add --decks 2 for five to eight"
-        raise _BadInputError(msg)
+        raise _BadInputError(
+            msg, "cli.one_deck", rules=rules.name, players=args.players
+        )
     return rules
 
 
@@ -397,7 +495,7 @@ def _table(state: GameState, lang: str) -> str:
         else text("cli.top", lang, cards=top.unicode())
     ]
     for seat in range(state.players):
-        if seat == _HUMAN:
+        if seat == _HUMAN or not state.hands[seat]:  # the human, or a player out
             continue
         key = "cli.seat.passed" if seat in state.passed else "cli.seat"
         cards = _count(len(state.hands[seat]), lang)
@@ -420,8 +518,9 @@ def _read_line() -> str:
 def _ask(state: GameState, out: IO[str], lang: str, *, jumping_in: bool) -> Play | Pass:
     """Ask the human for an action until the engine accepts it.
 
-    Commands are read case-insensitively; an empty line asks again; actions are read
-    by `GameState.parse_action` (``pass``, ``p``, *bỏ* or cards).
+    Commands are read case-insensitively, in English or Vietnamese (`_COMMANDS`); an
+    empty line asks again; actions are read by `GameState.parse_action` (``pass``,
+    ``p``, *bỏ*, *bỏ lượt*, *qua* or cards).
     """
     print(_table(state, lang), file=out)
     if jumping_in:
@@ -429,10 +528,13 @@ def _ask(state: GameState, out: IO[str], lang: str, *, jumping_in: bool) -> Play
     while True:
         print("> ", end="", file=out, flush=True)
         line = _read_line()
-        command = line.strip().casefold()
+        command = _COMMANDS.get(" ".join(normal_text(line).casefold().split()))
         if not line or command == "quit":
             raise _ExitRequestError(0)
-        if not command:
+        if not line.strip():
+            continue
+        if command == "help":
+            print(text("cli.help", lang), file=out)
             continue
         if command == "hint":
             mine = [
@@ -451,11 +553,33 @@ def _ask(state: GameState, out: IO[str], lang: str, *, jumping_in: bool) -> Play
         except IllegalPlayError as error:
             print(text("cli.not_allowed", lang, why=error.message(lang)), file=out)
             continue
-        except TienLenError:  # text that names no action (parse_action)
-            why = text("cli.unreadable", lang, text=repr(line.strip()))
-            print(text("cli.not_allowed", lang, why=why), file=out)
+        except InvalidCardError as error:  # text that names no action
+            shown = repr(line.strip())
+            print(
+                text("cli.unreadable", lang, text=shown, why=error.message(lang)),
+                file=out,
+            )
+            continue
+        except TienLenError as error:  # a seat that is not the human's
+            print(text("cli.not_allowed", lang, why=_error_text(error, lang)), file=out)
             continue
         return action
+
+
+_COMMANDS: Final = {
+    "quit": "quit",
+    "exit": "quit",
+    "thoát": "quit",
+    "thoat": "quit",
+    "hint": "hint",
+    "gợi ý": "hint",
+    "goi y": "hint",
+    "help": "help",
+    "?": "help",
+    "trợ giúp": "help",
+    "tro giup": "help",
+}
+"""The commands ``play`` reads besides actions, in both languages, by their word."""
 
 
 # -- simulate ---------------------------------------------------------------------
@@ -470,11 +594,14 @@ def _bots(names: str, seats: int) -> list[Player]:
     chosen = [name.strip().casefold() for name in names.split(",")]
     unknown = [name for name in chosen if name not in _PLAYERS]
     if unknown:
-        msg = f"unknown bot {unknown[0]!r} (known: {', '.join(_PLAYERS)})"
-        raise _BadInputError(msg)
+        known = ", ".join(_PLAYERS)
+        msg = f"unknown bot {unknown[0]!r} (known: {known})"
+        raise _BadInputError(
+            msg, "cli.unknown_bot", name=repr(unknown[0][:40]), known=known
+        )
     if len(chosen) > seats:
         msg = f"{len(chosen)} bots named for {seats} seats"
-        raise _BadInputError(msg)
+        raise _BadInputError(msg, "cli.too_many_bots", bots=len(chosen), seats=seats)
     chosen += [chosen[-1]] * (seats - len(chosen))
     return [_PLAYERS[name]() for name in chosen]
 
@@ -497,10 +624,12 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
     rules = _table_rules(args)
     if args.games < 1 or args.workers < 1:
         msg = "--games and --workers must be at least 1"
-        raise _BadInputError(msg)
+        raise _BadInputError(msg, "cli.at_least_one")
     if args.workers > _max_workers():
         msg = f"--workers must be at most {_max_workers()} (four per CPU), not {args.workers}"
-        raise _BadInputError(msg)
+        raise _BadInputError(
+            msg, "cli.workers", most=_max_workers(), workers=args.workers
+        )
     rules.deal_size(args.players)  # the table size first: a clear error
     players = _bots(args.bots, args.players)
     names = [_bot_name(player) for player in players]
@@ -514,11 +643,55 @@ def _simulate(args: argparse.Namespace, out: IO[str]) -> int:
     if args.json:
         _print_json(_stats_json(stats, names, rules.name, args.seed), out)
         return 0
-    seats = ", ".join(f"{seat}={name}" for seat, name in enumerate(names))
-    print(f"{rules.name}, players: {seats}", file=out)
-    print(stats.summary(), file=out)
-    print(f"bombs played: {stats.bombs}, chops: {stats.chops}", file=out)
+    for line in _stats_lines(stats, names, rules.name, args.lang):
+        print(line, file=out)
     return 0
+
+
+def _stats_lines(
+    stats: SimulationStats, names: list[str], rules: str, lang: str
+) -> list[str]:
+    """``simulate``'s results in words, one line per seat, every number labelled."""
+    seats = ", ".join(f"{seat}={name}" for seat, name in enumerate(names))
+    lines = [text("sim.header", lang, rules=rules, games=stats.games, seats=seats)]
+    lines.append(text("sim.actions", lang, actions=f"{stats.mean_actions:.1f}"))
+    for seat, name in enumerate(names):
+        low, high = stats.confidence_interval(seat)
+        places = ", ".join(
+            text(
+                "sim.place",
+                lang,
+                place=place_name(place, stats.seats, lang),
+                count=row[seat],
+            )
+            for place, row in enumerate(stats.places, 1)
+        )
+        lines.append(
+            text(
+                "sim.seat",
+                lang,
+                player=seat,
+                bot=name,
+                wins=f"{stats.win_rates[seat]:.3f}",
+                score=f"{stats.mean_scores[seat]:+.3f}",
+                low=f"{low:+.3f}",
+                high=f"{high:+.3f}",
+                places=places,
+            )
+        )
+
+    def per_seat(counts: Sequence[int]) -> str:
+        return ", ".join(
+            text("sim.count", lang, player=seat, count=count)
+            for seat, count in enumerate(counts)
+        )
+
+    lines.append(
+        text(
+            "sim.bombs", lang, bombs=per_seat(stats.bombs), chops=per_seat(stats.chops)
+        )
+    )
+    return lines
 
 
 def _stats_json(
@@ -628,7 +801,18 @@ class _Counted:
 
 
 class _BadInputError(TienLenError, ValueError):
-    """Bad command-line input."""
+    """Bad command-line input; *key* names its sentence in the message catalogue."""
+
+    def __init__(self, msg: str, key: str | None = None, **fields: object) -> None:
+        super().__init__(msg)
+        self.key = key
+        self.fields = fields
+
+    def message(self, lang: str = "en") -> str:
+        """The error in *lang*: its catalogue sentence, or the English text."""
+        if self.key is None:
+            return str(self)
+        return text(self.key, lang, **self.fields)
 
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -657,7 +841,15 @@ def _parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(
             name, help=help_text, description=help_text, formatter_class=_HelpFormatter
         )
-        sub.add_argument("--rules", default="classic", help=f"the variant ({variants})")
+        table = sub.add_mutually_exclusive_group()
+        table.add_argument(
+            "--rules", default="classic", help=f"the variant ({variants})"
+        )
+        table.add_argument(
+            "--rules-file",
+            metavar="FILE",
+            help="a table's own rule set: a JSON file as the records write it",
+        )
         sub.add_argument(
             "--lang", default="en", choices=LANGUAGES, help="the language of the text"
         )
@@ -735,8 +927,21 @@ def _write_error(line: str, end: str = "\n") -> None:
     if stream is None:  # started with standard error closed: the exit code tells
         return
     with contextlib.suppress(OSError, ValueError):
+        encoding = getattr(stream, "encoding", None)
+        if isinstance(encoding, str) and not _can_encode(encoding):
+            with contextlib.suppress(LookupError):  # ASCII suits, "?" for the rest
+                line = _AsciiSuits(stream, encoding).plain(line)
         stream.write(line + end)
         stream.flush()
+
+
+def _can_encode(encoding: str) -> bool:
+    """Whether *encoding* has the suit symbols."""
+    try:
+        "♠♣♦♥".encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def _silence_stdout() -> None:
@@ -746,20 +951,80 @@ def _silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
 
 
+def _error_text(error: BaseException, lang: str) -> str:
+    """An error for the person at the terminal: its player's sentence where it has one."""
+    message = getattr(error, "message", None)
+    if lang != "en" and isinstance(error, TienLenError) and callable(message):
+        try:
+            said = message(lang)
+        except TypeError:  # a ``message`` that is not the catalogue's
+            said = None
+        if isinstance(said, str):
+            return said
+    return str(error)
+
+
+class _AsciiSuits:
+    """A text stream that writes suit letters for suit symbols.
+
+    `main`'s output where ♠ ♥ ♦ ♣ cannot be encoded (``PYTHONIOENCODING=ascii``);
+    the rest of what the encoding lacks is written ``?``.
+    """
+
+    _SUITS: Final = str.maketrans("♠♣♦♥♤♧♢♡", "scdhscdh")
+    _LETTERS: Final = str.maketrans("đĐ", "dD")
+
+    def __init__(self, stream: IO[str], encoding: str) -> None:
+        self.stream = stream
+        self.encoding = encoding
+
+    def plain(self, data: str) -> str:
+        """*data* with suits as letters, and ``?`` for what the encoding lacks."""
+        plain = data.translate(self._SUITS)
+        try:
+            plain.encode(self.encoding)
+        except UnicodeEncodeError:  # Vietnamese without its marks: "nguoi choi"
+            bare = unicodedata.normalize("NFKD", plain.translate(self._LETTERS))
+            plain = "".join(char for char in bare if not unicodedata.combining(char))
+        return plain.encode(self.encoding, "replace").decode(self.encoding)
+
+    def write(self, data: str) -> int:
+        """Write *data*, suits as letters, the unencodable as ``?``."""
+        return self.stream.write(self.plain(data))
+
+    def flush(self) -> None:
+        """Flush the stream."""
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        """Whether the stream is a terminal."""
+        return _is_tty(self.stream)
+
+
+def _encodable(stream: IO[str]) -> IO[str]:
+    """*stream*, or an `_AsciiSuits` around it when it cannot encode the suit symbols."""
+    encoding = getattr(stream, "encoding", None)
+    if not isinstance(encoding, str) or _can_encode(encoding):
+        return stream
+    return _AsciiSuits(stream, encoding)  # type: ignore[return-value]
+
+
 def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     """Run the command line with *argv* (default: ``sys.argv[1:]``); return the exit code.
 
-    Exit codes: 0 yes, 1 no, 2 bad input, 3 when the output cannot be written.
+    Exit codes: 0 yes, 1 no, 2 bad input, 3 when the output cannot be written, 130
+    when interrupted (Ctrl-C: one line on standard error, no traceback).
 
     Example:
         >>> main(["classify", "3s", "4s", "5h"])
         3-card straight, 5♥ high: 3♠ 4♠ 5♥
         0
         >>> main(["beats", "5s 5c 5d 5h", "Ah"])
-        no: a four of a kind cannot beat a single A: different shapes, and no bomb applies (RULES §1.3)
+        No: a four of a kind cannot beat a single A: different shapes, and no bomb applies.
+        rule: §1.3 Shape, and beating the same shape
         1
     """
-    stream = sys.stdout if out is None else out
+    stream = _encodable(sys.stdout) if out is None else out
     parser = _parser()
     try:
         with contextlib.redirect_stdout(stream):  # --help goes to *out* too
@@ -769,17 +1034,25 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
                 return 0
     except SystemExit as exit_:
         return int(exit_.code or 0)
+    except KeyboardInterrupt:
+        _write_error("tienlen: interrupted")
+        return 130
     run: Callable[[argparse.Namespace, IO[str]], int] = args.run
+    lang: str = getattr(args, "lang", "en")
     try:
         code = run(args, stream)
         stream.flush()
+    except KeyboardInterrupt:  # Ctrl-C: one line, the shell's code for SIGINT
+        _write_error(f"tienlen: {text('cli.interrupted', lang)}")
+        return 130
     except _ExitRequestError as leave:
         return leave.code
     except BrokenPipeError:  # the reader went away (`tienlen demo | head`)
         _silence_stdout()
         return 0
     except (TienLenError, ValueError) as error:
-        _write_error(f"tienlen: error: {error}")
+        why = _error_text(error, lang)
+        _write_error(f"tienlen: {text('cli.error', lang, why=why)}")
         return 2
     except OSError as error:  # a full disk, `> /dev/full`
         _silence_stdout()

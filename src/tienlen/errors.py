@@ -66,7 +66,45 @@ class InvalidCardError(TienLenError, ValueError):
         Traceback (most recent call last):
         ...
         tienlen.errors.InvalidCardError: invalid card '1x' in '3s 1x 5h' (at 3): ...
+
+    ``str(error)`` is the developer's message; `InvalidCardError.message` is the
+    sentence to show the player, in English or Vietnamese.
+
+    Attributes:
+        problem: What is wrong, when the parser knows: ``"rank-number"`` (a rank
+            written as a number, ``11h``), ``"unknown-rank"``, ``"missing-suit"``,
+            ``"unknown-suit"``, ``"too-long"``, ``"too-many"``, ``"empty"``; or
+            ``None``.
+        token: The card text that could not be read (at most 20 characters), or
+            ``None``.
     """
+
+    def __init__(
+        self, *args: object, problem: str | None = None, token: str | None = None
+    ) -> None:
+        super().__init__(*args)
+        self.problem = problem
+        self.token = token
+
+    def message(self, lang: str = "en") -> str:
+        """The error as a sentence for the player, in English or Vietnamese.
+
+        Raises:
+            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+
+        Example:
+            >>> from tienlen import InvalidCardError, parse_cards
+            >>> try:
+            ...     parse_cards("9h 10h 11h")
+            ... except InvalidCardError as error:
+            ...     print(error.message())
+            ...     print(error.message("vi"))
+            11h is not a card: write J for the jack.
+            11h không phải là lá bài: hãy gõ J cho lá bồi.
+        """
+        from tienlen.messages import card_error  # noqa: PLC0415 (messages imports cards)
+
+        return card_error(self, lang)
 
 
 class InvalidComboError(TienLenError, ValueError):
@@ -168,11 +206,17 @@ class IllegalReason(enum.StrEnum):
     """The player passed earlier in this trick (RULES §1.5.3)."""
     CARDS_NOT_IN_HAND = "cards not in hand"
     """The player does not hold those cards (RULES §1.5.2)."""
+    CARD_REPEATED = "card named twice"
+    """The play names a card more often than the player holds it, as ``3s 3s`` with
+    one 3♠ (RULES §1.5.2).
+
+    .. versionadded:: 0.2
+    """
     NOT_A_COMBO = "not a combination"
     """The cards form no combination under the rules (RULES §1.2)."""
     CANNOT_LEAD = "cannot be led"
     """Consecutive quads are slams only (RULES §5.2, D-13), or the table forbids
-    leading bombs (RULES §12.1)."""
+    leading bombs (RULES §12.1): `IllegalPlayError.rule` says which."""
     MUST_INCLUDE = "must include the first-lead card"
     """The first lead must contain 3♠ or the lowest dealt card (RULES §2.4, D-4)."""
     WRONG_SHAPE = "wrong shape"
@@ -206,6 +250,7 @@ _REASON_RULES: dict[IllegalReason, str] = {
     IllegalReason.NOT_YOUR_TURN: "rules-1-5-2",
     IllegalReason.LOCKED_OUT: "rules-1-5-3",
     IllegalReason.CARDS_NOT_IN_HAND: "rules-1-5-2",
+    IllegalReason.CARD_REPEATED: "rules-1-5-2",
     IllegalReason.NOT_A_COMBO: "rules-1-2",
     IllegalReason.CANNOT_LEAD: "d-13",
     IllegalReason.MUST_INCLUDE: "rules-2-4",
@@ -233,10 +278,13 @@ class IllegalPlayError(TienLenError, ValueError):
         cards: The cards that decide, as card text: for `IllegalReason.DOES_NOT_BEAT`
             the play's highest card and the top's (``("3d", "2d")``), for
             `IllegalReason.MUST_INCLUDE` the card the lead must contain, for
-            `IllegalReason.CARDS_NOT_IN_HAND` the cards the player lacks; otherwise
+            `IllegalReason.CARDS_NOT_IN_HAND` the cards the player lacks, for
+            `IllegalReason.CARD_REPEATED` the cards named too often; otherwise
             empty.
-        rule: The label of the rules-reference section that decides
-            (`IllegalReason.rule` unless the rule set names a more precise one).
+        rule: The label of the rules-reference section that decided this refusal:
+            `IllegalReason.rule`, or a more precise one (``"rules-12-1"`` when a
+            table's house rule forbids leading a bomb, ``"d-13"`` for Vietcong's
+            slams). `tienlen.rule_section` turns it into a number, title and link.
         rules: The name of the rule set in play, or ``None``.
 
     Example:
@@ -250,7 +298,7 @@ class IllegalPlayError(TienLenError, ValueError):
         >>> error.message()
         '3♦ does not beat 2♦.'
         >>> error.message(lang="vi")
-        '3♦ không lớn hơn 2♦.'
+        '3♦ không chặn được 2♦.'
         >>> error.rule
         'rules-1-3'
     """

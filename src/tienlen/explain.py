@@ -137,7 +137,7 @@ class NotACombination:
         >>> why.reason, why.rule
         (<NoComboReason.UNEVEN: 'uneven'>, 'rules-1-2')
         >>> why.message("vi")
-        'Mỗi hạng phải có cùng số lá.'
+        'Các lá khác nhau phải có số lượng bằng nhau.'
     """
 
     reason: NoComboReason
@@ -358,6 +358,11 @@ class BeatsExplanation:
 
     def _clause(self, lang: str) -> str:
         key = f"beats.{self.because.name}"
+        if (
+            self.because is BeatsReason.DIFFERENT_SHAPES
+            and self.play.kind is self.top.kind
+        ):  # two straights of different lengths: one kind, not one size
+            key = "beats.DIFFERENT_SIZES"
         if self.cards:
             high, low = (card.unicode() for card in self.cards)
             return messages.text(key, lang, high=high, low=low)
@@ -386,7 +391,9 @@ def explain_beats(
         >>> str(explain_beats("7h 7s", "7d 7c"))
         'yes: the same shape, and 7♥ is higher than 7♦ (RULES §1.3)'
         >>> print(explain_beats("9c Tc Jc", "3s 4s 5s 6s"))
-        no: a 3-card straight cannot beat a 4-card straight: different shapes, and no bomb applies (RULES §1.3)
+        no: a 3-card straight cannot beat a 4-card straight: the same kind, but not the same number of cards (RULES §1.3)
+        >>> print(explain_beats("5s 5c 5d 5h", "Ah"))
+        no: a four of a kind cannot beat a single A: different shapes, and no bomb applies (RULES §1.3)
     """
     check_rules(rules)
     challenger = as_combo(play, rules)

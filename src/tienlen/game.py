@@ -21,6 +21,7 @@ import attrs
 
 from tienlen import _bits
 from tienlen._context import Context, context_of, turn_key
+from tienlen._kinds import KINDS
 from tienlen._movegen import Tables
 from tienlen._shapes import SINGLE, STRUCTURES, shape_code, structural_key
 from tienlen.actions import (
@@ -33,7 +34,7 @@ from tienlen.actions import (
     hand_of,
     make_play,
 )
-from tienlen.cards import DECK, Card, Hand
+from tienlen.cards import DECK, Card, Hand, normal_text
 from tienlen.combos import Combo, Plays, make_combo
 from tienlen.errors import (
     IllegalPlayError,
@@ -46,7 +47,7 @@ from tienlen.errors import (
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
-from tienlen.rules._base import as_hand
+from tienlen.rules._base import BaseRules, as_hand
 from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
 
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
@@ -475,6 +476,34 @@ class GameState:
         """
         return frozenset(p for p in range(self.players) if self.locked >> p & 1)
 
+    def final_result(self) -> GameResult:
+        """How the game ended: `result`, for a game known to be over (never ``None``).
+
+        For type checkers and readers alike, ``state.final_result().scores`` says
+        "this game is over" where ``state.result`` would need a check for ``None``. It
+        is a method, not a property: asking a game that goes on is an error.
+
+        Raises:
+            InvalidStateError: the game is not over.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> state = GameState.from_hands(["3s", "5d 6d"], CLASSIC)
+            >>> state.final_result()
+            Traceback (most recent call last):
+            ...
+            tienlen.errors.InvalidStateError: the game is not over: player 0 is to act
+            >>> state.play("3s").final_result().finish_order
+            (0, 1)
+
+        .. versionadded:: 0.2
+        """
+        result = self.result
+        if result is None:
+            msg = f"the game is not over: player {self.to_act} is to act"
+            raise InvalidStateError(msg)
+        return result
+
     @property
     def must_include(self) -> Card | None:
         """The card the current lead must include (3♠ or the lowest dealt card), if any.
@@ -794,10 +823,13 @@ class GameState:
     def parse_action(self, text: str, player: int | None = None) -> Action:
         """The action *text* describes, for *player* (by default the player to act).
 
-        *text* is ``pass`` (any case; also ``p``, or Vietnamese *bỏ*, *bỏ lượt*) or card
-        text in any notation `tienlen.parse_cards` reads, optionally after a seat and a
-        colon (``"2: 3s 3c 4s 4c 5s 5c 6s 6c"``) for a Poker jump-in out of turn. It is
-        read, not judged: `check` or `apply` says whether the action is legal.
+        *text* is a pass or card text in any notation `tienlen.parse_cards` reads
+        (also ``7 cơ``, with a Vietnamese suit word), optionally after a seat and a
+        colon (``"2: 3s 3c 4s 4c 5s 5c 6s 6c"``) for a Poker jump-in out of turn. A pass
+        is ``pass`` or ``p``, or the Vietnamese *bỏ*, *bỏ lượt*, *bỏ qua* or *qua*, in
+        any case. The text is read in Unicode normal form NFC (a decomposed *bỏ* is
+        *bỏ*), and any Unicode space counts as a space. It is read, not judged:
+        `check` or `apply` says whether the action is legal.
 
         Raises:
             InvalidCardError: the text is neither a pass nor cards.
@@ -812,10 +844,13 @@ class GameState:
             (Pass(player=1), Play(player=1, cards=Hand.parse('6d')))
             >>> state.parse_action("1: 5♦")
             Play(player=1, cards=Hand.parse('5d'))
+            >>> state.parse_action("Bỏ Lượt"), state.parse_action("6 rô")
+            (Pass(player=1), Play(player=1, cards=Hand.parse('6d')))
         """
         if not isinstance(text, str):
             msg = f"expected action text, got {type(text).__name__}"  # type: ignore[unreachable]
             raise TypeError(msg)
+        text = normal_text(text)
         written = _SEAT_PREFIX.match(text)
         body = text[written.end() :] if written else text
         if written is not None:
@@ -824,11 +859,11 @@ class GameState:
                 msg = f"the text names seat {seat}, not player {player}"
                 raise InvalidArgumentError(msg)
             player = seat
-        if body.strip().casefold() in _PASS_WORDS:
+        if " ".join(body.casefold().split()) in _PASS_WORDS:
             return Pass(player=self._actor(player, None))
         if not body.strip():
             msg = f"expected 'pass' or card text, got {text[:40]!r}"
-            raise InvalidCardError(msg)
+            raise InvalidCardError(msg, problem="empty")
         return Play(player=self._actor(player, body), cards=body)
 
     def pass_turn(self, player: int | None = None) -> GameState:
@@ -864,13 +899,14 @@ class GameState:
         action: Action,
         detail: str,
         cards: tuple[str, ...] = (),
+        rule: str | None = None,
     ) -> IllegalPlayError:
         top = None if self.top is None else str(self.top)
         table = f"top {top!r}" if top is not None else "no top"
         context = f"{detail} ({table}, {self.rules.name})"
         return IllegalPlayError(
             reason, action.player, str(action), context,
-            top=top, cards=cards, rules=self.rules.name,
+            top=top, cards=cards, rule=rule, rules=self.rules.name,
         )  # fmt: skip
 
     def _verdict(self, action: Action) -> Combo | None:
@@ -913,21 +949,17 @@ class GameState:
         if not mask:
             raise self._refuse(IllegalReason.NOT_A_COMBO, action, "a play needs cards")
         if not _bits.is_submultiset(mask, self._masks[player]):
-            raise self._refuse(
-                IllegalReason.CARDS_NOT_IN_HAND,
-                action,
-                f"player {player} holds {self.hands[player]}",
-                (str(action.cards - self.hands[player]),),
-            )
+            raise self._not_held(action, player)
         combo = rules.classify(action.cards)
         if combo is None:
             why = why_not_combination(action.cards.cards, rules)
             detail = "no combination" if why is None else str(why)
-            raise self._refuse(IllegalReason.NOT_A_COMBO, action, detail)
+            rule = None if why is None else why.rule
+            raise self._refuse(IllegalReason.NOT_A_COMBO, action, detail, rule=rule)
         if player != to_act:
             assert top is not None
             if not rules.may_jump_in(combo, top):
-                raise self._not_your_turn(action)
+                raise self._not_your_turn(action, jumping_in=True)
             return self._may_go_out(action, combo)
         if top is None:
             if not rules.is_leadable(combo.kind):
@@ -935,6 +967,7 @@ class GameState:
                     IllegalReason.CANNOT_LEAD,
                     action,
                     f"{combo.kind.label} cannot be led",
+                    rule=_lead_rule(rules, combo),
                 )
             if self.required and not mask & self.required:
                 raise self._refuse(
@@ -942,11 +975,15 @@ class GameState:
                     action,
                     f"the first lead must include {self.must_include}",
                     (str(self.must_include),),
+                    rule=self._first_lead_rule(),
                 )
             return self._may_go_out(action, combo)
         if player == self.last_player and combo.shape != top.shape:
             raise self._refuse(
-                IllegalReason.WRONG_SHAPE, action, "a continuation must keep the shape"
+                IllegalReason.WRONG_SHAPE,
+                action,
+                "a continuation must keep the shape",
+                rule="d-7",
             )
         if not rules.beats(combo, top):
             same = combo.shape == top.shape
@@ -971,16 +1008,55 @@ class GameState:
             )
         return combo
 
-    def _not_your_turn(self, action: Action) -> IllegalPlayError:
+    def _not_your_turn(
+        self, action: Action, *, jumping_in: bool = False
+    ) -> IllegalPlayError:
+        # a combination the table may not jump in with: the jump-in rule refuses
+        rule = "d-15" if jumping_in else None
         if self.locked >> action.player & 1:
             return self._refuse(
                 IllegalReason.LOCKED_OUT,
                 action,
                 f"player {action.player} passed in this trick",
+                rule=rule,
             )
         return self._refuse(
-            IllegalReason.NOT_YOUR_TURN, action, f"player {self.to_act} is to act"
+            IllegalReason.NOT_YOUR_TURN,
+            action,
+            f"player {self.to_act} is to act",
+            rule=rule,
         )
+
+    def _not_held(self, action: Play, player: int) -> IllegalPlayError:
+        """The refusal of cards *player* does not hold, or names more often than held."""
+        held = self.hands[player]
+        missing = action.cards - held
+        absent = Hand.from_cards(card for card in missing if card not in held)
+        if absent:
+            return self._refuse(
+                IllegalReason.CARDS_NOT_IN_HAND,
+                action,
+                f"player {player} holds {held}",
+                (str(absent),),
+            )
+        repeated = " ".join(str(card) for card in dict.fromkeys(missing))
+        return self._refuse(
+            IllegalReason.CARD_REPEATED,
+            action,
+            f"{repeated} is named more often than player {player} holds it",
+            (repeated,),
+        )
+
+    def _first_lead_rule(self) -> str:
+        """The section that fixes this first lead: §2.4, D-4, §5.3 (Vietcong) or D-16."""
+        if str(self.must_include) != "3s":
+            return "d-4"  # 3♠ was not dealt: the lowest card dealt
+        setup = self.setup
+        if setup.first_game:
+            return "rules-2-4"
+        if setup.after_instant_win:
+            return "d-16"
+        return "rules-5-3"  # every game, as Vietcong
 
     # -- transitions --------------------------------------------------------------
 
@@ -1328,12 +1404,28 @@ def _every_combination() -> Tables:
     return Tables(codes, {code >> 6 for code in codes}, lambda _: {})
 
 
+def _lead_rule(rules: RuleSet, combo: Combo) -> str:
+    """The section that forbids leading *combo*: D-13, §12.1 or §11.
+
+    D-13 for slams (consecutive quads), §12.1 for a table's bombs, §11 for a custom
+    rule set's own reason.
+    """
+    lead = KINDS[combo.kind.value].lead
+    if not isinstance(rules, BaseRules):
+        return "rules-11"
+    if lead is False:
+        return "d-13"  # consecutive quads are slams only
+    return "rules-12-1"  # bombs_may_lead or four_of_a_kind_may_lead is off
+
+
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
 _SINGLE_KEY: Final = _SINGLE_CODE << 6
 _LOW_HALF: Final = _bits.LOW_HALF
 _SEAT_PREFIX: Final = re.compile(r"\s*([0-9])\s*:", re.ASCII)
 """A seat before the action text, as in ``"2: 3s 3c 4s 4c 5s 5c 6s 6c"`` (seats 0-7)."""
-_PASS_WORDS: Final = frozenset({"pass", "p", "bỏ", "bỏ lượt", "bo"})
+_PASS_WORDS: Final = frozenset(
+    {"pass", "p", "bỏ", "bỏ lượt", "bỏ qua", "qua", "bo", "bo luot", "bo qua"}
+)
 """What `GameState.parse_action` reads as a pass, in English and Vietnamese."""
 
 

@@ -16,16 +16,20 @@ Example:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import attrs
 
-from tienlen.errors import IllegalPlayError, InvalidStateError
+from tienlen.errors import IllegalPlayError, InvalidArgumentError, InvalidStateError
 from tienlen.game import Action, Actions, GameState
 from tienlen.rules import RuleSet
 from tienlen.scoring import GameResult
 
-__all__ = ["Match"]
+if TYPE_CHECKING:
+    from tienlen.players import Player
+
+__all__ = ["Match", "play_match"]
 
 Chooser = Callable[[GameState, Actions], Action]
 """A player policy: given a state and its legal actions, the action to take."""
@@ -370,3 +374,60 @@ class Match:
 
     def __str__(self) -> str:
         return self.table()
+
+
+def play_match(
+    match: Match,
+    players: Sequence[Player],
+    rng: random.Random,
+    *,
+    games: int = 1,
+    time_limit: float | None = None,
+) -> Match:
+    """*match* with *games* more games, each dealt by `Match.deal` and played by *players*.
+
+    The adapter between a `Match` and `tienlen.Player` bots: each game is
+    played by `tienlen.play_game` (so under Poker every other seat is asked whether to
+    jump in, RULES §6.4, and each `Player` only ever sees its own cards and actions),
+    then added with `Match.record`.
+
+    Args:
+        match: The match to continue.
+        players: One `tienlen.Player` per seat, by player index.
+        rng: Passed to every `Player.act`: the games' only randomness.
+        games: How many games to play (at least 0).
+        time_limit: The most seconds one `Player.act` call may take (see
+            `tienlen.play_game`).
+
+    Raises:
+        InvalidArgumentError: *games* is negative, or *players* does not have one
+            player per seat.
+        TypeError: *match* is not a `Match`, or *games* is not an ``int``.
+        PlayerError: a player failed (see `tienlen.play_game`).
+
+    Example:
+        >>> import random
+        >>> from tienlen import POKER, GreedyPlayer, Match, RandomPlayer, play_match
+        >>> bots = [GreedyPlayer(), RandomPlayer(), GreedyPlayer(), RandomPlayer()]
+        >>> match = play_match(Match.start(POKER, seed=3), bots, random.Random(3), games=2)
+        >>> match.game_count, len(match.games[1].finish_order)
+        (2, 4)
+    """
+    from tienlen.players import play_game  # noqa: PLC0415 (players imports game too)
+
+    if not isinstance(match, Match):
+        msg = f"expected a Match, got {type(match).__name__}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    if type(games) is not int:
+        msg = f"games must be an int, got {games!r}"
+        raise TypeError(msg)
+    if games < 0:
+        msg = f"games must be at least 0, not {games}"
+        raise InvalidArgumentError(msg)
+    if len(players) != match.players:
+        msg = f"the match seats {match.players} players, {len(players)} were given"
+        raise InvalidArgumentError(msg)
+    for _ in range(games):
+        final = play_game(match.deal(), players, rng, time_limit=time_limit)
+        match = match.record(final)
+    return match

@@ -7,11 +7,12 @@ per language (``"en"``, ``"vi"``) with the same ``{fields}``. Player-facing text
 no rule and name no seat number; developers read ``str(error)`` and the ``rule``
 attributes instead.
 
-Vietnamese uses the words of the table: *đôi* (pair), *sám cô* (triple), *tứ quý*
-(four of a kind), *sảnh* (straight), *đôi thông* (consecutive pairs), *chặt* (chop),
-*heo* (a 2), *hàng* (a bomb), *cóng* (frozen), *thối* (end penalty), *tới trắng*
-(instant win). The wording was reviewed by the project, not by a professional
-translator.
+Vietnamese uses the words of the table, one word for one thing: *đôi* (pair), *sám
+cô* (triple), *tứ quý* (four of a kind), *sảnh* (straight), *đôi thông* (consecutive
+pairs), *chặn* (to beat), *chặt* (to beat with a bomb), *heo* (a 2), *hàng* (a bomb),
+*cóng* (frozen), *thối* (end penalty), *tới trắng* (instant win), *về nhất*, *về
+nhì* (places). The Vietnamese was reviewed by the project (`REVIEWED`), not by a
+professional translator.
 
 Example:
     >>> from tienlen.messages import text, shape_name
@@ -32,6 +33,7 @@ from tienlen.combos import ComboKind, Shape
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
+    InvalidArgumentError,
     InvalidCardError,
     UnknownLanguageError,
     UnknownMessageError,
@@ -42,10 +44,13 @@ from tienlen.scoring import ScoreItem
 __all__ = [
     "CATALOGUE",
     "LANGUAGES",
+    "REVIEWED",
+    "card_error",
     "card_text",
     "fields_of",
     "instant_win_name",
     "kind_name",
+    "place_name",
     "refusal",
     "score_line",
     "shape_name",
@@ -55,11 +60,63 @@ __all__ = [
 LANGUAGES: Final = ("en", "vi")
 """The languages of the catalogue, English and Vietnamese."""
 
-_Entry = Mapping[str, str]
+REVIEWED: Final = {"en": "project", "vi": "project"}
+"""Who reviewed each language of the catalogue, by language code.
 
-CATALOGUE: Final[Mapping[str, _Entry]] = {
+``"project"`` is the project's own players, not a professional translator;
+corrections from native speakers are welcome.
+"""
+
+CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     # -- words -------------------------------------------------------------------
     "word.pass": {"en": "pass", "vi": "bỏ lượt"},
+    "word.hint": {"en": "hint", "vi": "gợi ý"},
+    "word.quit": {"en": "quit", "vi": "thoát"},
+    "word.help": {"en": "help", "vi": "trợ giúp"},
+    # -- places (1 to 8): "về nhất", "về nhì" ------------------------------------
+    "place.1": {"en": "1st", "vi": "nhất"},
+    "place.2": {"en": "2nd", "vi": "nhì"},
+    "place.3": {"en": "3rd", "vi": "ba"},
+    "place.4": {"en": "4th", "vi": "tư"},
+    "place.5": {"en": "5th", "vi": "năm"},
+    "place.6": {"en": "6th", "vi": "sáu"},
+    "place.7": {"en": "7th", "vi": "bảy"},
+    "place.8": {"en": "8th", "vi": "tám"},
+    "place.last": {"en": "last", "vi": "bét"},
+    # -- card text that cannot be read (InvalidCardError.problem) ------------------
+    "card.rank-number": {
+        "en": "{token} is not a card: write {letter} for the {rank}.",
+        "vi": "{token} không phải là lá bài: hãy gõ {letter} cho lá {rank}.",
+    },
+    "card.unknown-rank": {
+        "en": "{token} is not a card: write a rank (3 to 10, J, Q, K, A, 2) and a suit (s, c, d, h), such as 7h.",
+        "vi": "{token} không phải là lá bài: hãy gõ số (3 đến 10, J, Q, K, A, 2) rồi chất (s, c, d, h), ví dụ 7h.",
+    },
+    "card.missing-suit": {
+        "en": "{token} has no suit: add s, c, d or h (spades, clubs, diamonds, hearts).",
+        "vi": "{token} thiếu chất: thêm s (bích), c (chuồn), d (rô) hoặc h (cơ).",
+    },
+    "card.unknown-suit": {
+        "en": "{token} is not a card: the suit is s, c, d or h (spades, clubs, diamonds, hearts).",
+        "vi": "{token} không phải là lá bài: chất là s (bích), c (chuồn), d (rô) hoặc h (cơ).",
+    },
+    "card.too-long": {"en": "That text is too long.", "vi": "Chuỗi này dài quá."},
+    "card.too-many": {
+        "en": "That is more cards than two decks hold.",
+        "vi": "Số lá nhiều hơn cả hai bộ bài.",
+    },
+    "card.empty": {
+        "en": "Type cards, such as 7h 7s, or pass.",
+        "vi": "Hãy gõ các lá, ví dụ 7h 7s, hoặc bỏ.",
+    },
+    "card.any": {
+        "en": "That is not card text: type cards such as 7h 7s.",
+        "vi": "Đó không phải là các lá bài: hãy gõ như 7h 7s.",
+    },
+    "rank.A": {"en": "ace", "vi": "xì"},
+    "rank.J": {"en": "jack", "vi": "bồi"},
+    "rank.Q": {"en": "queen", "vi": "đầm"},
+    "rank.K": {"en": "king", "vi": "già"},
     # -- combination kinds (keyed by ComboKind.name) -------------------------------
     "kind.SINGLE": {"en": "single", "vi": "lá lẻ"},
     "kind.PAIR": {"en": "pair", "vi": "đôi"},
@@ -105,6 +162,14 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
         "en": "You do not hold {cards}.",
         "vi": "Bạn không có {cards}.",
     },
+    "refusal.CARD_REPEATED": {
+        "en": "You named {cards} more times than you hold it.",
+        "vi": "Bạn gõ {cards} nhiều lần hơn số lá bạn có.",
+    },
+    "refusal.CARD_REPEATED.any": {
+        "en": "You named a card more times than you hold it.",
+        "vi": "Bạn gõ một lá nhiều lần hơn số lá bạn có.",
+    },
     "refusal.CARDS_NOT_IN_HAND.any": {
         "en": "You do not hold those cards.",
         "vi": "Trên tay bạn không có những lá đó.",
@@ -135,7 +200,11 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "refusal.WRONG_SHAPE": {
         "en": "{action} cannot go on {top}: it is not the same kind of combination.",
-        "vi": "Không thể đánh {action} lên {top} vì không cùng loại.",
+        "vi": "{action} không chặn được {top} vì không cùng loại.",
+    },
+    "refusal.WRONG_SHAPE.size": {
+        "en": "{action} cannot go on {top}: the same kind of combination, but not the same number of cards.",
+        "vi": "{action} không chặn được {top}: phải cùng loại và cùng số lá.",
     },
     "refusal.WRONG_SHAPE.any": {
         "en": "That play is not the same kind of combination as the top of the pile.",
@@ -143,11 +212,11 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "refusal.DOES_NOT_BEAT": {
         "en": "{cards} does not beat {top_cards}.",
-        "vi": "{cards} không lớn hơn {top_cards}.",
+        "vi": "{cards} không chặn được {top_cards}.",
     },
     "refusal.DOES_NOT_BEAT.any": {
         "en": "That play is not higher than the top of the pile.",
-        "vi": "Bộ bài này không lớn hơn bộ trên bàn.",
+        "vi": "Bộ bài này không chặn được bộ trên bàn.",
     },
     "refusal.CANNOT_PASS": {
         "en": "You open this trick: you must play.",
@@ -166,13 +235,17 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
         "en": "no: the same shape, but {high} is not higher than {low}",
         "vi": "không: cùng loại, nhưng {high} không lớn hơn {low}",
     },
+    "beats.DIFFERENT_SIZES": {
+        "en": "no: {play} cannot beat {top}: the same kind, but not the same number of cards",
+        "vi": "không: {play} không chặn được {top}: phải cùng loại và cùng số lá",
+    },
     "beats.BOMB": {
         "en": "yes: the bomb table lets {play} beat {top}",
         "vi": "được: {play} chặt được {top}",
     },
     "beats.DIFFERENT_SHAPES": {
         "en": "no: {play} cannot beat {top}: different shapes, and no bomb applies",
-        "vi": "không: {play} không đánh lên {top} được vì khác loại và không chặt được",
+        "vi": "không: {play} không chặn được {top} vì khác loại, và không chặt được",
     },
     # -- combinations in words, as objects of a sentence --------------------------
     "words.SINGLE": {"en": "a single {rank}", "vi": "lá {rank}"},
@@ -181,7 +254,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "words.FOUR_OF_A_KIND": {"en": "four {rank}s", "vi": "tứ quý {rank}"},
     "words.heo.SINGLE": {"en": "a single 2", "vi": "một con heo"},
     "words.heo.PAIR": {"en": "a pair of 2s", "vi": "đôi heo"},
-    "words.heo.TRIPLE": {"en": "three 2s", "vi": "sám cô heo"},
+    "words.heo.TRIPLE": {"en": "three 2s", "vi": "ba con heo"},
     "words.shape": {"en": "a {shape}", "vi": "{shape}"},
     "words.run": {"en": "{shape}", "vi": "{shape}"},
     # -- explanations: why no combination? -----------------------------------------
@@ -191,11 +264,11 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "nocombo.TOO_MANY_OF_A_RANK": {
         "en": "no combination has five or more cards of one rank",
-        "vi": "không có bộ bài nào gồm từ năm lá cùng hạng trở lên",
+        "vi": "không có bộ bài nào gồm từ năm lá giống nhau trở lên",
     },
     "nocombo.UNEVEN": {
         "en": "cards of several ranks must have the same number of each rank",
-        "vi": "mỗi hạng phải có cùng số lá",
+        "vi": "các lá khác nhau phải có số lượng bằng nhau",
     },
     "nocombo.WRAPS": {
         "en": "sequences never wrap around from 2 to 3",
@@ -203,7 +276,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "nocombo.NOT_CONSECUTIVE": {
         "en": "the ranks are not consecutive",
-        "vi": "các hạng không liên tiếp",
+        "vi": "các lá không liền nhau",
     },
     "nocombo.TRIPLE_RUN": {
         "en": "runs of triples are not a combination",
@@ -227,7 +300,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "nocombo.RUN_LENGTH": {
         "en": "{rules} allows {kind} of {low} to {high} ranks, not {count}",
-        "vi": "luật {rules} chỉ cho phép {kind} dài từ {low} đến {high} hạng, không phải {count}",
+        "vi": "luật {rules} chỉ cho phép {kind} gồm từ {low} đến {high} bộ, không phải {count}",
     },
     "nocombo.SHAPE_EXCLUDED": {
         "en": "{rules} does not allow {shape}",
@@ -269,7 +342,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     },
     "instant.THIRTEEN_RANKS": {
         "en": "a dragon: one card of every rank",
-        "vi": "sảnh rồng (đủ 13 hạng)",
+        "vi": "sảnh rồng (đủ 13 lá từ 3 đến 2)",
     },
     "instant.THREE_CONSECUTIVE_TRIPLES": {
         "en": "three consecutive triples",
@@ -317,8 +390,12 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
         "vi": "{rules}: bạn là người chơi 0, đấu với 1 máy ({names}).",
     },
     "cli.commands": {
-        "en": "Type cards to play (e.g. '7h 7s' or '10♥'), 'pass', 'hint' or 'quit'.",
-        "vi": "Gõ các lá muốn đánh (ví dụ '7h 7s' hoặc '10♥'), 'bỏ' hoặc 'pass' để bỏ lượt, 'hint' để xem gợi ý, 'quit' để thoát.",
+        "en": "Type cards to play (e.g. '7h 7s' or '10♥'), 'pass', 'hint', 'help' or 'quit'.",
+        "vi": "Gõ các lá muốn đánh (ví dụ '7h 7s', '10♥' hoặc '7 cơ'), 'bỏ' để bỏ lượt, 'gợi ý' để xem các cách đánh, 'trợ giúp' hoặc '?' để xem hướng dẫn, 'thoát' để thoát.",
+    },
+    "cli.help": {
+        "en": "Commands: cards such as '7h 7s' or '10♥' to play; 'pass' (or 'p') to pass; 'hint' for your legal plays; 'help' or '?' for this; 'quit' to leave. Suits are s, c, d, h (spades, clubs, diamonds, hearts) or ♠ ♣ ♦ ♥.",
+        "vi": "Lệnh: gõ các lá như '7h 7s', '10♥' hoặc '7 cơ' để đánh; 'bỏ' (hoặc 'bỏ lượt', 'qua') để bỏ lượt; 'gợi ý' để xem các cách đánh; 'trợ giúp' hoặc '?' để xem hướng dẫn này; 'thoát' để thoát. Chất viết bằng chữ tiếng Anh: s (bích), c (chuồn), d (rô), h (cơ), hoặc ♠ ♣ ♦ ♥, hoặc bằng chữ: bích, chuồn, rô, cơ.",
     },
     "cli.top": {"en": "top: {cards}", "vi": "trên bàn: {cards}"},
     "cli.top.none": {
@@ -338,14 +415,14 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "cli.your_hand": {"en": "your hand: {cards}", "vi": "bài của bạn: {cards}"},
     "cli.jump_in": {
         "en": "you may jump in with four consecutive pairs, or 'pass'",
-        "vi": "bạn có thể chặt ngang bằng bốn đôi thông, hoặc gõ 'bỏ' để bỏ qua",
+        "vi": "bạn có thể chặt ngoài lượt bằng bốn đôi thông, hoặc gõ 'bỏ' để không chặt",
     },
     "cli.unreadable": {
-        "en": "cannot read {text}: type cards such as '7h 7s', or 'pass'",
-        "vi": "không đọc được {text}: hãy gõ các lá như '7h 7s', hoặc 'bỏ'",
+        "en": "cannot read {text}: {why}",
+        "vi": "Không đọc được {text}: {why}",
     },
     "cli.legal": {"en": "legal: {plays}", "vi": "có thể đánh: {plays}"},
-    "cli.not_allowed": {"en": "not allowed: {why}", "vi": "không được: {why}"},
+    "cli.not_allowed": {"en": "not allowed: {why}", "vi": "Không hợp lệ: {why}"},
     "cli.plays": {
         "en": "player {player} plays {cards}",
         "vi": "người chơi {player} đánh {cards}",
@@ -353,7 +430,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "cli.passes": {"en": "player {player} passes", "vi": "người chơi {player} bỏ lượt"},
     "cli.jumps_in": {
         "en": "player {player} plays {cards} (jumps in)",
-        "vi": "người chơi {player} chặt ngang {cards}",
+        "vi": "người chơi {player} chặt ngoài lượt bằng {cards}",
     },
     "cli.you_play": {"en": "you play {cards}", "vi": "bạn đánh {cards}"},
     "cli.you_pass": {"en": "you pass", "vi": "bạn bỏ lượt"},
@@ -367,7 +444,7 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "cli.trick": {"en": "trick {number}:", "vi": "vòng {number}:"},
     "cli.demo_header": {
         "en": "{rules}, {players} players, seed {seed}; even seats greedy, odd seats random",
-        "vi": "{rules}, {players} người chơi, seed {seed}; máy ghế chẵn đánh tham, máy ghế lẻ đánh ngẫu nhiên",
+        "vi": "{rules}, {players} người chơi, seed {seed}; máy ở ghế chẵn ưu tiên đánh lá nhỏ và giữ heo, máy ở ghế lẻ đánh ngẫu nhiên",
     },
     "cli.instant_win": {
         "en": "player {player} wins at the deal ({hand})",
@@ -380,10 +457,68 @@ CATALOGUE: Final[Mapping[str, _Entry]] = {
     "cli.finish_order": {"en": "finish order: {order}", "vi": "thứ tự về: {order}"},
     "cli.player": {"en": "player {player}", "vi": "người chơi {player}"},
     "cli.scores": {"en": "scores: {scores}", "vi": "điểm: {scores}"},
+    "cli.score": {
+        "en": "player {player} {points}",
+        "vi": "người chơi {player} {points}",
+    },
     "cli.your_place": {
         "en": "your place: {place} of {players}",
-        "vi": "bạn về thứ {place} trong {players} người",
+        "vi": "bạn về {place} trong {players} người",
     },
+    "cli.rule": {"en": "rule: {section}", "vi": "điều luật: {section}"},
+    "cli.error": {"en": "error: {why}", "vi": "lỗi: {why}"},
+    "cli.interrupted": {"en": "interrupted", "vi": "đã dừng"},
+    "cli.unknown_variant": {
+        "en": "unknown variant: {name} (known: {known})",
+        "vi": "không có luật {name} (các luật có: {known})",
+    },
+    "cli.rules_file": {
+        "en": "cannot read a rule set from the rules file {path}",
+        "vi": "không đọc được luật chơi trong tệp {path}",
+    },
+    "cli.two_decks": {
+        "en": "{rules} is played with two decks: drop --decks 1, or choose a one-deck variant",
+        "vi": "luật {rules} chơi với hai bộ bài: bỏ --decks 1, hoặc chọn luật chơi một bộ",
+    },
+    "cli.one_deck": {
+        "en": "{rules} on one deck seats 2-4 players, not {players}: add --decks 2 for five to eight",
+        "vi": "luật {rules} với một bộ bài cho 2 đến 4 người chơi, không phải {players}: thêm --decks 2 để chơi 5 đến 8 người",
+    },
+    "cli.unknown_bot": {
+        "en": "unknown bot {name} (known: {known})",
+        "vi": "không có máy {name} (các máy có: {known})",
+    },
+    "cli.too_many_bots": {
+        "en": "{bots} bots named for {seats} seats",
+        "vi": "gõ {bots} máy cho {seats} ghế",
+    },
+    "cli.at_least_one": {
+        "en": "--games and --workers must be at least 1",
+        "vi": "--games và --workers phải từ 1 trở lên",
+    },
+    "cli.workers": {
+        "en": "--workers must be at most {most} (four per CPU), not {workers}",
+        "vi": "--workers tối đa là {most} (bốn cho mỗi CPU), không phải {workers}",
+    },
+    # -- the command line's simulate --------------------------------------------------
+    "sim.header": {
+        "en": "{rules}, {games} games, players: {seats}",
+        "vi": "{rules}, {games} ván, người chơi: {seats}",
+    },
+    "sim.seat": {
+        "en": "player {player} ({bot}): win rate {wins}, mean score {score} (95% interval {low} to {high}), places {places}",
+        "vi": "người chơi {player} ({bot}): tỉ lệ thắng {wins}, điểm trung bình {score} (khoảng tin cậy 95% từ {low} đến {high}), về {places}",
+    },
+    "sim.place": {"en": "{place} {count}", "vi": "{place} {count}"},
+    "sim.actions": {
+        "en": "actions per game: {actions}",
+        "vi": "số lượt mỗi ván: {actions}",
+    },
+    "sim.bombs": {
+        "en": "bombs played: {bombs}; chops: {chops}",
+        "vi": "số lần đánh hàng: {bombs}; số lần chặt: {chops}",
+    },
+    "sim.count": {"en": "player {player} {count}", "vi": "người chơi {player} {count}"},
 }
 """Every player-facing template, by key, then by language, with its ``{fields}``."""
 
@@ -589,4 +724,87 @@ def refusal(error: IllegalPlayError, lang: str = "en") -> str:
         fields.pop("action")
     if fields_of(CATALOGUE[key]["en"]) - fields.keys():
         key += ".any"
+    elif reason == IllegalReason.WRONG_SHAPE and _same_kind(error.action, error.top):
+        key += ".size"
     return text(key, lang, **fields)
+
+
+def _same_kind(action: str, top: str | None) -> bool:
+    """Whether two combinations' cards are of one kind but not one size (two straights)."""
+    from tienlen._shapes import structural_key  # noqa: PLC0415
+    from tienlen.cards import Hand  # noqa: PLC0415 (cards imports errors)
+
+    if top is None:
+        return False
+    try:
+        play_code = structural_key(Hand.parse(action).mask) >> 6
+        top_code = structural_key(Hand.parse(top).mask) >> 6
+    except (InvalidCardError, ValueError, KeyError):
+        return False
+    if play_code == top_code:
+        return False
+    play_shape, top_shape = Shape.from_code(play_code), Shape.from_code(top_code)
+    return play_shape.kind is top_shape.kind
+
+
+def card_error(error: InvalidCardError, lang: str = "en") -> str:
+    """The sentence `InvalidCardError.message` shows the player.
+
+    Raises:
+        UnknownLanguageError: *lang* is not one of `LANGUAGES`.
+        TypeError: *error* is not an `InvalidCardError`.
+
+    Example:
+        >>> from tienlen import InvalidCardError, parse_cards
+        >>> from tienlen.messages import card_error
+        >>> try:
+        ...     parse_cards("7x")
+        ... except InvalidCardError as error:
+        ...     print(card_error(error, "vi"))
+        7x không phải là lá bài: chất là s (bích), c (chuồn), d (rô) hoặc h (cơ).
+    """
+    if not isinstance(error, InvalidCardError):
+        msg = f"expected an InvalidCardError, got {error!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    _check_language(lang)
+    problem = getattr(error, "problem", None)
+    token = getattr(error, "token", None)
+    key = f"card.{problem}"
+    if key not in CATALOGUE or (
+        token is None and "token" in fields_of(CATALOGUE[key]["en"])
+    ):
+        return text("card.any", lang)
+    fields: dict[str, str] = {"token": token or ""}
+    if problem == "rank-number":
+        from tienlen.cards import _NUMBER_RE, _RANK_NUMBERS  # noqa: PLC0415
+
+        number = _NUMBER_RE.match(fields["token"])
+        letter = _RANK_NUMBERS.get("" if number is None else number[0])
+        if letter is None:
+            return text("card.any", lang)
+        fields["letter"] = letter
+        fields["rank"] = text(f"rank.{letter}", lang)
+    return text(key, lang, **fields)
+
+
+def place_name(place: int, players: int, lang: str = "en") -> str:
+    """A finishing place as players say it: ``"2nd"``, *nhì*; the last place is *bét*.
+
+    Raises:
+        InvalidArgumentError: *place* is not between 1 and *players* (at most 8).
+        UnknownLanguageError: *lang* is not one of `LANGUAGES`.
+
+    Example:
+        >>> from tienlen.messages import place_name
+        >>> place_name(2, 4), place_name(2, 4, "vi"), place_name(4, 4, "vi")
+        ('2nd', 'nhì', 'bét')
+    """
+    if type(place) is not int or type(players) is not int:
+        msg = f"expected int place and players, got {place!r} and {players!r}"
+        raise TypeError(msg)
+    if not 1 <= place <= players <= 8:
+        msg = f"place {place} of {players} players is not a place"
+        raise InvalidArgumentError(msg)
+    if lang == "vi" and place == players > 1:
+        return text("place.last", lang)
+    return text(f"place.{place}", lang)

@@ -424,10 +424,15 @@ def _with_setup(state: GameState, setup: GameSetup) -> GameState:
 
 
 def _split(text: str) -> list[tuple[int, str]]:
-    """The text between ``;`` separators (outside JSON strings), each with its offset."""
+    """The text between ``;`` separators (outside JSON strings), each with its offset.
+
+    Outside JSON strings any Unicode space (a no-break space, an ideographic space)
+    is read as an ASCII space, one for one, so offsets stay right.
+    """
     parts: list[tuple[int, str]] = []
     start = 0
     quoted = escaped = False
+    chars = list(text)
     for at, char in enumerate(text):
         if escaped:
             escaped = False
@@ -435,10 +440,14 @@ def _split(text: str) -> list[tuple[int, str]]:
             escaped = True
         elif char == '"':
             quoted = not quoted
-        elif char == ";" and not quoted:
-            parts.append((start, text[start:at]))
+        elif quoted:
+            continue
+        elif char == ";":
+            parts.append((start, "".join(chars[start:at])))
             start = at + 1
-    parts.append((start, text[start:]))
+        elif char.isspace() and not char.isascii():
+            chars[at] = " "
+    parts.append((start, "".join(chars[start:])))
     return parts
 
 

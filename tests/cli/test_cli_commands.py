@@ -40,12 +40,19 @@ from tienlen import (
     beats,
     legal_plays,
     parse_cards,
+    rule_section,
     simulate,
 )
 from tienlen.cli import main
 from tienlen.explain import explain_beats, why_not_combination
 
 PRESETS: tuple[BaseRules, ...] = tuple(RULESETS.values())
+CORE_1_3 = {
+    "number": "1.3",
+    "title": "Shape, and beating the same shape",
+    "url": "https://tienlen.readthedocs.io/en/latest/reference/core.html#rules-1-3",
+}
+"""The ``section`` object of a ``--json`` answer decided by RULES §1.3."""
 PRESET_IDS = [rules.name for rules in PRESETS]
 
 _CONSOLE_SCRIPT = Path(sys.executable).parent / "tienlen"
@@ -131,13 +138,17 @@ NOT_COMBOS = [
 
 @pytest.mark.parametrize(("cards", "rules"), NOT_COMBOS)
 def test_classify_says_why_not(cards: str, rules: str) -> None:
-    """Cards that form no combination: exit 1 and the reason `why_not_combination` gives."""
+    """Cards that form no combination: exit 1, the reason, then the rule on its own line."""
     reason = why_not_combination(cards, RULESETS[rules])
     assert reason is not None
-    assert run("classify", cards, "--rules", rules) == (
-        1,
-        f"not a combination under {rules}: {reason}\n",
-    )
+    section = rule_section(reason.rule)
+    clause = reason._clause("en")
+    code, text = run("classify", cards, "--rules", rules)
+    assert code == 1
+    first, second = text.splitlines()
+    assert first == f"not a combination under {rules}: {clause}"
+    assert second == f"rule: §{section.number} {section.title}"
+    assert "RULES" not in text
 
 
 def test_classify_rules_option() -> None:
@@ -167,6 +178,7 @@ def test_classify_json_shape() -> None:
             },
             "reason": None,
             "rule": None,
+            "section": None,
         },
     )
     code, data = run_json("classify", "3s 4h")
@@ -174,8 +186,13 @@ def test_classify_json_shape() -> None:
     assert data == {
         "rules": "classic",
         "combination": None,
-        "reason": str(why_not_combination("3s 4h")),
+        "reason": "a straight needs at least three cards",
         "rule": "rules-1-2",
+        "section": {
+            "number": "1.2",
+            "title": "Combinations",
+            "url": "https://tienlen.readthedocs.io/en/latest/reference/core.html#rules-1-2",
+        },
     }
 
 
@@ -198,6 +215,7 @@ def test_classify_agrees_with_the_library(
         },
         "reason": None,
         "rule": None,
+        "section": None,
     }
 
 
@@ -225,24 +243,25 @@ def test_classify_bad_input_exits_2(
 
 
 def test_beats_yes_and_no_name_the_rule() -> None:
-    """``beats`` answers yes (exit 0) or no (exit 1) with the rule that decides (RULES §1.3)."""
+    """``beats`` answers yes (exit 0) or no (exit 1), then the rule that decides (RULES §1.3)."""
+    rule = "rule: §1.3 Shape, and beating the same shape\n"
     assert run("beats", "8s", "7h") == (
         0,
-        "yes: the same shape, and 8♠ is higher than 7♥ (RULES §1.3)\n",
+        "Yes: the same shape, and 8♠ is higher than 7♥.\n" + rule,
     )
     assert run("beats", "5d 5h", "6s 6c") == (
         1,
-        "no: the same shape, but 5♥ is not higher than 6♣ (RULES §1.3)\n",
+        "No: the same shape, but 5♥ is not higher than 6♣.\n" + rule,
     )
     assert run("beats", "7d 7c", "7h 7s") == (
         1,
-        "no: the same shape, but 7♦ is not higher than 7♥ (RULES §1.3)\n",
+        "No: the same shape, but 7♦ is not higher than 7♥.\n" + rule,
     )
     assert run("beats", "9c Tc Jc", "3s 4s 5s 6s") == (
         1,
         (
-            "no: a 3-card straight cannot beat a 4-card straight: different shapes, "
-            "and no bomb applies (RULES §1.3)\n"
+            "No: a 3-card straight cannot beat a 4-card straight: the same kind, "
+            "but not the same number of cards.\n" + rule
         ),
     )
 
@@ -278,9 +297,11 @@ def test_beats_bombs_per_variant(
     """Bombs follow each variant's table and chain, citing its section (RULES §2.3-§6.3)."""
     code, text = run("beats", play, top, "--rules", rules)
     assert code == (0 if verdict else 1)
-    assert text == f"{explain_beats(play, top, RULESETS[rules])}\n"
-    assert text.startswith("yes: the bomb table" if verdict else "no: ")
-    assert text.endswith(f"(RULES {section})\n")
+    explanation = explain_beats(play, top, RULESETS[rules])
+    assert text.startswith(f"{explanation.message()}\n")
+    assert text.startswith("Yes: the bomb table" if verdict else "No: ")
+    title = rule_section(explanation.rule).title
+    assert text.endswith(f"\nrule: {section} {title}\n")
     assert verdict == beats(play, top, RULESETS[rules])
 
 
@@ -291,8 +312,13 @@ def test_beats_json() -> None:
         {
             "rules": "classic",
             "beats": True,
-            "reason": "the bomb table lets a four of a kind beat a single 2 (RULES §2.3)",
+            "reason": "the bomb table lets a four of a kind beat a single 2",
             "rule": "rules-2-3",
+            "section": {
+                "number": "2.3",
+                "title": "Bombs",
+                "url": "https://tienlen.readthedocs.io/en/latest/reference/classic.html#rules-2-3",
+            },
         },
     )
     assert run_json("beats", "5d 5h", "6s 6c") == (
@@ -300,8 +326,9 @@ def test_beats_json() -> None:
         {
             "rules": "classic",
             "beats": False,
-            "reason": "the same shape, but 5♥ is not higher than 6♣ (RULES §1.3)",
+            "reason": "the same shape, but 5♥ is not higher than 6♣",
             "rule": "rules-1-3",
+            "section": CORE_1_3,
         },
     )
 
@@ -320,8 +347,14 @@ def test_beats_agrees_with_the_library(rules: BaseRules, data: st.DataObject) ->
 
 
 BAD_BEATS = [
-    (["beats", "3s 4h", "2h"], "'3s 4h' is not a combination under classic"),
-    (["beats", "2h", "3s 4h"], "'3s 4h' is not a combination under classic"),
+    (
+        ["beats", "3s 4h", "2h"],
+        "3♠ 4♥: not a combination under classic: a straight needs at least three cards",
+    ),
+    (
+        ["beats", "2h", "3s 4h"],
+        "3♠ 4♥: not a combination under classic: a straight needs at least three cards",
+    ),
     (["beats", "3s", "1x"], "invalid card '1x'"),
     (["beats", "3s", "4s", "--rules", "uno"], "unknown variant: 'uno'"),
     (
@@ -485,7 +518,7 @@ def test_demo_plays_a_whole_game(rules: BaseRules, seed: int) -> None:
     result = state.result
     assert result is not None  # the transcript is a whole, legal game
     order = ", ".join(f"player {p}" for p in result.finish_order)
-    scores = ", ".join(f"{s:+d}" for s in result.scores)
+    scores = ", ".join(f"player {p} {s:+d}" for p, s in enumerate(result.scores))
     tail = [f"finish order: {order}", f"scores: {scores}"]
     tail += [f"  {item}" for item in result.items]
     assert lines[-len(tail) :] == tail
@@ -628,7 +661,7 @@ def test_play_a_whole_game_following_hints(
     assert code == 0
     assert text.startswith(
         f"{rules.name}: you are player 0, against 3 bots (greedy, greedy, greedy).\n"
-        "Type cards to play (e.g. '7h 7s' or '10♥'), 'pass', 'hint' or 'quit'.\n"
+        "Type cards to play (e.g. '7h 7s' or '10♥'), 'pass', 'hint', 'help' or 'quit'.\n"
     )
     dealt = GameState.deal(rules, 4, seed).hands[0]
     assert f"your hand: {dealt.unicode()}" in text
@@ -636,7 +669,7 @@ def test_play_a_whole_game_following_hints(
     assert stdin.answers
     assert text.count("legal: ") == len(stdin.answers)
     assert re.search(r"^(> )?finish order: (player \d(, )?){4}$", text, re.MULTILINE)
-    assert re.search(r"^scores: ([+-]\d+(, )?){4}$", text, re.MULTILINE)
+    assert re.search(r"^scores: (player \d [+-]\d+(, )?){4}$", text, re.MULTILINE)
 
 
 def test_play_explains_an_illegal_input_and_asks_again(
@@ -653,9 +686,16 @@ def test_play_explains_an_illegal_input_and_asks_again(
     monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{x}\n" for x in lines)))
     code, text = run("play", "--seed", str(seed))
     assert code == 0
-    refusals = [line for line in text.splitlines() if "not allowed: " in line]
+    refusals = [
+        line
+        for line in text.splitlines()
+        if "not allowed: " in line or "cannot read" in line
+    ]
     assert len(refusals) == 5
-    assert "cannot read 'zz'" in refusals[0]
+    assert refusals[0].endswith(
+        "cannot read 'zz': zz is not a card: write a rank (3 to 10, J, Q, K, A, 2) "
+        "and a suit (s, c, d, h), such as 7h."
+    )
     shown = parse_cards(other)[0].unicode()
     assert refusals[1].endswith("not allowed: You open this trick: you must play.")
     assert refusals[2].endswith(f"not allowed: You do not hold {shown}.")
@@ -718,7 +758,9 @@ def test_play_as_a_program(launcher: list[str], rules: str) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert "finish order: " in done.stdout
-    assert re.search(r"^scores: ([+-]\d+(, )?){4}$", done.stdout, re.MULTILINE)
+    assert re.search(
+        r"^scores: (player \d [+-]\d+(, )?){4}$", done.stdout, re.MULTILINE
+    )
     done = run_program(launcher, "play", "--seed", "1", stdin="hint\nquit\n")
     assert (done.returncode, done.stderr) == (0, "")
     assert "legal: " in done.stdout
@@ -775,11 +817,39 @@ def test_simulate_prints_a_table() -> None:
         "3",
     )
     assert code == 0
-    assert text == (
-        "vietcong, players: 0=greedy, 1=random, 2=random\n"
-        f"{stats.summary()}\n"
-        f"bombs played: {stats.bombs}, chops: {stats.chops}\n"
-    )
+    lines = text.splitlines()
+    assert lines[0] == "vietcong, 120 games, players: 0=greedy, 1=random, 2=random"
+    assert lines[1] == f"actions per game: {stats.mean_actions:.1f}"
+    names = ["greedy", "random", "random"]
+    ordinals = ["1st", "2nd", "3rd"]
+    for seat, line in enumerate(lines[2:5]):
+        low, high = stats.confidence_interval(seat)
+        places = ", ".join(
+            f"{ordinals[place]} {row[seat]}" for place, row in enumerate(stats.places)
+        )
+        assert line == (
+            f"player {seat} ({names[seat]}): win rate {stats.win_rates[seat]:.3f}, "
+            f"mean score {stats.mean_scores[seat]:+.3f} "
+            f"(95% interval {low:+.3f} to {high:+.3f}), places {places}"
+        )
+    bombs = ", ".join(f"player {seat} {n}" for seat, n in enumerate(stats.bombs))
+    chops = ", ".join(f"player {seat} {n}" for seat, n in enumerate(stats.chops))
+    assert lines[5:] == [f"bombs played: {bombs}; chops: {chops}"]
+    assert "(" not in lines[5]  # no tuple
+
+
+def test_simulate_in_vietnamese() -> None:
+    """``simulate --lang vi``: every line in Vietnamese, the last place *bét*."""
+    code, text = run("simulate", "--games", "30", "--players", "2", "--lang", "vi")
+    assert code == 0
+    lines = text.splitlines()
+    assert lines[0] == "classic, 30 ván, người chơi: 0=greedy, 1=random"
+    assert lines[1].startswith("số lượt mỗi ván: ")
+    assert lines[2].startswith("người chơi 0 (greedy): tỉ lệ thắng ")
+    assert ", về nhất " in lines[2]
+    assert ", bét " in lines[2]
+    assert lines[4].startswith("số lần đánh hàng: người chơi 0 ")
+    assert not re.search(r"\b(games|player|win rate|bombs)\b", text)
 
 
 def test_simulate_json_keys() -> None:
@@ -890,7 +960,7 @@ def test_program_exit_codes(launcher: list[str]) -> None:
     )
     done = run_program(launcher, "beats", "5s 5c 5d 5h", "Ah")
     assert done.returncode == 1
-    assert done.stdout.startswith("no: a four of a kind cannot beat a single A")
+    assert done.stdout.startswith("No: a four of a kind cannot beat a single A")
     done = run_program(launcher, "plays", "3s 4s", "--on", "5d 5h", "--json")
     assert (done.returncode, json.loads(done.stdout)) == (
         1,

@@ -136,7 +136,7 @@ def test_play_tells_tricks_going_out_and_the_final_place(
         len(re.findall(r"^(?:> )?(?:player \d is|you are) out$", text, re.MULTILINE))
         == 3
     )
-    assert re.search(r"^your place: [1-4] of 4$", text, re.MULTILINE)
+    assert re.search(r"^your place: (1st|2nd|3rd|4th) of 4$", text, re.MULTILINE)
     assert not re.search(r"\b1 cards", text)
 
 
@@ -172,7 +172,7 @@ def test_play_in_vietnamese(monkeypatch: pytest.MonkeyPatch) -> None:
     assert code == 0
     assert "bạn là người chơi 0" in text
     assert "bài của bạn: " in text
-    assert "không được: Bạn đang mở vòng nên phải đánh, không được bỏ lượt." in text
+    assert "Không hợp lệ: Bạn đang mở vòng nên phải đánh, không được bỏ lượt." in text
     assert "có thể đánh: 3♠" in text
 
 
@@ -184,7 +184,7 @@ def test_other_commands_in_vietnamese() -> None:
     )
     assert run("beats", "5s 5c 5d 5h", "2h", "--lang", "vi") == (
         0,
-        "Được: tứ quý chặt được một con heo.\n",
+        "Được: tứ quý chặt được một con heo.\nđiều luật: §2.3\n",
     )
     code, text = run("plays", "3s 3c", "--lang", "vi")
     assert code == 0

@@ -309,9 +309,9 @@ def test_two_decks_equal_card_does_not_beat() -> None:
 
 
 def test_two_decks_cannot_play_a_copy_not_held() -> None:
-    """RULES §1.1: holding one 7♥ of two decks, a pair of 7♥ is not in hand."""
+    """RULES §1.1: holding one 7♥ of two decks, a pair of 7♥ names it once too often."""
     state = later(["7h 9s", "7h 8h", "4c", "5c", "6c"], CLASSIC_TWO_DECKS)
-    refuse(state, Play(player=0, cards="7h 7h"), R.CARDS_NOT_IN_HAND)
+    refuse(state, Play(player=0, cards="7h 7h"), R.CARD_REPEATED)
 
 
 def test_two_decks_pair_of_the_same_card() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import unicodedata
 
 import pytest
 
@@ -94,3 +95,44 @@ def test_a_poker_jump_in_reads_with_its_seat() -> None:
     ).play("2h", 0)
     jump = state.parse_action("1: 4s 4c 5s 5c 6s 6c 7s 7c")
     assert state.is_legal(jump)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["bỏ", "BỎ", "bỏ lượt", "Bỏ Lượt", "bỏ qua", "BỎ QUA", "qua", "Qua", "bỏ  lượt"],
+)
+def test_every_vietnamese_pass_word(text: str) -> None:
+    """Issue 22 §4: *bỏ*, *bỏ lượt*, *bỏ qua* and *qua*, in any case, are a pass."""
+    assert STATE.parse_action(text) == Pass(player=1)
+
+
+@pytest.mark.parametrize("text", ["bỏ", "bỏ lượt", "bỏ qua", "Bỏ Qua"])
+def test_decomposed_text_reads_as_composed(text: str) -> None:
+    """Issue 22 §4: NFD text (as some keyboards send it) is read after NFC."""
+    decomposed = unicodedata.normalize("NFD", text)
+    assert decomposed != text
+    assert STATE.parse_action(decomposed) == Pass(player=1)
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2003", "\u3000", "\u202f"])
+def test_unicode_spaces_are_spaces(space: str) -> None:
+    """Issue 20 finding 9: any Unicode space reads as a space, around a seat too."""
+    assert STATE.parse_action(f"bỏ{space}lượt") == Pass(player=1)
+    assert STATE.parse_action(f"{space}1{space}:{space}6d{space}") == Play(
+        player=1, cards="6d"
+    )
+    assert STATE.parse_action(f"0:{space}4s") == Play(player=0, cards="4s")
+
+
+@pytest.mark.parametrize("text", ["6 rô", "6rô", "6 RÔ", "6♦"])
+def test_vietnamese_suit_words_in_actions(text: str) -> None:
+    """Issue 22 §2: card text with a Vietnamese suit word is a play."""
+    assert STATE.parse_action(text) == Play(player=1, cards="6d")
+
+
+def test_empty_text_has_a_sentence_for_the_player() -> None:
+    """An empty action says what to type, in both languages."""
+    with pytest.raises(InvalidCardError) as caught:
+        STATE.parse_action("  ")
+    assert caught.value.message() == "Type cards, such as 7h 7s, or pass."
+    assert caught.value.message("vi") == "Hãy gõ các lá, ví dụ 7h 7s, hoặc bỏ."

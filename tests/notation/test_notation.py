@@ -395,3 +395,19 @@ def test_a_state_from_notation_pickles_with_its_position() -> None:
     assert copy == state
     assert copy.setup == state.setup
     assert copy.history == state.history
+
+
+@pytest.mark.parametrize("space", ["\u00a0", "\u2003", "\u3000", "\u202f"])
+def test_unicode_spaces_read_as_spaces(space: str) -> None:
+    """Issue 20 finding 9: any Unicode space separates words, as in card text."""
+    text = "tienlen 1; rules classic; hands 7h / 9c; played 3s / 4d; to 0; top 4d by 1"
+    assert read(text.replace(" ", space)) == read(text)
+
+
+def test_unicode_spaces_inside_a_name_are_kept() -> None:
+    """A space inside a JSON string (a rule set's name) is part of the name."""
+    rules = attrs.evolve(CLASSIC, name="our\u00a0table")
+    state = GameState.from_hands(["3s 7h", "4d 9c"], rules)
+    assert read(write(state)).rules.name == "our\u00a0table"
+    spaced = write(state).replace(" ", "\u3000")
+    assert read(spaced).rules.name == "our\u00a0table"

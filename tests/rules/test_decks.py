@@ -216,7 +216,7 @@ def test_one_deck_game_refuses_a_play_of_a_card_twice() -> None:
     action = state.parse_action("3s 3s")
     with pytest.raises(IllegalPlayError) as info:
         state.apply(action)
-    assert info.value.reason is IllegalReason.CARDS_NOT_IN_HAND
+    assert info.value.reason is IllegalReason.CARD_REPEATED
     assert not state.is_legal(action)
 
 

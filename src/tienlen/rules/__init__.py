@@ -198,7 +198,7 @@ class RuleSet(Protocol):
 RULESETS: Final[Mapping[str, BaseRules]] = MappingProxyType(
     {rules.name: rules for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER)}
 )
-"""The presets by canonical name, in the order of RULES.md (one deck each)."""
+"""The presets by canonical name, in the order of the rules reference (one deck each)."""
 
 
 def _normalise(name: str) -> str:

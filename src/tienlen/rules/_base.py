@@ -2,7 +2,7 @@
 
 Each preset is an instance; a house rule is ``attrs.evolve(CLASSIC, …)``. The methods
 answer the rule questions from the settings alone, so every rule traces to one field
-and one section of RULES.md. Contradictory settings raise `InvalidRulesError` when
+and one section of the rules reference. Contradictory settings raise `InvalidRulesError` when
 the rule set is built.
 """
 
