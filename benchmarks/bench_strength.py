@@ -6,6 +6,20 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_strength.py --rules poker --bot greedy --deals 400
     .venv/bin/python benchmarks/bench_strength.py --rules poker --bot pimc ismcts --seconds 0.02
     .venv/bin/python benchmarks/bench_strength.py --quick      # smoke run, seconds
+    .venv/bin/python benchmarks/bench_strength.py --ladder     # the ladder (docs/bots.md)
+    .venv/bin/python benchmarks/bench_strength.py --ladder --quick
+
+**The ladder** (``--ladder``): `RandomPlayer`, `GreedyPlayer`, the shipped learned
+player (`tienlen.rl.pretrained`), `PIMCPlayer` and `ISMCTSPlayer`, each in turn as
+player 0 against three `GreedyPlayer` s on the same frozen deal set
+(`tienlen.evaluation.frozen_deals`: ``classic-150-v1`` and ``poker-150-v1``, every
+deal under all four seat rotations), for classic and Poker. It prints one Markdown
+table (mean score per game with its 95% interval over deals, first and last places,
+CPU time per decision with more than one legal action) headed by the date and the
+commit, and one JSON line per row. The search bots' budgets are ``--worlds`` (PIMC,
+default 8), ``--iterations`` (ISMCTS, default 64) and ``--candidates`` (both, default
+8): a reduced budget, about a third of PIMC's default cost. ``--ladder --quick`` plays
+3 deals of each (not a frozen set) with tiny budgets: a smoke run.
 
 Each run is one `tienlen.evaluate` over *deals* duplicate deals of a 4-player game:
 the bot (player 0) and three `GreedyPlayer`s, every deal played under all four seat
@@ -48,10 +62,12 @@ from tienlen import (
     Observation,
     PIMCPlayer,
     Player,
+    RandomPlayer,
     RuleSet,
     evaluate,
     get_rules,
 )
+from tienlen.evaluation import DealSet, frozen_deals
 from tienlen.game import Action
 
 
@@ -215,9 +231,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--merge", nargs="+", metavar="FILE", help="merge shard outputs"
     )
     parser.add_argument("--quick", action="store_true", help="a few deals, tiny budget")
+    parser.add_argument(
+        "--ladder", action="store_true", help="the ladder table (docs/bots.md)"
+    )
+    parser.add_argument(
+        "--ladder-rules", nargs="+", default=["classic", "poker"], help="its variants"
+    )
     args = parser.parse_args(argv)
     if args.merge:
         merge(args.merge)
+        return
+    if args.ladder:
+        ladder(args)
         return
     if args.quick:
         args.deals, args.worlds, args.iterations, args.candidates = 4, 2, 4, 3
@@ -313,6 +338,87 @@ def paired(names: Sequence[str], deal_scores: Sequence[Sequence[int]]) -> None:
 
 
 _BATCH = 25
+
+_LADDER_BUDGET = {"worlds": 8, "iterations": 64, "candidates": 8}
+"""The search bots' default budgets in the ladder (about 20 ms of CPU per decision)."""
+
+
+def ladder_bots(rules: str, args: argparse.Namespace) -> list[tuple[str, Player]]:
+    """The ladder's rungs for *rules*, weakest expected first, with their labels."""
+    from tienlen.rl import pretrained  # noqa: PLC0415 - needs the rl extra (numpy)
+
+    quick = args.quick
+    worlds = args.worlds or (2 if quick else _LADDER_BUDGET["worlds"])
+    iterations = args.iterations or (4 if quick else _LADDER_BUDGET["iterations"])
+    width = args.candidates or (3 if quick else _LADDER_BUDGET["candidates"])
+    return [
+        ("RandomPlayer", RandomPlayer()),
+        ("GreedyPlayer (control)", GreedyPlayer()),
+        (f"pretrained({rules!r})", pretrained(rules)),
+        (
+            f"PIMCPlayer(worlds={worlds}, max_candidates={width})",
+            PIMCPlayer(worlds=worlds, max_candidates=width),
+        ),
+        (
+            f"ISMCTSPlayer(iterations={iterations}, max_candidates={width})",
+            ISMCTSPlayer(iterations=iterations, max_candidates=width),
+        ),
+    ]
+
+
+def ladder(args: argparse.Namespace) -> None:
+    """Every rung against three GreedyPlayers on each variant's frozen deals: one table."""
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    head = commit()
+    lines = [
+        f"Ladder, {date}, commit {head}: player 0 against three GreedyPlayers, "
+        "every deal under all 4 seat rotations",
+        "",
+        "| variant (deal set) | player | mean score per game (95% interval) "
+        "| first / last | CPU per decision |",
+        "|---|---|---|---|---|",
+    ]
+    for name in args.ladder_rules:
+        if args.quick:
+            rules = get_rules(name)
+            deal_set = DealSet(
+                name="quick", rules=rules, players=4, deals=3, seed="ladder-quick"
+            )
+        else:
+            deal_set = frozen_deals(f"{get_rules(name).name}-150-v1")
+        for label, bot in ladder_bots(deal_set.rules.name, args):
+            timed = Timed(bot)
+            greedy: list[Player] = [GreedyPlayer()] * 3
+            stats = deal_set.evaluate([timed, *greedy])
+            low, high = stats.confidence_interval(0)
+            cpu = 1000 * timed.seconds / max(1, timed.decisions)
+            first = stats.places[0][0] / stats.games
+            last = stats.places[-1][0] / stats.games
+            row = (
+                f"| {deal_set.rules.name} ({deal_set.name}) | {label} "
+                f"| {stats.mean_scores[0]:+.3f} ({low:+.3f}, {high:+.3f}) "
+                f"| {first:.1%} / {last:.1%} | {cpu:.3f} ms |"
+            )
+            lines.append(row)
+            print(row)
+            record = {
+                "date": date,
+                "commit": head,
+                "deal_set": deal_set.name,
+                "rules": deal_set.rules.name,
+                "bot": label,
+                "deals": stats.deals,
+                "games": stats.games,
+                "mean": stats.mean_scores[0],
+                "ci95": [low, high],
+                "first": first,
+                "last": last,
+                "decisions": timed.decisions,
+                "cpu_ms_per_decision": cpu,
+            }
+            print(json.dumps(record))
+            sys.stdout.flush()
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

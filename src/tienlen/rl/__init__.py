@@ -6,6 +6,14 @@ RLCard). See the "RL and search" guide.
 
 from __future__ import annotations
 
+from tienlen.rl.pretrained import LearnedPlayer, pretrained
 from tienlen.rl.table import ACTIONS, ActionClass, ActionTable, UnknownActionError
 
-__all__ = ["ACTIONS", "ActionClass", "ActionTable", "UnknownActionError"]
+__all__ = [
+    "ACTIONS",
+    "ActionClass",
+    "ActionTable",
+    "LearnedPlayer",
+    "UnknownActionError",
+    "pretrained",
+]
