@@ -339,8 +339,8 @@ def paired(names: Sequence[str], deal_scores: Sequence[Sequence[int]]) -> None:
 
 _BATCH = 25
 
-_LADDER_BUDGET = {"worlds": 8, "iterations": 64, "candidates": 8}
-"""The search bots' default budgets in the ladder (about 20 ms of CPU per decision)."""
+_LADDER_BUDGET = {"worlds": 4, "iterations": 24, "candidates": 6}
+"""The search bots' budgets in the ladder: 24 rollouts per decision each."""
 
 
 def ladder_bots(rules: str, args: argparse.Namespace) -> list[tuple[str, Player]]:
@@ -371,11 +371,15 @@ def ladder(args: argparse.Namespace) -> None:
     date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     head = commit()
     lines = [
-        f"Ladder, {date}, commit {head}: player 0 against three GreedyPlayers, "
-        "every deal under all 4 seat rotations",
+        (
+            f"Ladder, {date}, commit {head}: player 0 against three GreedyPlayers, "
+            "every deal under all 4 seat rotations"
+        ),
         "",
-        "| variant (deal set) | player | mean score per game (95% interval) "
-        "| first / last | CPU per decision |",
+        (
+            "| variant (deal set) | player | mean score per game (95% interval) "
+            "| first / last | CPU per decision |"
+        ),
         "|---|---|---|---|---|",
     ]
     for name in args.ladder_rules:

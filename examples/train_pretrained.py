@@ -82,6 +82,7 @@ class Recorder:
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
     ) -> Action:
+        """Greedy's choice, after recording the position and its teacher values."""
         searched = candidates(observation, actions, CANDIDATES)
         if len(searched) > 1:
             teacher = random.Random(
@@ -102,7 +103,8 @@ def positions(
     values: list[list[float]] = []
     for game in range(first, first + games):
         recorder = Recorder(rules, game, worlds)
-        start = GameState.deal(get_rules(rules), 4, seed=f"pretrained:{rules}:{game}")
+        seed = random.Random(f"pretrained:{rules}:{game}")
+        start = GameState.deal(get_rules(rules), 4, seed=seed)
         play_game(start, [recorder] * 4, random.Random(game))
         rows += recorder.rows
         values += recorder.values
@@ -147,12 +149,14 @@ def fit(x: np.ndarray, q: np.ndarray, mask: np.ndarray, seed: int) -> LearnedPla
                 np.array([error.sum()]),
             ]
             step += 1
-            for p, g, m, v in zip(params, grads, moments, squares, strict=True):
-                m *= 0.9
-                m += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                p -= 1e-3 * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+            for index, grad in enumerate(grads):
+                moments[index] = 0.9 * moments[index] + 0.1 * grad
+                squares[index] = 0.999 * squares[index] + 0.001 * grad * grad
+                params[index] -= (
+                    1e-3
+                    * (moments[index] / (1 - 0.9**step))
+                    / (np.sqrt(squares[index] / (1 - 0.999**step)) + 1e-8)
+                )
     # the output bias adds the same to every candidate: it never changes a choice
     return LearnedPlayer(params[0] / scale[:, None], params[1], params[2])
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -40,7 +40,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from tienlen.cards import Hand, Rank
+from tienlen.cards import Rank
 from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, Pass
@@ -156,7 +156,7 @@ def features(
             left = hand & ~played
             top = combo.top
             row[_KIND_COLUMN.get(combo.kind, 7)] = 1.0
-            row[8] = float(rules.is_bomb(combo))
+            row[8] = float(rules.is_bomb(combo.shape))
             row[9] = len(combo) / 13
             row[10] = top.rank.value / 12
             row[11] = row[10] * row[10]
@@ -177,9 +177,9 @@ def features(
         row[21] = ((left & -left).bit_length() - 1) / 51 if left else 0.0
     row_of_greedy = rows[0]
     row_of_greedy[2] = 1.0
-    product: npt.NDArray[np.float64] = (rows[:, :, None] * context[None, None, :]).reshape(
-        len(actions), FEATURES
-    )
+    product: npt.NDArray[np.float64] = (
+        rows[:, :, None] * context[None, None, :]
+    ).reshape(len(actions), FEATURES)
     return product
 
 
@@ -191,7 +191,9 @@ def _finite(value: object, name: str, dimensions: int) -> npt.NDArray[np.float64
         msg = f"{name} must be an array of numbers, got {value!r:.80}"
         raise InvalidArgumentError(msg) from error
     if array.ndim != dimensions or 0 in array.shape:
-        msg = f"{name} must be a non-empty {dimensions}-D array, got shape {array.shape}"
+        msg = (
+            f"{name} must be a non-empty {dimensions}-D array, got shape {array.shape}"
+        )
         raise InvalidArgumentError(msg)
     if not np.isfinite(array).all():
         msg = f"{name} must be finite"
@@ -204,8 +206,12 @@ def _hidden(value: object) -> npt.NDArray[np.float64]:
     return _finite(value, "hidden", 2)
 
 
-def _vector(name: str) -> Callable[[object], npt.NDArray[np.float64]]:
-    return lambda value: _finite(value, name, 1)
+def _hidden_bias(value: object) -> npt.NDArray[np.float64]:
+    return _finite(value, "hidden_bias", 1)
+
+
+def _output(value: object) -> npt.NDArray[np.float64]:
+    return _finite(value, "output", 1)
 
 
 @attrs.frozen(eq=False)
@@ -231,9 +237,9 @@ class LearnedPlayer:
 
     hidden: npt.NDArray[np.float64] = attrs.field(converter=_hidden)
     """The ``(FEATURES, H)`` weights of the hidden layer."""
-    hidden_bias: npt.NDArray[np.float64] = attrs.field(converter=_vector("hidden_bias"))
+    hidden_bias: npt.NDArray[np.float64] = attrs.field(converter=_hidden_bias)
     """The ``(H,)`` biases of the hidden layer."""
-    output: npt.NDArray[np.float64] = attrs.field(converter=_vector("output"))
+    output: npt.NDArray[np.float64] = attrs.field(converter=_output)
     """The ``(H,)`` weights of the score."""
     greedy_bonus: float = attrs.field(default=0.0, converter=float)
     """Added to the score of Greedy's choice: how sure the network must be to deviate."""
@@ -340,7 +346,9 @@ class LearnedPlayer:
             )
 
     def __repr__(self) -> str:
-        return f"LearnedPlayer(<{self.name} weights, {self.hidden.shape[1]} hidden units>)"
+        return (
+            f"LearnedPlayer(<{self.name} weights, {self.hidden.shape[1]} hidden units>)"
+        )
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return LearnedPlayer, (
@@ -390,7 +398,7 @@ def pretrained(rules: RuleSet | str) -> LearnedPlayer:
     if isinstance(rules, str):
         rules = get_rules(rules)
     elif not isinstance(rules, RuleSet):
-        msg = f"expected a rule set or a preset's name, got {rules!r}"
+        msg = f"expected a rule set or a preset's name, got {rules!r}"  # type: ignore[unreachable]
         raise TypeError(msg)
     name = rules.name
     available = shipped()
@@ -400,7 +408,9 @@ def pretrained(rules: RuleSet | str) -> LearnedPlayer:
     if rules != get_rules(name):
         msg = f"the pretrained weights are for the {name!r} preset, not a changed copy of it"
         raise InvalidArgumentError(msg)
-    return LearnedPlayer.load(resources.files("tienlen.rl") / "weights" / f"{name}.npz", name)
+    return LearnedPlayer.load(
+        resources.files("tienlen.rl") / "weights" / f"{name}.npz", name
+    )
 
 
 def rollout_values(
