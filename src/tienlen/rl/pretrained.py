@@ -334,6 +334,12 @@ class LearnedPlayer:
 
         Raises:
             InvalidArgumentError: the file's arrays have wrong shapes or are not finite.
+
+        Example:
+            >>> from importlib import resources
+            >>> path = resources.files("tienlen.rl") / "weights" / "classic.npz"
+            >>> LearnedPlayer.load(path, "classic")
+            LearnedPlayer(<classic weights, 64 hidden units>)
         """
         source = path if isinstance(path, Traversable) else Path(path)
         with source.open("rb") as stream, np.load(stream) as archive:
