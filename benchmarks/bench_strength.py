@@ -20,6 +20,9 @@ commit, and one JSON line per row. The search bots' budgets are ``--worlds`` (PI
 default 8), ``--iterations`` (ISMCTS, default 64) and ``--candidates`` (both, default
 8): a reduced budget, about a third of PIMC's default cost. ``--ladder --quick`` plays
 3 deals of each (not a frozen set) with tiny budgets: a smoke run.
+``--ladder-paired`` prints the learned player's score less the Greedy control's,
+deal by deal on the same frozen deals, with its 95% interval: in Poker, where the
+control is not 0, the paired interval is the one that says whether it beats Greedy.
 
 Each run is one `tienlen.evaluate` over *deals* duplicate deals of a 4-player game:
 the bot (player 0) and three `GreedyPlayer`s, every deal played under all four seat
@@ -66,6 +69,7 @@ from tienlen import (
     RuleSet,
     evaluate,
     get_rules,
+    play_game,
 )
 from tienlen.evaluation import DealSet, frozen_deals
 from tienlen.game import Action
@@ -237,9 +241,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--ladder-rules", nargs="+", default=["classic", "poker"], help="its variants"
     )
+    parser.add_argument(
+        "--ladder-paired",
+        action="store_true",
+        help="the learned player less the Greedy control, paired by deal",
+    )
     args = parser.parse_args(argv)
     if args.merge:
         merge(args.merge)
+        return
+    if args.ladder_paired:
+        ladder_paired(args)
         return
     if args.ladder:
         ladder(args)
@@ -364,6 +376,45 @@ def ladder_bots(rules: str, args: argparse.Namespace) -> list[tuple[str, Player]
             ISMCTSPlayer(iterations=iterations, max_candidates=width),
         ),
     ]
+
+
+def deal_means(deal_set: DealSet, bot: Player) -> list[float]:
+    """Player 0's mean score over the rotations of each deal, *bot* against three Greedy.
+
+    The games `DealSet.evaluate` plays (the same deals and game seeds), deal by deal.
+    """
+    players = [bot, GreedyPlayer(), GreedyPlayer(), GreedyPlayer()]
+    means = []
+    for deal, start in enumerate(deal_set.states()):
+        batch, index = divmod(deal, _BATCH)
+        total = 0
+        for rotation in range(4):
+            seated = [players[(seat + rotation) % 4] for seat in range(4)]
+            rng = random.Random(
+                f"tienlen-eval:{deal_set.seed}:{batch}:{index}:{rotation}"
+            )
+            result = play_game(start, seated, rng).result
+            assert result is not None
+            total += result.scores[-rotation % 4]
+        means.append(total / 4)
+    return means
+
+
+def ladder_paired(args: argparse.Namespace) -> None:
+    """The learned player less the Greedy control, deal by deal on the frozen deals."""
+    from tienlen.rl import pretrained  # noqa: PLC0415 - needs the rl extra (numpy)
+
+    for name in args.ladder_rules:
+        deal_set = frozen_deals(f"{get_rules(name).name}-150-v1")
+        learned = deal_means(deal_set, pretrained(deal_set.rules))
+        control = deal_means(deal_set, GreedyPlayer())
+        diffs = [a - b for a, b in zip(learned, control, strict=True)]
+        mean = statistics.fmean(diffs)
+        half = 1.959963984540054 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        print(
+            f"{deal_set.name}, commit {commit()}: pretrained({deal_set.rules.name!r}) "
+            f"- GreedyPlayer control = {mean:+.3f} ± {half:.3f} per game (paired)"
+        )
 
 
 def ladder(args: argparse.Namespace) -> None:
