@@ -8,10 +8,13 @@ import random
 from importlib import resources
 
 import attrs
-import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+
+pytest.importorskip("numpy")
+
+import numpy as np
 
 from tienlen import (
     CLASSIC,
