@@ -10,6 +10,7 @@ import pytest
 from tienlen import CLASSIC, POKER, GreedyPlayer, RandomPlayer, evaluate, play_game
 from tienlen.errors import InvalidArgumentError
 from tienlen.evaluation import FROZEN_DEALS, DealSet, frozen_deals
+from tienlen.players import Player
 
 PINNED = {"classic-150-v1": "296ccd876227f0a6", "poker-150-v1": "31bd5b5df750f52c"}
 """The deals' fingerprints when the sets were frozen: a change of them is a new version."""
@@ -34,7 +35,12 @@ def test_frozen_deal_sets_cover_classic_and_poker() -> None:
 def test_states_are_the_deals_evaluate_plays() -> None:
     """The listed deals are those evaluate plays: replaying them gives the same stats."""
     deal_set = DealSet(name="t", rules=CLASSIC, players=4, deals=30, seed="frozen-t")
-    bots = [GreedyPlayer(), RandomPlayer(), GreedyPlayer(), RandomPlayer()]
+    bots: list[Player] = [
+        GreedyPlayer(),
+        RandomPlayer(),
+        GreedyPlayer(),
+        RandomPlayer(),
+    ]
     stats = deal_set.evaluate(bots)
     assert stats == evaluate(bots, 30, rules=CLASSIC, seed="frozen-t")
     scores = [0] * 4
