@@ -6,6 +6,23 @@ Run from the repository root::
     .venv/bin/python benchmarks/bench_strength.py --rules poker --bot greedy --deals 400
     .venv/bin/python benchmarks/bench_strength.py --rules poker --bot pimc ismcts --seconds 0.02
     .venv/bin/python benchmarks/bench_strength.py --quick      # smoke run, seconds
+    .venv/bin/python benchmarks/bench_strength.py --ladder     # the ladder (docs/bots.md)
+    .venv/bin/python benchmarks/bench_strength.py --ladder --quick
+
+**The ladder** (``--ladder``): `RandomPlayer`, `GreedyPlayer`, the shipped learned
+player (`tienlen.rl.pretrained`), `PIMCPlayer` and `ISMCTSPlayer`, each in turn as
+player 0 against three `GreedyPlayer` s on the same frozen deal set
+(`tienlen.evaluation.frozen_deals`: ``classic-150-v1`` and ``poker-150-v1``, every
+deal under all four seat rotations), for classic and Poker. It prints one Markdown
+table (mean score per game with its 95% interval over deals, first and last places,
+CPU time per decision with more than one legal action) headed by the date and the
+commit, and one JSON line per row. The search bots' budgets are ``--worlds`` (PIMC,
+default 8), ``--iterations`` (ISMCTS, default 64) and ``--candidates`` (both, default
+8): a reduced budget, about a third of PIMC's default cost. ``--ladder --quick`` plays
+3 deals of each (not a frozen set) with tiny budgets: a smoke run.
+``--ladder-paired`` prints the learned player's score less the Greedy control's,
+deal by deal on the same frozen deals, with its 95% interval: in Poker, where the
+control is not 0, the paired interval is the one that says whether it beats Greedy.
 
 Each run is one `tienlen.evaluate` over *deals* duplicate deals of a 4-player game:
 the bot (player 0) and three `GreedyPlayer`s, every deal played under all four seat
@@ -48,10 +65,13 @@ from tienlen import (
     Observation,
     PIMCPlayer,
     Player,
+    RandomPlayer,
     RuleSet,
     evaluate,
     get_rules,
+    play_game,
 )
+from tienlen.evaluation import DealSet, frozen_deals
 from tienlen.game import Action
 
 
@@ -215,9 +235,26 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--merge", nargs="+", metavar="FILE", help="merge shard outputs"
     )
     parser.add_argument("--quick", action="store_true", help="a few deals, tiny budget")
+    parser.add_argument(
+        "--ladder", action="store_true", help="the ladder table (docs/bots.md)"
+    )
+    parser.add_argument(
+        "--ladder-rules", nargs="+", default=["classic", "poker"], help="its variants"
+    )
+    parser.add_argument(
+        "--ladder-paired",
+        action="store_true",
+        help="the learned player less the Greedy control, paired by deal",
+    )
     args = parser.parse_args(argv)
     if args.merge:
         merge(args.merge)
+        return
+    if args.ladder_paired:
+        ladder_paired(args)
+        return
+    if args.ladder:
+        ladder(args)
         return
     if args.quick:
         args.deals, args.worlds, args.iterations, args.candidates = 4, 2, 4, 3
@@ -313,6 +350,130 @@ def paired(names: Sequence[str], deal_scores: Sequence[Sequence[int]]) -> None:
 
 
 _BATCH = 25
+
+_LADDER_BUDGET = {"worlds": 4, "iterations": 24, "candidates": 6}
+"""The search bots' budgets in the ladder: 24 rollouts per decision each."""
+
+
+def ladder_bots(rules: str, args: argparse.Namespace) -> list[tuple[str, Player]]:
+    """The ladder's rungs for *rules*, weakest expected first, with their labels."""
+    from tienlen.rl import pretrained  # noqa: PLC0415 - needs the rl extra (numpy)
+
+    quick = args.quick
+    worlds = args.worlds or (2 if quick else _LADDER_BUDGET["worlds"])
+    iterations = args.iterations or (4 if quick else _LADDER_BUDGET["iterations"])
+    width = args.candidates or (3 if quick else _LADDER_BUDGET["candidates"])
+    return [
+        ("RandomPlayer", RandomPlayer()),
+        ("GreedyPlayer (control)", GreedyPlayer()),
+        (f"pretrained({rules!r})", pretrained(rules)),
+        (
+            f"PIMCPlayer(worlds={worlds}, max_candidates={width})",
+            PIMCPlayer(worlds=worlds, max_candidates=width),
+        ),
+        (
+            f"ISMCTSPlayer(iterations={iterations}, max_candidates={width})",
+            ISMCTSPlayer(iterations=iterations, max_candidates=width),
+        ),
+    ]
+
+
+def deal_means(deal_set: DealSet, bot: Player) -> list[float]:
+    """Player 0's mean score over the rotations of each deal, *bot* against three Greedy.
+
+    The games `DealSet.evaluate` plays (the same deals and game seeds), deal by deal.
+    """
+    players = [bot, GreedyPlayer(), GreedyPlayer(), GreedyPlayer()]
+    means = []
+    for deal, start in enumerate(deal_set.states()):
+        batch, index = divmod(deal, _BATCH)
+        total = 0
+        for rotation in range(4):
+            seated = [players[(seat + rotation) % 4] for seat in range(4)]
+            rng = random.Random(
+                f"tienlen-eval:{deal_set.seed}:{batch}:{index}:{rotation}"
+            )
+            result = play_game(start, seated, rng).result
+            assert result is not None
+            total += result.scores[-rotation % 4]
+        means.append(total / 4)
+    return means
+
+
+def ladder_paired(args: argparse.Namespace) -> None:
+    """The learned player less the Greedy control, deal by deal on the frozen deals."""
+    from tienlen.rl import pretrained  # noqa: PLC0415 - needs the rl extra (numpy)
+
+    for name in args.ladder_rules:
+        deal_set = frozen_deals(f"{get_rules(name).name}-150-v1")
+        learned = deal_means(deal_set, pretrained(deal_set.rules))
+        control = deal_means(deal_set, GreedyPlayer())
+        diffs = [a - b for a, b in zip(learned, control, strict=True)]
+        mean = statistics.fmean(diffs)
+        half = 1.959963984540054 * statistics.stdev(diffs) / math.sqrt(len(diffs))
+        print(
+            f"{deal_set.name}, commit {commit()}: pretrained({deal_set.rules.name!r}) "
+            f"- GreedyPlayer control = {mean:+.3f} ± {half:.3f} per game (paired)"
+        )
+
+
+def ladder(args: argparse.Namespace) -> None:
+    """Every rung against three GreedyPlayers on each variant's frozen deals: one table."""
+    date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    head = commit()
+    lines = [
+        (
+            f"Ladder, {date}, commit {head}: player 0 against three GreedyPlayers, "
+            "every deal under all 4 seat rotations"
+        ),
+        "",
+        (
+            "| variant (deal set) | player | mean score per game (95% interval) "
+            "| first / last | CPU per decision |"
+        ),
+        "|---|---|---|---|---|",
+    ]
+    for name in args.ladder_rules:
+        if args.quick:
+            rules = get_rules(name)
+            deal_set = DealSet(
+                name="quick", rules=rules, players=4, deals=3, seed="ladder-quick"
+            )
+        else:
+            deal_set = frozen_deals(f"{get_rules(name).name}-150-v1")
+        for label, bot in ladder_bots(deal_set.rules.name, args):
+            timed = Timed(bot)
+            greedy: list[Player] = [GreedyPlayer()] * 3
+            stats = deal_set.evaluate([timed, *greedy])
+            low, high = stats.confidence_interval(0)
+            cpu = 1000 * timed.seconds / max(1, timed.decisions)
+            first = stats.places[0][0] / stats.games
+            last = stats.places[-1][0] / stats.games
+            row = (
+                f"| {deal_set.rules.name} ({deal_set.name}) | {label} "
+                f"| {stats.mean_scores[0]:+.3f} ({low:+.3f}, {high:+.3f}) "
+                f"| {first:.1%} / {last:.1%} | {cpu:.3f} ms |"
+            )
+            lines.append(row)
+            print(row)
+            record = {
+                "date": date,
+                "commit": head,
+                "deal_set": deal_set.name,
+                "rules": deal_set.rules.name,
+                "bot": label,
+                "deals": stats.deals,
+                "games": stats.games,
+                "mean": stats.mean_scores[0],
+                "ci95": [low, high],
+                "first": first,
+                "last": last,
+                "decisions": timed.decisions,
+                "cpu_ms_per_decision": cpu,
+            }
+            print(json.dumps(record))
+            sys.stdout.flush()
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import hashlib
 import inspect
 import math
 import random
@@ -32,10 +33,17 @@ import attrs
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
 from tienlen.players import Player, PlayerError, _check_type, play_game
-from tienlen.rules import RuleSet, _as_rules
+from tienlen.rules import RuleSet, _as_rules, get_rules
 from tienlen.simulation import MapExecutor, _add, _guarded, _Planned, _unguarded
 
-__all__ = ["EvaluationStats", "evaluate"]
+__all__ = [
+    "BATCH_SIZE",
+    "FROZEN_DEALS",
+    "DealSet",
+    "EvaluationStats",
+    "evaluate",
+    "frozen_deals",
+]
 
 _Z95: Final = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution."""
@@ -447,3 +455,122 @@ def _map(executor: MapExecutor, batches: Iterable[_Batch]) -> Iterable[Evaluatio
     if takes_chunksize:
         return executor.map(_run_batch, batches, chunksize=1)  # type: ignore[call-arg]
     return executor.map(_run_batch, batches)
+
+
+@attrs.frozen(kw_only=True)
+class DealSet:
+    """A frozen evaluation deal set: fixed deals that papers and benchmarks can cite.
+
+    `evaluate` with this set's `rules`, `deals` and `seed` (and the default batch size,
+    `BATCH_SIZE`) plays exactly the deals of `states`; `DealSet.evaluate` does so.
+    `fingerprint` is a digest of every hand of every deal, pinned by the test suite:
+    a change of the dealer or of the seeding that would change the deals fails it.
+
+    Example:
+        >>> deal_set = frozen_deals("classic-150-v1")
+        >>> deal_set.rules.name, deal_set.players, deal_set.deals, deal_set.seed
+        ('classic', 4, 150, 'classic-150-v1')
+        >>> first = next(iter(deal_set.states()))
+        >>> len(first.hands[0])
+        13
+
+    .. versionadded:: 0.3
+    """
+
+    name: str
+    """The set's citable name, such as ``"classic-150-v1"``."""
+    rules: RuleSet
+    """The variant dealt."""
+    players: int
+    """The table size."""
+    deals: int
+    """How many deals."""
+    seed: str
+    """The `evaluate` seed that deals them."""
+
+    def states(self) -> Iterable[GameState]:
+        """The deals, in order: each one's opening `GameState` (the deals `evaluate` plays).
+
+        Example:
+            >>> deals = list(frozen_deals("poker-150-v1").states())
+            >>> len(deals), deals[0].rules.name
+            (150, 'poker')
+        """
+        for index, start in enumerate(range(0, self.deals, BATCH_SIZE)):
+            deal_rng = random.Random(f"tienlen-eval:{self.seed}:{index}")
+            for _ in range(min(BATCH_SIZE, self.deals - start)):
+                yield GameState.deal(self.rules, self.players, deal_rng)
+
+    @property
+    def fingerprint(self) -> str:
+        """The first 16 hex digits of a SHA-256 of every hand of every deal, in order.
+
+        Example:
+            >>> len(frozen_deals("classic-150-v1").fingerprint)
+            16
+        """
+        digest = hashlib.sha256()
+        for state in self.states():
+            for hand in state.hands:
+                digest.update(hand.mask.to_bytes(8, "big"))
+        return digest.hexdigest()[:16]
+
+    def evaluate(
+        self, players: Sequence[Player], executor: MapExecutor | None = None
+    ) -> EvaluationStats:
+        """`evaluate` *players* (one per seat) on every deal of the set, every rotation.
+
+        Raises:
+            InvalidArgumentError: not one player per seat of the set.
+
+        Example:
+            >>> from tienlen import GreedyPlayer
+            >>> small = DealSet(name="demo", rules=frozen_deals("poker-150-v1").rules, players=4, deals=2, seed="demo")
+            >>> small.evaluate([GreedyPlayer()] * 4).games
+            8
+        """
+        if len(players) != self.players:
+            msg = f"the {self.name!r} deals seat {self.players} players, got {len(players)}"
+            raise InvalidArgumentError(msg)
+        return evaluate(
+            players,
+            self.deals,
+            rules=self.rules,
+            seed=self.seed,
+            executor=executor,
+            batch_size=BATCH_SIZE,
+        )
+
+
+BATCH_SIZE: Final = 25
+"""`evaluate`'s default batch size, which frozen deal sets are dealt with."""
+
+FROZEN_DEALS: Final = ("classic-150-v1", "poker-150-v1")
+"""The names of the frozen deal sets: ``<preset>-<deals>-v<version>``, four players,
+seeded by their own name. A set's deals never change; new deals get a new version."""
+
+
+def frozen_deals(name: str) -> DealSet:
+    """The frozen evaluation deal set called *name* (one of `FROZEN_DEALS`).
+
+    Raises:
+        InvalidArgumentError: no frozen deal set has that name.
+
+    Example:
+        >>> frozen_deals("poker-150-v1").rules.name
+        'poker'
+        >>> frozen_deals("classic-9-v1")
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidArgumentError: no frozen deal set 'classic-9-v1'; known: classic-150-v1, poker-150-v1
+    """
+    if not isinstance(name, str):
+        msg = f"expected a deal set's name, got {name!r}"  # type: ignore[unreachable]
+        raise TypeError(msg)
+    if name not in FROZEN_DEALS:
+        msg = f"no frozen deal set {name!r}; known: {', '.join(FROZEN_DEALS)}"
+        raise InvalidArgumentError(msg)
+    preset, deals, _ = name.rsplit("-", 2)
+    return DealSet(
+        name=name, rules=get_rules(preset), players=4, deals=int(deals), seed=name
+    )

@@ -6,6 +6,7 @@ RLCard). See the "RL and search" guide.
 
 from __future__ import annotations
 
+from tienlen.rl.pretrained import LearnedPlayer, pretrained
 from tienlen.rl.registration import ENV_IDS, make_env
 from tienlen.rl.table import ACTIONS, ActionClass, ActionTable, UnknownActionError
 
@@ -14,6 +15,8 @@ __all__ = [
     "ENV_IDS",
     "ActionClass",
     "ActionTable",
+    "LearnedPlayer",
     "UnknownActionError",
     "make_env",
+    "pretrained",
 ]
