@@ -4,13 +4,13 @@
    ``f"pretrained:{rules}:{game}"``; every decision with more than one candidate
    (`LearnedPlayer`'s pruning) is kept.
 2. **Teacher values.** Each candidate of each position gets its determinized rollout
-   value (`tienlen.rl.pretrained.rollout_values`: the mean score over sampled worlds
+   value (`tienlen.rl.learned.rollout_values`: the mean score over sampled worlds
    played out by `GreedyPlayer` s, what `PIMCPlayer` maximises), from
    ``random.Random(f"teacher:{rules}:{game}:{decision}")``.
 3. **Distillation.** A network with one hidden layer of 64 units
    (`tienlen.rl.LearnedPlayer`) regresses each candidate's advantage over Greedy's
    choice (its teacher value less the value of Greedy's choice) from its
-   `tienlen.rl.pretrained.features`: mean squared error, Adam, 8 passes, batches of
+   `tienlen.rl.learned.features`: mean squared error, Adam, 8 passes, batches of
    256, numpy's generator seeded 0. With a zero output layer the player is Greedy.
 4. **Margin.** A bonus on the score of Greedy's choice makes the player deviate from
    Greedy only where the predicted advantage is large: six bonuses, letting it deviate
@@ -43,7 +43,7 @@ import attrs
 try:
     import numpy as np
 
-    from tienlen.rl.pretrained import (
+    from tienlen.rl.learned import (
         CANDIDATES,
         FEATURES,
         LearnedPlayer,

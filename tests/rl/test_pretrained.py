@@ -32,7 +32,7 @@ from tienlen.errors import InvalidArgumentError, TienLenError, UnknownVariantErr
 from tienlen.evaluation import DealSet
 from tienlen.players import Player
 from tienlen.rl import LearnedPlayer, pretrained
-from tienlen.rl.pretrained import (
+from tienlen.rl.learned import (
     CANDIDATES,
     FEATURES,
     features,

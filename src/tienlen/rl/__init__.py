@@ -6,7 +6,7 @@ RLCard). See the "RL and search" guide.
 
 from __future__ import annotations
 
-from tienlen.rl.pretrained import LearnedPlayer, pretrained
+from tienlen.rl.learned import LearnedPlayer, pretrained
 from tienlen.rl.registration import ENV_IDS, make_env
 from tienlen.rl.table import ACTIONS, ActionClass, ActionTable, UnknownActionError
 

@@ -3,8 +3,8 @@
 `LearnedPlayer` keeps at most `CANDIDATES` actions per decision (one per class of
 kind, length and top card, the `GreedyPlayer` choice and a pass first: the search
 bots' pruning), describes each by `features` (what the action is and does to the hand,
-crossed with a few facts of the table) and takes the one a linear model scores
-highest with a one-hidden-layer network. It never draws from *rng*, so it is
+crossed with a few facts of the table) and takes the one a one-hidden-layer network
+scores highest. It never draws from *rng*, so it is
 deterministic, and it costs well under a millisecond per decision.
 
 The weights shipped in ``tienlen/rl/weights/`` were fitted by
