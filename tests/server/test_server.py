@@ -330,7 +330,7 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
             ]
             return await asyncio.gather(*(bot.run() for bot in bots))
 
-        results = asyncio.run(play())
+        results = asyncio.run(asyncio.wait_for(play(), timeout=600))  # fail, not hang
     assert [len(records) for records in results] == [100] * 4
     assert results[0] == results[1] == results[2] == results[3]
     match = Match.start(RULESETS["poker"], 4, 9)

@@ -60,7 +60,9 @@ class RemoteBot:
     _done: bool = False
     _last: dict[str, JsonValue] | None = None
     _again: bool = False
-    """Whether the last move was dropped by the rate limit: send it again soon."""
+    """Whether the last messages were dropped by the rate limit: send them again soon."""
+    _batch: list[dict[str, JsonValue]] = attrs.Factory(list)
+    """The last messages sent (what `_retry` sends again)."""
 
     async def run(self, retries: int = 5) -> list[dict[str, JsonValue]]:
         """Play until the match ends (or `hands` hands); returns the hands' records.
@@ -111,12 +113,14 @@ class RemoteBot:
         async for text in socket:
             message = json.loads(text)
             reply = self.handle(message)
-            if self._again and self._last is not None:
+            if self._again:
                 self._again = False
                 await asyncio.sleep(0.1)
-                reply = self._decide(self._last)
+                reply = self._retry()
             for item in reply:
                 await socket.send(protocol.dump({"v": 1, **item}))
+            if reply:
+                self._batch = reply
             if self._done:
                 return
 
@@ -179,6 +183,17 @@ class RemoteBot:
         if kind == "matchEnd":
             self._done = True
         return []
+
+    def _retry(self) -> list[dict[str, JsonValue]]:
+        """What to send again once the rate limit dropped the last messages sent.
+
+        A move is decided again on the latest state (it may have moved on); anything
+        else (``ready``, ``leave``) is sent again as it was, since the server sends
+        nothing more until it arrives.
+        """
+        if any(item.get("type") == "move" for item in self._batch):
+            return [] if self._last is None else self._decide(self._last)
+        return self._batch
 
     def _decide(self, message: dict[str, JsonValue]) -> list[dict[str, JsonValue]]:
         self._last = message
