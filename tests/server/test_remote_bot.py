@@ -11,8 +11,8 @@ import pytest
 
 pytest.importorskip("websockets")
 
-from tienlen import GreedyPlayer  # noqa: E402
-from tienlen.server.bots import RemoteBot  # noqa: E402
+from tienlen import GreedyPlayer
+from tienlen.server.bots import RemoteBot
 
 
 class _Socket:
@@ -40,7 +40,7 @@ def test_a_ready_dropped_by_the_rate_limit_is_sent_again() -> None:
     would stall the table for good (seen in a 100-hand match of four bots).
     """
     bot = RemoteBot("ws://127.0.0.1:9/ws", "main", 0, GreedyPlayer())
-    bot.token = "secret"
+    bot.token = "secret"  # noqa: S105 - a stand-in credential
     socket = _Socket(
         [
             {"type": "handEnd", "record": {}, "matchOver": False},
