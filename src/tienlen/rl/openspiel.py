@@ -73,6 +73,7 @@ import base64
 import binascii
 import functools
 import json
+import numbers
 import operator
 import random
 from collections.abc import Callable, Mapping
@@ -598,8 +599,18 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         table = self._table
         if player == pyspiel.PlayerId.CHANCE:
             if table.decks == 2 and self._dealer is None:
+                if not 0 <= action < table.players:
+                    msg = f"no dealer {action} at a {table.players}-player table"
+                    raise InvalidArgumentError(msg)
                 return f"dealer {action}"
+            if not 0 <= action < _CARDS:
+                msg = f"no card {action} to deal (cards are 0 to {_CARDS - 1})"
+                raise InvalidArgumentError(msg)
             return f"deal {DECK[action]}"
+        _check_seat(player, table.players)
+        if not 0 <= action < table.actions:
+            msg = f"no action {action} (actions are 0 to {table.actions - 1})"
+            raise InvalidArgumentError(msg)
         if action == table.table.PASS:
             return "pass"
         return str(table.table[action])
@@ -719,6 +730,13 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
             if self.action_to_string(player, action) == text:
                 return action
         msg = f"no legal action of player {player} reads {text!r}"
+        raise InvalidArgumentError(msg)
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Refused: states do not undo actions (`clone` one before applying instead)."""
+        _index(player, "player")
+        _index(action, "action")
+        msg = "undo_action: Tiến Lên states do not undo actions; clone a state instead"
         raise InvalidArgumentError(msg)
 
     def apply_actions(self, actions: object) -> None:
@@ -1084,7 +1102,15 @@ def _rng(sampler: Callable[[], float] | random.Random) -> random.Random:
     if not callable(sampler):
         msg = f"expected a probability sampler or a random.Random, got {sampler!r}"  # type: ignore[unreachable]
         raise TypeError(msg)
-    return random.Random(int(float(sampler()) * 2**53))
+    value: object = sampler()
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        msg = f"the probability sampler must return a float, not {value!r}"
+        raise TypeError(msg)
+    number = float(value)
+    if not 0.0 <= number <= 1.0:
+        msg = f"the probability sampler must return a float in [0, 1], not {value!r}"
+        raise InvalidArgumentError(msg)
+    return random.Random(int(number * 2**53))
 
 
 def _value(action: Action) -> int:
