@@ -80,6 +80,9 @@ EXTRAS_DEPENDENCIES: Final = {
     "gymnasium",
     "rlcard",
     "distributed",
+    "pyspiel",
+    "open_spiel",
+    "shimmy",
 }
 """What the modules of the extras import (``tienlen.rl`` needs ``tienlen[rl]``): their
 surface is checked where the extra is installed, as in `.ci/run`."""
@@ -133,6 +136,7 @@ def samples() -> dict[type, object]:
         ISMCTSPlayer: ISMCTSPlayer(iterations=2, max_candidates=2),
         PIMCPlayer: PIMCPlayer(worlds=1, max_candidates=2),
         **rl_samples(),
+        **openspiel_samples(),
     }
 
 
@@ -176,6 +180,35 @@ def rl_samples() -> dict[type, object]:
         SoloEnv: solo,
         type(game): game,
         VectorEnv: envs,
+    }
+
+
+def openspiel_samples() -> dict[type, object]:
+    """A game, a state in play and an observer of `tienlen.rl.openspiel` (or none).
+
+    The state is at a lead after a won trick, where neither ``0`` (PASS) nor ``1``
+    (3s, played) is legal, so no junk integer plays a move on it.
+    """
+    try:
+        import pyspiel  # noqa: PLC0415 - an extra
+
+        from tienlen.rl.openspiel import (  # noqa: PLC0415
+            PokerGame,
+            TienLenGame,
+            TienLenObserver,
+            TienLenState,
+        )
+    except ModuleNotFoundError:
+        return {}
+    game = pyspiel.load_game("python_tienlen_classic", {"players": 2})
+    state = game.new_initial_state()
+    for _ in range(26 + 2):  # the deal, 3s led, seat 1 passes: seat 0 leads
+        state.apply_action(state.legal_actions()[0])
+    return {
+        TienLenGame: game,
+        PokerGame: pyspiel.load_game("python_tienlen_poker"),
+        TienLenState: state,
+        TienLenObserver: game.make_py_observer(),
     }
 
 

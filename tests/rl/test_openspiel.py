@@ -8,6 +8,7 @@ import random
 import subprocess
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -615,6 +616,75 @@ def test_unsupported_observers_refused() -> None:
             game.make_py_observer(kind)
     with pytest.raises(InvalidArgumentError, match="parameters"):
         game.make_py_observer(None, {"x": 1})
+
+
+def test_junk_refused_before_openspiel() -> None:
+    """Wrong types and values get the library's errors, never OpenSpiel's (or a crash).
+
+    Each is checked in Python before it reaches pyspiel's C++ (where ``TienLenState``
+    built on a foreign object crashed the interpreter), and changes nothing.
+    """
+    game = load("classic", players=2)
+    state = deal(game, library_hands(GameState.deal(CLASSIC, 2, seed=1)))
+    before = (str(state), state.history())
+    for bad in (None, "x", object()):
+        with pytest.raises(TypeError):
+            TienLenState(bad, game._table)  # type: ignore[arg-type]
+        with pytest.raises(TypeError):
+            TienLenState(game, bad)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="table"):
+        TienLenState(game, load("classic")._table)
+    for call in (
+        lambda: state.apply_action(-1),
+        lambda: state.child(-1),
+        lambda: state.apply_action_with_legality_check(0),
+        lambda: state.legal_actions(-1),
+        lambda: state.information_state_string(2),
+        lambda: state.information_state_tensor(-1),
+        lambda: state.observation_string(5),
+        lambda: state.observation_tensor(-3),
+        lambda: state.player_return(2),
+        lambda: state.player_reward(-1),
+        lambda: state.string_to_action("no such action"),
+        lambda: state.action_to_string(-1),  # not wrapped round to the table's last
+        lambda: state.action_to_string(pyspiel.PlayerId.CHANCE, 99),
+        lambda: state.action_to_string(-5, 0),
+        lambda: state.undo_action(0, 0),
+        lambda: state.resample_from_infostate(0, lambda: 5.0),
+        lambda: state.apply_actions([0, 0]),
+        state.to_struct,
+        state.mean_field_population,
+        lambda: game.deserialize_state("junk"),
+        lambda: game.new_initial_state_for_population(0),
+    ):
+        with pytest.raises(InvalidArgumentError):
+            call()
+    loose: Any = state  # the calls below break the signatures on purpose
+    loose_game: Any = game
+    loose_none: Any = None
+    for call in (
+        lambda: loose.apply_action("0"),
+        lambda: loose.apply_action(True),
+        lambda: loose.legal_actions(1.0),
+        lambda: loose.string_to_action(0),
+        lambda: loose.resample_from_infostate(0, lambda: "x"),
+        lambda: loose_game.deserialize_state(b"x"),
+        lambda: loose_game.make_py_observer("x"),
+        lambda: loose_game.make_observer(None, "x"),
+        lambda: loose_game.make_py_observer().set_from("state", 0),
+        lambda: loose_game.make_py_observer().string_from(None, 0),
+        lambda: game_name(loose_none),
+    ):
+        with pytest.raises(TypeError):
+            call()
+    assert (str(state), state.history()) == before
+    seat = state.current_player()
+    legal = state.legal_actions()
+    assert state.string_to_action(state.action_to_string(seat, legal[0])) == legal[0]
+    assert loose.legal_actions(np.int64(seat)) == legal  # NumPy's integers too
+    assert game.deserialize_state(state.serialize()).history() == state.history()
+    with pytest.raises(InvalidArgumentError, match="another game"):
+        load("classic").make_py_observer().set_from(state, 0)
 
 
 def _instant_win_deal() -> list[list[int]]:

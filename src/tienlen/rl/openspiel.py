@@ -73,6 +73,8 @@ import base64
 import binascii
 import functools
 import json
+import numbers
+import operator
 import random
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, Final
@@ -124,7 +126,13 @@ def game_name(rules: BaseRules | str) -> str:
         >>> game_name(JUSTUS_PANG), game_name("poker")
         ('python_tienlen_justus_pang', 'python_tienlen_poker')
     """
-    name = rules if isinstance(rules, str) else rules.name
+    if isinstance(rules, str):
+        name = rules
+    elif isinstance(rules, BaseRules):
+        name = rules.name
+    else:
+        msg = f"expected a rule set or a preset's name, not {type(rules).__name__}"  # type: ignore[unreachable]
+        raise TypeError(msg)
     return "python_tienlen_" + name.replace("-", "_")
 
 
@@ -339,7 +347,7 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
             msg = f"unknown preset {preset!r}; known: {', '.join(RULESETS)}"
             raise InvalidArgumentError(msg)
         if params is not None and not isinstance(params, Mapping):
-            msg = f"params must be a mapping of parameter names, not {params!r}"
+            msg = f"params must be a mapping of parameter names, not {params!r}"  # type: ignore[unreachable]
             raise TypeError(msg)
         given = dict(params or {})
         rules, players = _rules_of(preset, given)
@@ -392,6 +400,40 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         """An observer: the observation (default) or, with perfect recall, the information state."""
         return TienLenObserver(self._table, iig_obs_type, params)
 
+    def make_observer(
+        self,
+        iig_obs_type: pyspiel.IIGObservationType | None = None,
+        params: Mapping[str, Any] | None = None,
+    ) -> pyspiel.Observer:
+        """OpenSpiel's C++ observer of `make_py_observer`'s view (arguments checked first)."""
+        _check_observer_arguments(iig_obs_type, params)
+        return super().make_observer(iig_obs_type, params)
+
+    def deserialize_state(self, text: str) -> TienLenState:
+        """The state `TienLenState.serialize` wrote (OpenSpiel's form for Python games).
+
+        Raises:
+            TypeError: *text* is not a string.
+            ValueError: *text* is not a serialised state of this game.
+        """
+        if not isinstance(text, str):
+            msg = f"expected a serialised state (str), not {type(text).__name__}"  # type: ignore[unreachable]
+            raise TypeError(msg)
+        try:
+            state: object = super().deserialize_state(text)
+        except (pyspiel.SpielError, ValueError, TypeError, EOFError) as error:
+            msg = f"not a serialised state of {self}: {error}"
+            raise InvalidArgumentError(msg) from None
+        if not isinstance(state, TienLenState) or state._table is not self._table:
+            msg = f"not a serialised state of {self}"
+            raise InvalidArgumentError(msg)
+        return state
+
+    def new_initial_state_for_population(self, population: int) -> TienLenState:
+        """Refused: Tiến Lên is not a mean-field game."""
+        del population
+        raise _unsupported("new_initial_state_for_population", "a mean-field game")
+
 
 # -- the state ----------------------------------------------------------------------
 
@@ -430,6 +472,15 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
     """
 
     def __init__(self, game: TienLenGame, table: _Table) -> None:
+        if not isinstance(game, TienLenGame) or not isinstance(table, _Table):  # type: ignore[redundant-expr]
+            msg = (  # type: ignore[unreachable]
+                "a state needs its TienLenGame and that game's table "
+                "(game.new_initial_state() builds one)"
+            )
+            raise TypeError(msg)
+        if game._table is not table:
+            msg = "the table is not this game's (game.new_initial_state() builds one)"
+            raise InvalidArgumentError(msg)
         super().__init__(game)
         self._table = table
         self._dealer: int | None = None
@@ -548,8 +599,18 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         table = self._table
         if player == pyspiel.PlayerId.CHANCE:
             if table.decks == 2 and self._dealer is None:
+                if not 0 <= action < table.players:
+                    msg = f"no dealer {action} at a {table.players}-player table"
+                    raise InvalidArgumentError(msg)
                 return f"dealer {action}"
+            if not 0 <= action < _CARDS:
+                msg = f"no card {action} to deal (cards are 0 to {_CARDS - 1})"
+                raise InvalidArgumentError(msg)
             return f"deal {DECK[action]}"
+        _check_seat(player, table.players)
+        if not 0 <= action < table.actions:
+            msg = f"no action {action} (actions are 0 to {table.actions - 1})"
+            raise InvalidArgumentError(msg)
         if action == table.table.PASS:
             return "pass"
         return str(table.table[action])
@@ -572,6 +633,166 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         if not self._declined:
             return ""
         return "; declined: " + " ".join(map(str, self._declined))
+
+    # -- OpenSpiel's entry points, arguments checked before they reach C++ -----
+
+    def _player(self, args: tuple[object, ...], *, chance: bool = False) -> int:
+        """The seat of an optional player argument (the current player if none)."""
+        if len(args) > 1:
+            msg = f"expected at most one player, got {len(args)} arguments"
+            raise TypeError(msg)
+        player = _index(args[0], "player") if args else self.current_player()
+        if chance and player == self.current_player():
+            return player
+        _check_seat(player, self._table.players)
+        return player
+
+    def apply_action(self, action: int) -> None:
+        """Play *action* (an index of `legal_actions`, or a chance outcome).
+
+        Raises:
+            TypeError: *action* is not an integer.
+            ValueError: *action* is not legal now; the state is unchanged.
+        """
+        index = _index(action, "action")
+        if index < 0:
+            msg = f"action {index} is not legal now"
+            raise InvalidArgumentError(msg)
+        super().apply_action(index)
+
+    def apply_action_with_legality_check(self, action: int) -> None:
+        """`apply_action`, *action* first checked against `legal_actions`."""
+        index = _index(action, "action")
+        if index not in self.legal_actions():
+            msg = f"action {index} is not legal now"
+            raise InvalidArgumentError(msg)
+        super().apply_action(index)
+
+    def child(self, action: int) -> TienLenState:
+        """A copy of this state with *action* applied (this state is unchanged)."""
+        index = _index(action, "action")
+        state: TienLenState = self.clone()
+        state.apply_action(index)
+        return state
+
+    def legal_actions(self, *player: int) -> list[int]:
+        """The actions *player* (default: the one to move, or chance) may take now."""
+        seat = self._player(player, chance=True)
+        result: list[int] = super().legal_actions(seat)
+        return result
+
+    def legal_actions_mask(self, *player: int) -> list[int]:
+        """`legal_actions` as 0/1 over every action index."""
+        seat = self._player(player, chance=True)
+        result: list[int] = super().legal_actions_mask(seat)
+        return result
+
+    def information_state_string(self, *player: int) -> str:
+        """*player*'s information state as OpenSpiel's string (`information_text`)."""
+        result: str = super().information_state_string(self._player(player))
+        return result
+
+    def information_state_tensor(self, *player: int) -> list[float]:
+        """*player*'s information state as OpenSpiel's tensor."""
+        result: list[float] = super().information_state_tensor(self._player(player))
+        return result
+
+    def observation_string(self, *player: int) -> str:
+        """What *player* sees as OpenSpiel's string (`observation_text`)."""
+        result: str = super().observation_string(self._player(player))
+        return result
+
+    def observation_tensor(self, *player: int) -> list[float]:
+        """What *player* sees as OpenSpiel's tensor."""
+        result: list[float] = super().observation_tensor(self._player(player))
+        return result
+
+    def player_return(self, player: int) -> float:
+        """*player*'s score once the game is over, else 0."""
+        return self.returns()[self._player((player,))]
+
+    def player_reward(self, player: int) -> float:
+        """*player*'s reward for the last action (the score, on the final one)."""
+        result: float = super().player_reward(self._player((player,)))
+        return result
+
+    def string_to_action(self, *args: object) -> int:
+        """The action whose `action_to_string` is the text: ``([player,] text)``."""
+        if not args or len(args) > 2:  # ([player,] text)
+            msg = "expected ([player,] text)"
+            raise TypeError(msg)
+        text = args[-1]
+        if not isinstance(text, str):
+            msg = f"expected the action's text (str), not {type(text).__name__}"
+            raise TypeError(msg)
+        player = self._player(args[:-1], chance=True)
+        for action in self.legal_actions(player):
+            if self.action_to_string(player, action) == text:
+                return action
+        msg = f"no legal action of player {player} reads {text!r}"
+        raise InvalidArgumentError(msg)
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Refused: states do not undo actions (`clone` one before applying instead)."""
+        _index(player, "player")
+        _index(action, "action")
+        msg = "undo_action: Tiến Lên states do not undo actions; clone a state instead"
+        raise InvalidArgumentError(msg)
+
+    def apply_actions(self, actions: object) -> None:
+        """Refused: OpenSpiel's simultaneous moves; Tiến Lên is sequential."""
+        del actions
+        raise _unsupported("apply_actions", "a simultaneous-move game")
+
+    def apply_actions_with_legality_checks(self, actions: object) -> None:
+        """Refused: OpenSpiel's simultaneous moves; Tiến Lên is sequential."""
+        del actions
+        raise _unsupported("apply_actions_with_legality_checks", "a simultaneous game")
+
+    def distribution_support(self) -> list[str]:
+        """Refused: Tiến Lên is not a mean-field game."""
+        raise _unsupported("distribution_support", "a mean-field game")
+
+    def update_distribution(self, distribution: object) -> None:
+        """Refused: Tiến Lên is not a mean-field game."""
+        del distribution
+        raise _unsupported("update_distribution", "a mean-field game")
+
+    def mean_field_population(self) -> int:
+        """Refused: Tiến Lên is not a mean-field game."""
+        raise _unsupported("mean_field_population", "a mean-field game")
+
+    def action_to_struct(self, *args: object) -> object:
+        """Refused: the game has no OpenSpiel structs (`game_state` is the library's)."""
+        del args
+        raise _unsupported("action_to_struct", "a game with structs")
+
+    def actions_to_struct(self, *args: object) -> object:
+        """Refused: the game has no OpenSpiel structs."""
+        del args
+        raise _unsupported("actions_to_struct", "a game with structs")
+
+    def get_action_struct_sampler(self, *args: object) -> object:
+        """Refused: the game has no OpenSpiel structs."""
+        del args
+        raise _unsupported("get_action_struct_sampler", "a game with structs")
+
+    def to_struct(self) -> object:
+        """Refused: the game has no OpenSpiel structs (`game_state` is the library's)."""
+        raise _unsupported("to_struct", "a game with structs")
+
+    def to_observation_struct(self, *args: object) -> object:
+        """Refused: the game has no OpenSpiel structs."""
+        del args
+        raise _unsupported("to_observation_struct", "a game with structs")
+
+    def to_dict(self) -> object:
+        """Refused: the game has no OpenSpiel structs (`serialize` writes a state)."""
+        raise _unsupported("to_dict", "a game with structs")
+
+    def to_json(self) -> object:
+        """Refused: the game has no OpenSpiel structs (`serialize` writes a state)."""
+        raise _unsupported("to_json", "a game with structs")
 
     # -- the deal ---------------------------------------------------------------
 
@@ -841,6 +1062,34 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
                 pass
 
 
+def _index(value: object, what: str) -> int:
+    """*value* as an ``int`` (NumPy's integers too), or `TypeError`."""
+    if isinstance(value, bool):
+        msg = f"{what} must be an integer, not {value!r}"
+        raise TypeError(msg)
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        msg = f"{what} must be an integer, not {type(value).__name__}"
+        raise TypeError(msg) from None
+
+
+def _unsupported(name: str, kind: str) -> InvalidArgumentError:
+    return InvalidArgumentError(f"{name}: Tiến Lên is not {kind}")
+
+
+def _check_observer_arguments(iig_obs_type: object, params: object) -> None:
+    """`TypeError` unless an observer's arguments have OpenSpiel's types."""
+    if iig_obs_type is not None and not isinstance(
+        iig_obs_type, pyspiel.IIGObservationType
+    ):
+        msg = f"iig_obs_type must be a pyspiel.IIGObservationType, not {iig_obs_type!r}"
+        raise TypeError(msg)
+    if params is not None and not isinstance(params, Mapping):
+        msg = f"params must be a mapping, not {type(params).__name__}"
+        raise TypeError(msg)
+
+
 def _check_seat(seat: int, players: int) -> None:
     if type(seat) is not int or not 0 <= seat < players:
         msg = f"no seat {seat!r} at a {players}-player table"
@@ -853,7 +1102,15 @@ def _rng(sampler: Callable[[], float] | random.Random) -> random.Random:
     if not callable(sampler):
         msg = f"expected a probability sampler or a random.Random, got {sampler!r}"  # type: ignore[unreachable]
         raise TypeError(msg)
-    return random.Random(int(float(sampler()) * 2**53))
+    value: object = sampler()
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        msg = f"the probability sampler must return a float, not {value!r}"
+        raise TypeError(msg)
+    number = float(value)
+    if not 0.0 <= number <= 1.0:
+        msg = f"the probability sampler must return a float in [0, 1], not {value!r}"
+        raise InvalidArgumentError(msg)
+    return random.Random(int(number * 2**53))
 
 
 def _value(action: Action) -> int:
@@ -923,6 +1180,13 @@ class TienLenObserver:
         iig_obs_type: pyspiel.IIGObservationType | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> None:
+        if not isinstance(table, _Table):
+            msg = (  # type: ignore[unreachable]
+                "an observer needs a game's table: "
+                "game.make_py_observer() or open_spiel's make_observation(game)"
+            )
+            raise TypeError(msg)
+        _check_observer_arguments(iig_obs_type, params)
         if params:
             msg = f"observation parameters are not supported, got {dict(params)}"
             raise InvalidArgumentError(msg)
@@ -952,6 +1216,7 @@ class TienLenObserver:
 
     def set_from(self, state: TienLenState, player: int) -> None:
         """Write *player*'s view of *state* into `tensor`."""
+        self._check_state(state)
         _check_seat(player, self._table.players)
         tensor = self.tensor
         tensor.fill(0.0)
@@ -975,9 +1240,18 @@ class TienLenObserver:
 
     def string_from(self, state: TienLenState, player: int) -> str:
         """*player*'s view of *state* as text."""
+        self._check_state(state)
         if self._recall:
             return state.information_text(player)
         return state.observation_text(player)
+
+    def _check_state(self, state: object) -> None:
+        if not isinstance(state, TienLenState):
+            msg = f"expected a TienLenState, not {type(state).__name__}"
+            raise TypeError(msg)
+        if state._table is not self._table:
+            msg = "the state is of another game than the observer's"
+            raise InvalidArgumentError(msg)
 
 
 # -- registration -------------------------------------------------------------------
