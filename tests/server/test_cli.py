@@ -58,7 +58,9 @@ def test_a_bad_rules_file_is_worded_as_for_every_command(
         path.write_text(content)
     assert main(["simulate", "--rules-file", str(path)]) == 2
     expected = capsys.readouterr().err
-    assert main(["serve", "--rules-file", str(path), "--data", str(tmp_path / "d")]) == 2
+    assert (
+        main(["serve", "--rules-file", str(path), "--data", str(tmp_path / "d")]) == 2
+    )
     assert capsys.readouterr().err == expected
     assert expected.startswith("tienlen: error: ")
     assert not (tmp_path / "d").exists()

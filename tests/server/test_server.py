@@ -6,8 +6,10 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import threading
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +187,21 @@ def test_the_table_list_does_not_disclose_table_ids() -> None:
     assert len(listed) == health["tables"] == 1
     assert listed[0]["rules"] == "poker"
     assert listed[0]["seated"] == 1
+
+
+def test_the_client_translates_only_error_codes_the_server_sends() -> None:
+    """Every code in the browser client's ``TEXT.vi.errors`` is one the server raises."""
+    static = resources.files("tienlen.server") / "static"
+    script = (static / "app.js").read_text(encoding="utf-8")
+    block = re.search(r"errors: \{ //(.*?)\} \}", script, re.DOTALL)
+    assert block is not None
+    translated = set(re.findall(r'^\s*"?([a-z-]+)"?: "', block.group(1), re.MULTILINE))
+    server = (resources.files("tienlen.server") / "tables.py").read_text(
+        encoding="utf-8"
+    )
+    raised = set(re.findall(r'ServerError\(\s*"([a-z-]+)"', server))
+    assert {"stale", "between-hands", "seat-taken", "rate-limited"} <= translated
+    assert translated <= raised
 
 
 def test_out_of_turn_illegal_and_wrong_credential_moves() -> None:
