@@ -17,8 +17,9 @@ deal under all four seat rotations), for classic and Poker. It prints one Markdo
 table (mean score per game with its 95% interval over deals, first and last places,
 CPU time per decision with more than one legal action) headed by the date and the
 commit, and one JSON line per row. The search bots' budgets are ``--worlds`` (PIMC,
-default 8), ``--iterations`` (ISMCTS, default 64) and ``--candidates`` (both, default
-8): a reduced budget, about a third of PIMC's default cost. ``--ladder --quick`` plays
+default 4), ``--iterations`` (ISMCTS, default 24) and ``--candidates`` (both, default
+6): 24 rollouts per decision each, a reduced budget, about a seventh of PIMC's default
+(16 worlds × 10 candidates = 160). ``--ladder --quick`` plays
 3 deals of each (not a frozen set) with tiny budgets: a smoke run.
 ``--ladder-paired`` prints the learned player's score less the Greedy control's,
 deal by deal on the same frozen deals, with its 95% interval: in Poker, where the

@@ -32,6 +32,28 @@ def test_vietnamese_suit_words(word: str, letter: str) -> None:
         assert parse_cards(unicodedata.normalize("NFD", text)) == expected, text
 
 
+PLAIN_WORDS = {"bich": "s", "chuon": "c", "nhep": "c", "tep": "c", "ro": "d", "co": "h"}
+"""The suit words typed without accents, and the letter each stands for."""
+
+
+@pytest.mark.parametrize(("word", "letter"), sorted(PLAIN_WORDS.items()))
+def test_vietnamese_suit_words_without_accents(word: str, letter: str) -> None:
+    """``7 co`` is 7h as ``7 cơ`` is: with or without a space, in any case."""
+    expected = parse_cards(f"7{letter} 10{letter}")
+    for text in (f"7 {word} 10 {word}", f"7{word},10{word}", f"7 {word.upper()} Tc"):
+        assert parse_cards(text)[0] == expected[0], text
+    assert parse_cards(f"7 {word} 10 {word}") == expected
+
+
+def test_words_without_accents_change_no_card_text() -> None:
+    """``c`` stays clubs next to ``co``; a word alone or run into letters is no card."""
+    assert parse_cards("7c 8 co 9c") == parse_cards("7c 8h 9c")
+    assert parse_cards("Tc Kd") == parse_cards("10c Kd")
+    for text in ("co", "7 cox", "7 bichx", "ro 7", "7 c o", "7 tepid"):
+        with pytest.raises(InvalidCardError):
+            parse_cards(text)
+
+
 def test_suit_words_need_a_rank_and_end_as_words() -> None:
     """A suit word alone, or run into more letters, is no card."""
     for text in ("cơ", "7 cơm", "7 bíchx"):

@@ -8,6 +8,7 @@ fields, and renders for every reason and kind.
 from __future__ import annotations
 
 import re
+from importlib import resources
 
 import pytest
 from hypothesis import given
@@ -375,6 +376,25 @@ def test_the_flagged_vietnamese_wordings_are_gone() -> None:
     for key, entry in CATALOGUE.items():
         for phrase in FLAGGED:
             assert phrase not in entry["vi"].casefold(), (key, phrase)
+
+
+def _browser_client_vietnamese() -> list[str]:
+    """The strings of the browser client's Vietnamese texts (``TEXT.vi`` in app.js)."""
+    script = (resources.files("tienlen.server") / "static" / "app.js").read_text(
+        encoding="utf-8"
+    )
+    block = re.search(r"^  vi: \{(.*?)^\};", script, re.MULTILINE | re.DOTALL)
+    assert block is not None, "app.js has no TEXT.vi block"
+    return re.findall(r'"([^"]*)"', block.group(1))
+
+
+def test_the_browser_client_has_none_of_the_flagged_wordings() -> None:
+    """§6 for the game server's client: its Vietnamese strings avoid the flagged words."""
+    strings = _browser_client_vietnamese()
+    assert "Bạn có thể chặt ngoài lượt!" in strings  # the block was found and read
+    for string in strings:
+        for phrase in FLAGGED:
+            assert phrase not in string.casefold(), (string, phrase)
 
 
 def test_one_vietnamese_verb_for_beat() -> None:

@@ -385,11 +385,22 @@ _SUIT_WORDS: Final = {
     "tép": "c",
     "rô": "d",
     "cơ": "h",
+    "bich": "s",
+    "chuon": "c",
+    "nhep": "c",
+    "tep": "c",
+    "ro": "d",
+    "co": "h",
 }
-"""The Vietnamese names of the suits, as card text may write them (``7 cơ``)."""
+"""The Vietnamese names of the suits, as card text may write them (``7 cơ``), also
+without their accents (``7 co``). No card text without a word can hold one after a
+rank (``7co`` is no card: ``7c`` then ``o``), so reading words changes no card text
+that parsed before."""
 _SUIT_WORD_RE: Final = re.compile(
     f"({_RANK_TEXT})\\s*({'|'.join(_SUIT_WORDS)})(?![^\\W\\d_])", re.IGNORECASE
 )
+_ASCII_WORD_LETTER: Final = re.compile("[eEiIoO]")
+"""A letter of every suit word without accents and of no card: words to read."""
 
 
 def normal_text(text: str) -> str:
@@ -416,7 +427,7 @@ def normal_text(text: str) -> str:
 
 
 def _plain(text: str) -> str:
-    """Non-ASCII card text made plain: `normal_text`, then suit words as letters.
+    """Card text made plain: `normal_text`, then suit words as letters.
 
     Example:
         >>> _plain("7\N{NO-BREAK SPACE}Cơ, 10 bích")
@@ -465,7 +476,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     suit: a letter (``s``, ``c``, ``d``, ``h``; the letters stay English in every
     language, ``c`` is clubs), a symbol (``♠ ♣ ♦ ♥``) or a Vietnamese suit word, after
     a space or not (``7 bích``, ``7 chuồn``, also ``nhép`` or ``tép``, ``7 rô``,
-    ``7 cơ``). Text is read in Unicode normal form NFC, and any Unicode space (a
+    ``7 cơ``), with or without accents (``7 co``, ``7 bich``). Text is read in Unicode normal form NFC, and any Unicode space (a
     no-break space, an ideographic space) separates cards as an ASCII space does.
     The result is eager; duplicates are kept (two decks hold two copies of a card).
     Safe on untrusted text: it refuses more than `tienlen.cards.MAX_TEXT_LENGTH` characters or
@@ -484,6 +495,8 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         (Card.parse('Th'), Card.parse('Jh'))
         >>> parse_cards("7 cơ, 7 rô, 7 bích")
         (Card.parse('7h'), Card.parse('7d'), Card.parse('7s'))
+        >>> parse_cards("7 co 8 chuon")
+        (Card.parse('7h'), Card.parse('8c'))
     """
     if not isinstance(text, str):
         msg = f"expected card text, got {type(text).__name__}"  # type: ignore[unreachable]
@@ -493,7 +506,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         msg = f"card text of {end:,} characters, more than the {MAX_TEXT_LENGTH:,} allowed"
         raise InvalidCardError(msg, problem="too-long")
     typed = text
-    if not text.isascii():
+    if not text.isascii() or _ASCII_WORD_LETTER.search(text):
         text = _plain(text)
         end = len(text)
     cards: list[Card] = []

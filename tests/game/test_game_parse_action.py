@@ -106,6 +106,21 @@ def test_every_vietnamese_pass_word(text: str) -> None:
     assert STATE.parse_action(text) == Pass(player=1)
 
 
+@pytest.mark.parametrize(
+    "text", ["bo", "BO", "bo luot", "Bo Luot", "bo qua", "bo  qua"]
+)
+def test_vietnamese_pass_words_without_accents(text: str) -> None:
+    """*bo*, *bo luot*, *bo qua*: the pass words typed without accents are a pass."""
+    assert STATE.parse_action(text) == Pass(player=1)
+
+
+@pytest.mark.parametrize(("text", "cards"), [("6 ro", "6d"), ("6RO", "6d")])
+def test_suit_words_without_accents(text: str, cards: str) -> None:
+    """A suit word without accents (``6 ro`` for *6 rô*) is card text too."""
+    assert STATE.parse_action(text) == Play(player=1, cards=cards)
+    assert STATE.parse_action("0: 4 bich") == Play(player=0, cards="4s")
+
+
 @pytest.mark.parametrize("text", ["bỏ", "bỏ lượt", "bỏ qua", "Bỏ Qua"])
 def test_decomposed_text_reads_as_composed(text: str) -> None:
     """Issue 22 §4: NFD text (as some keyboards send it) is read after NFC."""

@@ -47,6 +47,13 @@ def _refused(page: Any, hand: list[str], legal: list[str]) -> bool:
     assert page.locator("#message").inner_text() == expected
     assert expected != page.evaluate("ui.refusal.message.en")
     assert page.locator("#play").is_disabled()
+    stale = page.evaluate('errorText({code: "stale", message: "the hand is at ply 9"})')
+    assert stale == {
+        "en": "the hand is at ply 9",
+        "vi": "Ván đã sang lượt khác, hãy thử lại.",
+    }
+    other = page.evaluate('errorText({code: "not-over", message: "not over"})')
+    assert other == {"en": "not over", "vi": "not over"}  # no translation: English
     page.locator(f'img.card[data-card="{wrong}"]').click()  # unselect
     return True
 

@@ -43,8 +43,27 @@ def test_rules_file_reads_a_rule_set_or_a_record(tmp_path: Path) -> None:
     )
     assert server_cli._rules(args) == house
     path.write_text("{broken")
-    with pytest.raises(ValueError, match="cannot read"):
+    with pytest.raises(ValueError, match="is not JSON"):
         server_cli._rules(args)
+
+
+@pytest.mark.parametrize("content", [None, "{broken", "[1, 2]"])
+def test_a_bad_rules_file_is_worded_as_for_every_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str | None
+) -> None:
+    """``serve --rules-file`` refuses a missing, non-JSON or non-rules file as ``simulate`` does."""
+    pytest.importorskip("starlette")
+    path = tmp_path / "bad.json"
+    if content is not None:
+        path.write_text(content)
+    assert main(["simulate", "--rules-file", str(path)]) == 2
+    expected = capsys.readouterr().err
+    assert (
+        main(["serve", "--rules-file", str(path), "--data", str(tmp_path / "d")]) == 2
+    )
+    assert capsys.readouterr().err == expected
+    assert expected.startswith("tienlen: error: ")
+    assert not (tmp_path / "d").exists()
 
 
 @pytest.mark.slow
@@ -88,5 +107,5 @@ def test_four_bot_commands_play_the_main_table(tmp_path: Path) -> None:
             tables = json.load(answer)
     assert [bot.returncode for bot in bots] == [0, 0, 0, 0], outputs
     assert all("2 hand(s) played" in out for out, _ in outputs)
-    assert tables[0]["rules"]["name"] == "house"
-    assert len(tables[0]["results"]) >= 2
+    assert tables[0]["rules"] == "house"
+    assert tables[0]["handsPlayed"] >= 2

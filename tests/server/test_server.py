@@ -6,8 +6,10 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import threading
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -159,6 +161,47 @@ def test_bad_input_is_refused_on_that_connection_only(
     assert answer[0]["code"] == code
     assert other.new() == []
     assert snapshot(table) == before
+
+
+def test_the_table_list_does_not_disclose_table_ids() -> None:
+    """``GET /api/tables`` counts created tables but shows no id, token or name."""
+    hub = Hub(rate=1e9, burst=1e9)
+    with TestClient(create_app(hub)) as http:
+        with http.websocket_connect("/ws") as owner:
+            owner.send_text(json.dumps({"v": 1, "type": "create", "rules": "poker"}))
+            table = json.loads(owner.receive_text())["table"]
+            owner.send_text(
+                json.dumps(
+                    {"v": 1, "type": "join", "table": table, "seat": 1, "name": "Zoë"}
+                )
+            )
+            token = json.loads(owner.receive_text())["token"]
+        answer = http.get("/api/tables")
+        health = http.get("/api/health").json()
+    assert table in hub.tables
+    assert answer.status_code == 200
+    assert table not in answer.text
+    assert token not in answer.text
+    assert "Zo" not in answer.text
+    listed = answer.json()
+    assert len(listed) == health["tables"] == 1
+    assert listed[0]["rules"] == "poker"
+    assert listed[0]["seated"] == 1
+
+
+def test_the_client_translates_only_error_codes_the_server_sends() -> None:
+    """Every code in the browser client's ``TEXT.vi.errors`` is one the server raises."""
+    static = resources.files("tienlen.server") / "static"
+    script = (static / "app.js").read_text(encoding="utf-8")
+    block = re.search(r"errors: \{ //(.*?)\} \}", script, re.DOTALL)
+    assert block is not None
+    translated = set(re.findall(r'^\s*"?([a-z-]+)"?: "', block.group(1), re.MULTILINE))
+    server = (resources.files("tienlen.server") / "tables.py").read_text(
+        encoding="utf-8"
+    )
+    raised = set(re.findall(r'ServerError\(\s*"([a-z-]+)"', server))
+    assert {"stale", "between-hands", "seat-taken", "rate-limited"} <= translated
+    assert translated <= raised
 
 
 def test_out_of_turn_illegal_and_wrong_credential_moves() -> None:

@@ -49,6 +49,9 @@ def _card_svg(code: str) -> str | None:
 def create_app(hub: Hub, *, tick: float = 0.05) -> Starlette:
     """The web application serving *hub*: ``/ws``, ``/``, ``/cards/<card>.svg``, ``/api``.
 
+    ``/api/tables`` lists the tables without their ids (`Table.summary`): an id is
+    the table's code, shared only by whoever created it.
+
     Its lifespan runs the hub's timers every *tick* seconds (`Hub.run`).
 
     Example:
@@ -83,7 +86,7 @@ def create_app(hub: Hub, *, tick: float = 0.05) -> Starlette:
 
     async def tables(request: Request) -> Response:
         del request
-        return JSONResponse([table.info() for table in hub.tables.values()])
+        return JSONResponse([table.summary() for table in hub.tables.values()])
 
     async def card(request: Request) -> Response:
         picture = _card_svg(str(request.path_params["code"]))

@@ -13,7 +13,6 @@ Example:
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from importlib.util import find_spec
@@ -21,8 +20,7 @@ from pathlib import Path
 from typing import IO, Final
 
 from tienlen.errors import TienLenError
-from tienlen.records import rules_from_json
-from tienlen.rules import BaseRules, get_rules
+from tienlen.rules import BaseRules
 
 __all__ = ["add_commands", "data_dir"]
 
@@ -67,7 +65,6 @@ def add_commands(
     rules.add_argument("--rules", default="classic", help="the main table's preset")
     rules.add_argument(
         "--rules-file",
-        type=Path,
         help="the main table's rules, in the records' JSON form (docs/records.md)",
     )
     sub.add_argument("--players", type=int, default=4, help="seats at the main table")
@@ -118,16 +115,10 @@ def _available(*modules: str) -> bool:
 
 
 def _rules(args: argparse.Namespace) -> BaseRules:
-    if args.rules_file is None:
-        return get_rules(args.rules)
-    try:
-        data = json.loads(Path(args.rules_file).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        msg = f"cannot read {args.rules_file}: {error}"
-        raise ValueError(msg) from None
-    if isinstance(data, dict) and "rules" in data and "format" in data:
-        data = data["rules"]  # a whole record: its rule set
-    return rules_from_json(data)
+    """The main table's rules: read as every command reads ``--rules``/``--rules-file``."""
+    from tienlen.cli import _rules as read_rules  # noqa: PLC0415  # no import cycle
+
+    return read_rules(args)
 
 
 def _serve(args: argparse.Namespace, out: IO[str]) -> int:

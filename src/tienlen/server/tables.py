@@ -324,6 +324,29 @@ class Table:
             "seats": [seat.to_json(counts[seat.index]) for seat in self.seats],
         }
 
+    def summary(self) -> Json:
+        """The table for the public list (``GET /api/tables``): no id, no names.
+
+        A table's id is its code (whoever has it may watch and sit), so the list never
+        shows it, nor anything a player chose (names).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> table = Hub().create_table(CLASSIC, seed=1)
+            >>> table.summary()
+            {'rules': 'classic', 'players': 4, 'hand': 1, 'handsPlayed': 0, 'matchOver': False, 'seated': 0}
+            >>> table.id in str(table.summary())
+            False
+        """
+        return {
+            "rules": self.rules.name,
+            "players": self.players,
+            "hand": self.number,
+            "handsPlayed": len(self.match.games),
+            "matchOver": self.match_over,
+            "seated": sum(seat.token_hash is not None for seat in self.seats),
+        }
+
 
 def _settings_number(
     data: Mapping[str, object], key: str, default: float | None, *, low: float

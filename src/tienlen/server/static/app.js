@@ -8,15 +8,23 @@ const TEXT = {
   en: { connecting: "connecting…", connected: "at the table", play: "Play", pass: "Pass",
     scores: "Scores", next: "Next hand", rematch: "Rematch", sit: "Sit here", you: "you",
     cards: "cards", house: "house bot", away: "away", yourTurn: "Your turn",
-    hand: "Hand", total: "Total", seat: "Seat", matchOver: "Match over", waiting: "Waiting…",
-    passed: "passed", lead: "leads", lang: "Tiếng Việt", newTable: "New table",
-    jumpIn: "You may jump in!" },
+    hand: "Hand", total: "Total", seat: "Seat", matchOver: "Match over",
+    passed: "passed", lang: "Tiếng Việt", newTable: "New table",
+    jumpIn: "You may jump in!",
+    errors: {} }, // the server's own English message
   vi: { connecting: "đang kết nối…", connected: "đã vào bàn", play: "Đánh", pass: "Bỏ lượt",
     scores: "Điểm", next: "Ván mới", rematch: "Chơi lại", sit: "Ngồi đây", you: "bạn",
     cards: "lá", house: "máy", away: "vắng", yourTurn: "Đến lượt bạn",
-    hand: "Ván", total: "Tổng", seat: "Ghế", matchOver: "Hết trận", waiting: "Đang chờ…",
-    passed: "bỏ lượt", lead: "đánh", lang: "English", newTable: "Bàn mới",
-    jumpIn: "Bạn có thể chặt ngang!" },
+    hand: "Ván", total: "Tổng", seat: "Ghế", matchOver: "Hết trận",
+    passed: "bỏ lượt", lang: "English", newTable: "Bàn mới",
+    jumpIn: "Bạn có thể chặt ngoài lượt!",
+    errors: { // by the server's error code; any other code shows its English message
+      stale: "Ván đã sang lượt khác, hãy thử lại.",
+      "between-hands": "Đang giữa hai ván.",
+      "seat-taken": "Ghế này đã có người ngồi.",
+      "rate-limited": "Bạn gửi quá nhanh, hãy chậm lại.",
+      "bad-credential": "Không nhận ra ghế của bạn.",
+      "no-table": "Không có bàn này." } },
 };
 
 const ui = {
@@ -81,11 +89,15 @@ function receive(message) {
         localStorage.removeItem("tienlen:seat:" + ui.tableId);
         send({ type: "watch", table: ui.tableId });
       }
-      ui.refusal = message.refusal || { message: { en: message.message, vi: message.message } };
+      ui.refusal = message.refusal || { message: errorText(message) };
       break;
   }
   render();
 }
+
+// An error without the library's refusal: the server's English, and its code's Vietnamese.
+const errorText = (message) => ({
+  en: message.message, vi: TEXT.vi.errors[message.code] || message.message });
 
 const handCards = () => (ui.view && ui.view.hand ? ui.view.hand.split(" ").filter(Boolean) : []);
 const legal = () => (ui.view && ui.view.legal) || [];
@@ -166,7 +178,8 @@ function renderHand() {
   $("pass").disabled = !legal().includes("pass");
   $("controls").hidden = ui.you === null;
   const mine = ui.you !== null && ui.view.toAct === ui.you;
-  const hint = mine ? t("yourTurn") : (ui.view.jumpingIn ? t("jumpIn") : "");
+  const hint = ui.matchOver ? t("matchOver")
+    : mine ? t("yourTurn") : (ui.view.jumpingIn ? t("jumpIn") : "");
   $("message").textContent = ui.refusal ? ui.refusal.message[ui.lang] : hint;
 }
 
