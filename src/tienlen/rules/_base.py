@@ -12,6 +12,7 @@ import enum
 import functools
 import operator
 import types
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
 from typing import Any, Final, NoReturn, Union, get_args, get_origin, get_type_hints
 
@@ -350,7 +351,11 @@ def _name_problems(name: str) -> Iterator[str]:
     """
     if not name:
         yield "the name is empty"
-    elif not name.isprintable():  # control characters, lone surrogates
+    elif any(
+        unicodedata.category(char)[0] == "C" or char in "\u2028\u2029" for char in name
+    ):
+        # control and format characters, lone surrogates, line breaks; spaces of any
+        # kind (a no-break space) are text
         yield "the name must be printable text, without control characters or lone surrogates"
 
 
