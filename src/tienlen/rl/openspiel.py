@@ -380,12 +380,23 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
 
     @property
     def rules(self) -> BaseRules:
-        """The rule set played (the preset, or the ``rules`` parameter's)."""
+        """The rule set played (the preset, or the ``rules`` parameter's).
+
+        Example:
+            >>> pyspiel.load_game("python_tienlen_poker").rules.name
+            'poker'
+        """
         return self._table.rules
 
     @property
     def action_table(self) -> ActionTable:
-        """The action table: index → class (`tienlen.rl.table.ActionTable`)."""
+        """The action table: index → class (`tienlen.rl.table.ActionTable`).
+
+        Example:
+            >>> table = pyspiel.load_game("python_tienlen_classic").action_table
+            >>> len(table)
+            616
+        """
         return self._table.table
 
     def new_initial_state(self) -> TienLenState:
@@ -397,7 +408,15 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         iig_obs_type: pyspiel.IIGObservationType | None = None,
         params: Mapping[str, Any] | None = None,
     ) -> TienLenObserver:
-        """An observer: the observation (default) or, with perfect recall, the information state."""
+        """An observer: the observation (default) or, with perfect recall, the information state.
+
+        Example:
+            >>> game = pyspiel.load_game("python_tienlen_classic")
+            >>> recall = pyspiel.IIGObservationType(perfect_recall=True)
+            >>> observer = game.make_py_observer(recall)
+            >>> observer.tensor.shape == (game.information_state_tensor_size(),)
+            True
+        """
         return TienLenObserver(self._table, iig_obs_type, params)
 
     def make_observer(
@@ -1215,7 +1234,17 @@ class TienLenObserver:
             self.dict["declined"] = self.tensor[layout.size :]
 
     def set_from(self, state: TienLenState, player: int) -> None:
-        """Write *player*'s view of *state* into `tensor`."""
+        """Write *player*'s view of *state* into `tensor`.
+
+        Example:
+            >>> game = pyspiel.load_game("python_tienlen_classic")
+            >>> observer = game.make_py_observer()
+            >>> state = game.new_initial_state()
+            >>> state.apply_action(state.legal_actions()[0])  # the first card dealt
+            >>> observer.set_from(state, 0)
+            >>> int(observer.dict["hand"].sum())  # seat 0 holds the card dealt to it
+            1
+        """
         self._check_state(state)
         _check_seat(player, self._table.players)
         tensor = self.tensor
@@ -1239,7 +1268,14 @@ class TienLenObserver:
             self.dict["declined"][0] = player in state._declined
 
     def string_from(self, state: TienLenState, player: int) -> str:
-        """*player*'s view of *state* as text."""
+        """*player*'s view of *state* as text.
+
+        Example:
+            >>> game = pyspiel.load_game("python_tienlen_classic")
+            >>> text = game.make_py_observer().string_from(game.new_initial_state(), 0)
+            >>> isinstance(text, str)
+            True
+        """
         self._check_state(state)
         if self._recall:
             return state.information_text(player)
@@ -1258,31 +1294,61 @@ class TienLenObserver:
 
 
 class ClassicGame(TienLenGame):
-    """``python_tienlen_classic``: `tienlen.CLASSIC` unless the ``rules`` parameter says otherwise."""
+    """``python_tienlen_classic``: `tienlen.CLASSIC` unless the ``rules`` parameter says otherwise.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> ClassicGame().rules is CLASSIC, ClassicGame().get_type().short_name
+        (True, 'python_tienlen_classic')
+    """
 
     preset = "classic"
 
 
 class JustusPangGame(TienLenGame):
-    """``python_tienlen_justus_pang``: `tienlen.JUSTUS_PANG` by default."""
+    """``python_tienlen_justus_pang``: `tienlen.JUSTUS_PANG` by default.
+
+    Example:
+        >>> from tienlen import JUSTUS_PANG
+        >>> JustusPangGame().rules is JUSTUS_PANG, JustusPangGame().get_type().short_name
+        (True, 'python_tienlen_justus_pang')
+    """
 
     preset = "justus-pang"
 
 
 class KennethLoGame(TienLenGame):
-    """``python_tienlen_kenneth_lo``: `tienlen.KENNETH_LO` by default."""
+    """``python_tienlen_kenneth_lo``: `tienlen.KENNETH_LO` by default.
+
+    Example:
+        >>> from tienlen import KENNETH_LO
+        >>> KennethLoGame().rules is KENNETH_LO, KennethLoGame().get_type().short_name
+        (True, 'python_tienlen_kenneth_lo')
+    """
 
     preset = "kenneth-lo"
 
 
 class VietcongGame(TienLenGame):
-    """``python_tienlen_vietcong``: `tienlen.VIETCONG` by default."""
+    """``python_tienlen_vietcong``: `tienlen.VIETCONG` by default.
+
+    Example:
+        >>> from tienlen import VIETCONG
+        >>> VietcongGame().rules is VIETCONG, VietcongGame().get_type().short_name
+        (True, 'python_tienlen_vietcong')
+    """
 
     preset = "vietcong"
 
 
 class PokerGame(TienLenGame):
-    """``python_tienlen_poker``: `tienlen.POKER` by default."""
+    """``python_tienlen_poker``: `tienlen.POKER` by default.
+
+    Example:
+        >>> from tienlen import POKER
+        >>> PokerGame().rules is POKER, PokerGame().get_type().short_name
+        (True, 'python_tienlen_poker')
+    """
 
     preset = "poker"
 
