@@ -393,9 +393,9 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         """The action table: index → class (`tienlen.rl.table.ActionTable`).
 
         Example:
-            >>> table = pyspiel.load_game("python_tienlen_classic").action_table
-            >>> len(table)
-            616
+            >>> game = pyspiel.load_game("python_tienlen_classic")
+            >>> game.action_table.actions_for(4) == game.num_distinct_actions() == 616
+            True
         """
         return self._table.table
 
