@@ -428,6 +428,8 @@ def test_every_card_problem_has_a_sentence() -> None:
         "too-long",
         "too-many",
         "empty",
+        "duplicate",
+        "too-many-copies",
     }
     for problem in problems:
         assert set(CATALOGUE[f"card.{problem}"]) == set(LANGUAGES)
