@@ -235,25 +235,28 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
         "vi": "Bàn này không cho về bằng heo hay bằng hàng.",
     },
     # -- explanations: does a play beat the top? ------------------------------------
+    "beats.verdict": {"en": "{verdict}: {reason}", "vi": "{verdict}: {reason}"},
+    "beats.yes": {"en": "yes", "vi": "được"},
+    "beats.no": {"en": "no", "vi": "không"},
     "beats.HIGHER": {
-        "en": "yes: the same shape, and {high} is higher than {low}",
-        "vi": "được: cùng loại và {high} lớn hơn {low}",
+        "en": "the same shape, and {high} is higher than {low}",
+        "vi": "cùng loại và {high} lớn hơn {low}",
     },
     "beats.NOT_HIGHER": {
-        "en": "no: the same shape, but {high} is not higher than {low}",
-        "vi": "không: cùng loại, nhưng {high} không lớn hơn {low}",
+        "en": "the same shape, but {high} is not higher than {low}",
+        "vi": "cùng loại, nhưng {high} không lớn hơn {low}",
     },
     "beats.DIFFERENT_SIZES": {
-        "en": "no: {play} cannot beat {top}: the same kind, but not the same number of cards",
-        "vi": "không: {play} không chặn được {top}: phải cùng loại và cùng số lá",
+        "en": "{play} cannot beat {top}: the same kind, but not the same number of cards",
+        "vi": "{play} không chặn được {top}: phải cùng loại và cùng số lá",
     },
     "beats.BOMB": {
-        "en": "yes: the bomb table lets {play} beat {top}",
-        "vi": "được: {play} chặt được {top}",
+        "en": "the bomb table lets {play} beat {top}",
+        "vi": "{play} chặt được {top}",
     },
     "beats.DIFFERENT_SHAPES": {
-        "en": "no: {play} cannot beat {top}: different shapes, and no bomb applies",
-        "vi": "không: {play} không chặn được {top} vì khác loại, và không chặt được",
+        "en": "{play} cannot beat {top}: different shapes, and no bomb applies",
+        "vi": "{play} không chặn được {top} vì khác loại, và không chặt được",
     },
     # -- combinations in words, as objects of a sentence --------------------------
     "words.SINGLE": {"en": "a single {rank}", "vi": "lá {rank}"},
