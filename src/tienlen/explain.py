@@ -178,7 +178,7 @@ class NotACombination:
     def clause(self, lang: str = "en") -> str:
         """The reason as a clause to build into a longer line.
 
-        It is `message` without the capital and the full stop.
+        It is `NotACombination.message` without the capital and the full stop.
 
         Raises:
             ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
@@ -374,7 +374,7 @@ class BeatsExplanation:
     def clause(self, lang: str = "en") -> str:
         """The verdict and its reason as a clause to build into a longer line.
 
-        It is `message` without the capital and the full stop.
+        It is `BeatsExplanation.message` without the capital and the full stop.
 
         Raises:
             ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
@@ -393,7 +393,7 @@ class BeatsExplanation:
         )
 
     def reason(self, lang: str = "en") -> str:
-        """Why, as a clause without the verdict: `clause` without its "yes: " or "no: ".
+        """Why, as a clause: `BeatsExplanation.clause` without "yes: " or "no: ".
 
         Raises:
             ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
