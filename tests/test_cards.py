@@ -125,6 +125,45 @@ def test_invalid_card_error_speaks_to_the_player(text: str, en: str, vi: str) ->
     assert (info.value.message(), info.value.message("vi")) == (en, vi)
 
 
+def test_a_card_named_too_often_has_its_own_sentence() -> None:
+    """A card held twice under one deck, or three times, is named in both languages."""
+    from tienlen import CLASSIC  # noqa: PLC0415
+
+    calls: list[tuple[Callable[[], object], str, str, str]] = [
+        (
+            lambda: CLASSIC.classify("10h 10h"),
+            "duplicate",
+            "You named 10♥ twice: one deck has only one.",
+            "Bạn gõ 10♥ hai lần: một bộ bài chỉ có một lá này.",
+        ),
+        (
+            lambda: Hand.parse("3s 3s 3s"),
+            "too-many-copies",
+            "You named 3♠ more than twice: two decks have only two.",
+            "Bạn gõ 3♠ hơn hai lần: hai bộ bài chỉ có hai lá này.",
+        ),
+        (
+            lambda: Hand.parse("4h 4h") + Hand.parse("4h"),
+            "too-many-copies",
+            "You named 4♥ more than twice: two decks have only two.",
+            "Bạn gõ 4♥ hơn hai lần: hai bộ bài chỉ có hai lá này.",
+        ),
+    ]
+    for call, problem, en, vi in calls:
+        with pytest.raises(InvalidCardError) as info:
+            call()
+        error = info.value
+        assert (error.problem, error.message(), error.message("vi")) == (
+            problem,
+            en,
+            vi,
+        )
+    broken = InvalidCardError("x", problem="duplicate")  # no card: the general sentence
+    assert broken.message() == "That is not card text: type cards such as 7h 7s."
+    unreadable = InvalidCardError("x", problem="duplicate", token="7x")  # noqa: S106
+    assert unreadable.message("vi") == "Đó không phải là các lá bài: hãy gõ như 7h 7s."
+
+
 def test_an_invalid_card_error_from_elsewhere_has_a_general_sentence() -> None:
     """An error raised without a known problem still gives a sentence, and pickles."""
     import pickle  # noqa: PLC0415

@@ -164,3 +164,36 @@ def test_the_positional_constructor_still_works() -> None:
     assert (error.top, error.cards, error.rules) == (None, (), None)
     assert error.rule == IllegalReason.CANNOT_PASS.rule == "rules-1-5-1"
     assert str(error) == "illegal pass by player 0: cannot pass: the leader must play"
+
+
+def test_count_arguments_are_refused_in_one_wording() -> None:
+    """`play_match`, `GreedyPlayer` and the search bots word a bad count alike.
+
+    A non-int (``True`` included) is a `TypeError` naming the value; a count too small
+    is an `InvalidArgumentError` (a `ValueError`) naming the least value allowed.
+    """
+    import random  # noqa: PLC0415
+    from collections.abc import Callable  # noqa: PLC0415
+
+    from tienlen import GreedyPlayer, Match, play_match  # noqa: PLC0415
+    from tienlen.search import ISMCTSPlayer, PIMCPlayer  # noqa: PLC0415
+
+    match = Match.start(CLASSIC, seed=2)
+    bots = [RandomPlayer()] * 4
+    calls: dict[str, tuple[int, Callable[[int], object]]] = {
+        "games": (0, lambda v: play_match(match, bots, random.Random(2), games=v)),
+        "danger": (0, lambda v: GreedyPlayer(danger=v)),
+        "worlds": (1, lambda v: PIMCPlayer(worlds=v)),
+        "max_candidates": (1, lambda v: ISMCTSPlayer(max_candidates=v)),
+    }
+    for name, (least, call) in calls.items():
+        with pytest.raises(TypeError) as wrong_type:
+            call(True)
+        assert str(wrong_type.value) == f"{name} must be an int, got True"
+        with pytest.raises(tienlen.InvalidArgumentError) as too_small:
+            call(least - 1)
+        assert isinstance(too_small.value, ValueError)
+        assert (
+            str(too_small.value) == f"{name} must be at least {least}, got {least - 1}"
+        )
+        call(least)  # the least value is accepted

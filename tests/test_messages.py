@@ -162,6 +162,31 @@ def test_explain_beats_is_data(
         assert why.message(lang).endswith(".")
 
 
+@pytest.mark.parametrize(("play", "top", "rules", "because", "rule"), BEATS_CASES)
+def test_explain_beats_reason_is_the_clause_without_the_verdict(
+    play: str, top: str, rules: BaseRules, because: BeatsReason, rule: str
+) -> None:
+    """`BeatsExplanation.reason` is the reason alone; `clause` puts the verdict first."""
+    why = explain_beats(play, top, rules)
+    assert why.because is because
+    verdicts = {"en": ("yes", "no"), "vi": ("được", "không")}
+    for lang in LANGUAGES:
+        verdict = verdicts[lang][0 if why.beats else 1]
+        reason = why.reason(lang)
+        assert not reason.startswith(verdicts[lang]), (lang, reason)
+        assert why.clause(lang) == f"{verdict}: {reason}"
+        assert (
+            why.message(lang)
+            == why.clause(lang)[:1].upper() + why.clause(lang)[1:] + "."
+        )
+    assert (
+        str(why)
+        == f"{why.clause()} (RULES §{rule.removeprefix('rules-').replace('-', '.')})"
+    )
+    with pytest.raises(UnknownLanguageError):
+        why.reason("fr")
+
+
 @pytest.mark.parametrize("rules", PRESETS, ids=lambda rules: rules.name)
 @given(data=st.data())
 def test_every_explanation_renders(rules: BaseRules, data: st.DataObject) -> None:
@@ -204,6 +229,8 @@ def test_why_not_combination_is_data(
         assert sentence.endswith(".")
         assert "RULES" not in sentence
         assert "{" not in sentence
+        clause = why.clause(lang)
+        assert sentence == clause[:1].upper() + clause[1:] + "."
 
 
 def test_why_not_combination_str_is_the_01_text() -> None:
@@ -448,6 +475,8 @@ def test_every_card_problem_has_a_sentence() -> None:
         "too-long",
         "too-many",
         "empty",
+        "duplicate",
+        "too-many-copies",
     }
     for problem in problems:
         assert set(CATALOGUE[f"card.{problem}"]) == set(LANGUAGES)

@@ -565,7 +565,7 @@ def mask_of(cards: Collection[Card], text: object = None) -> int:
         if mask < 0:
             shown = text if text is not None else " ".join(map(str, cards))
             msg = f"more than two copies of {str(card)!r} in {shown!r}"
-            raise InvalidCardError(msg)
+            raise InvalidCardError(msg, problem="too-many-copies", token=str(card))
     return mask
 
 
@@ -751,7 +751,7 @@ class Hand:
         if overflow:
             card = DECK[_bits.top_card(overflow)]
             msg = f"more than two copies of {str(card)!r} in {self} + {other}"
-            raise InvalidCardError(msg)
+            raise InvalidCardError(msg, problem="too-many-copies", token=str(card))
         return Hand(_bits.multiset_sum(self._mask, other._mask))
 
     def __le__(self, other: Hand) -> bool:

@@ -120,7 +120,7 @@ def _classify(args: argparse.Namespace, out: IO[str]) -> int:
             {
                 "rules": rules.name,
                 "combination": None if combo is None else _combo_json(combo),
-                "reason": None if why is None else why._clause("en"),
+                "reason": None if why is None else why.clause("en"),
                 "rule": None if why is None else why.rule,
                 "section": None if why is None else _section_json(why.rule),
             },
@@ -130,7 +130,7 @@ def _classify(args: argparse.Namespace, out: IO[str]) -> int:
         print(_describe(combo, args.lang), file=out)
     else:
         assert why is not None
-        reason = why._clause(args.lang)
+        reason = why.clause(args.lang)
         print(
             text("cli.not_combo", args.lang, rules=rules.name, reason=reason), file=out
         )
@@ -164,7 +164,7 @@ def _beats(args: argparse.Namespace, out: IO[str]) -> int:
             {
                 "rules": rules.name,
                 "beats": explanation.beats,
-                "reason": explanation._clause("en").split(": ", 1)[1],
+                "reason": explanation.reason("en"),
                 "rule": explanation.rule,
                 "section": _section_json(explanation.rule),
             },
@@ -186,7 +186,7 @@ def _combination(cards: str, rules: BaseRules, lang: str) -> Combo:
     combo = rules.classify(parsed)
     if combo is None:
         why = why_not_combination(parsed, rules)
-        reason = "" if why is None else why._clause(lang)
+        reason = "" if why is None else why.clause(lang)
         shown = " ".join(card.unicode() for card in parsed) or repr(cards)
         line = text("cli.not_combo", lang, rules=rules.name, reason=reason)
         raise _BadInputError(f"{shown}: {line}")  # already in *lang*

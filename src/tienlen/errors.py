@@ -73,10 +73,11 @@ class InvalidCardError(TienLenError, ValueError):
     Attributes:
         problem: What is wrong, when the parser knows: ``"rank-number"`` (a rank
             written as a number, ``11h``), ``"unknown-rank"``, ``"missing-suit"``,
-            ``"unknown-suit"``, ``"too-long"``, ``"too-many"``, ``"empty"``; or
-            ``None``.
-        token: The card text that could not be read (at most 20 characters), or
-            ``None``.
+            ``"unknown-suit"``, ``"too-long"``, ``"too-many"``, ``"empty"``,
+            ``"duplicate"`` (a card named twice where one deck is in play),
+            ``"too-many-copies"`` (a card named three or more times); or ``None``.
+        token: The card text that could not be read (at most 20 characters), the
+            card named too often (``"7h"``), or ``None``.
     """
 
     def __init__(

@@ -173,9 +173,24 @@ class NotACombination:
             >>> why.message("vi")
             'Luật vietcong không cho sảnh kết thúc bằng heo.'
         """
-        return _sentence(self._clause(lang))
+        return _sentence(self.clause(lang))
 
-    def _clause(self, lang: str) -> str:
+    def clause(self, lang: str = "en") -> str:
+        """The reason as a clause to build into a longer line.
+
+        It is `NotACombination.message` without the capital and the full stop.
+
+        Raises:
+            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+
+        Example:
+            >>> from tienlen.explain import why_not_combination
+            >>> why = why_not_combination("3s 4h")
+            >>> why.clause()
+            'a straight needs at least three cards'
+            >>> why.clause("vi")
+            'sảnh phải có ít nhất ba lá'
+        """
         fields = dict(self.fields)
         if "kind" in fields:
             fields["kind"] = messages.kind_name(ComboKind[fields["kind"]], lang)
@@ -190,11 +205,11 @@ class NotACombination:
 
     def __str__(self) -> str:
         if self.reason is NoComboReason.NOT_ALLOWED:  # a custom rule set's own reason
-            return self._clause("en")
+            return self.clause("en")
         citation = _citation(self.rule)
         if self.reason is NoComboReason.TWO_ON_TOP:
             citation += ", §10"
-        return f"{self._clause('en')} ({citation})"
+        return f"{self.clause('en')} ({citation})"
 
 
 def why_not_combination(
@@ -354,9 +369,43 @@ class BeatsExplanation:
             >>> why.message("vi")
             'Được: cùng loại và 7♥ lớn hơn 7♦.'
         """
-        return _sentence(self._clause(lang))
+        return _sentence(self.clause(lang))
 
-    def _clause(self, lang: str) -> str:
+    def clause(self, lang: str = "en") -> str:
+        """The verdict and its reason as a clause to build into a longer line.
+
+        It is `BeatsExplanation.message` without the capital and the full stop.
+
+        Raises:
+            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+
+        Example:
+            >>> from tienlen.explain import explain_beats
+            >>> why = explain_beats("7h", "7d")
+            >>> why.clause()
+            'yes: the same shape, and 7♥ is higher than 7♦'
+            >>> why.clause("vi")
+            'được: cùng loại và 7♥ lớn hơn 7♦'
+        """
+        verdict = messages.text("beats.yes" if self.beats else "beats.no", lang)
+        return messages.text(
+            "beats.verdict", lang, verdict=verdict, reason=self.reason(lang)
+        )
+
+    def reason(self, lang: str = "en") -> str:
+        """Why, as a clause: `BeatsExplanation.clause` without "yes: " or "no: ".
+
+        Raises:
+            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+
+        Example:
+            >>> from tienlen.explain import explain_beats
+            >>> why = explain_beats("9c Tc Jc", "3s 4s 5s 6s")
+            >>> why.reason()
+            'a 3-card straight cannot beat a 4-card straight: the same kind, but not the same number of cards'
+            >>> explain_beats("3d", "2d").reason("vi")
+            'cùng loại, nhưng 3♦ không lớn hơn 2♦'
+        """
         key = f"beats.{self.because.name}"
         if (
             self.because is BeatsReason.DIFFERENT_SHAPES
@@ -370,7 +419,7 @@ class BeatsExplanation:
         return messages.text(key, lang, play=play, top=_target_words(self.top, lang))
 
     def __str__(self) -> str:
-        return f"{self._clause('en')} ({_citation(self.rule)})"
+        return f"{self.clause('en')} ({_citation(self.rule)})"
 
 
 def explain_beats(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from tienlen._checks import check_count
 from tienlen.errors import IllegalPlayError, InvalidArgumentError, InvalidStateError
 from tienlen.game import Action, Actions, GameState
 from tienlen.rules import RuleSet
@@ -418,12 +419,7 @@ def play_match(
     if not isinstance(match, Match):
         msg = f"expected a Match, got {type(match).__name__}"  # type: ignore[unreachable]
         raise TypeError(msg)
-    if type(games) is not int:
-        msg = f"games must be an int, got {games!r}"
-        raise TypeError(msg)
-    if games < 0:
-        msg = f"games must be at least 0, not {games}"
-        raise InvalidArgumentError(msg)
+    check_count("games", games, 0)
     if len(players) != match.players:
         msg = f"the match seats {match.players} players, {len(players)} were given"
         raise InvalidArgumentError(msg)

@@ -109,6 +109,14 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "Type cards, such as 7h 7s, or pass.",
         "vi": "Hãy gõ các lá, ví dụ 7h 7s, hoặc bỏ.",
     },
+    "card.duplicate": {
+        "en": "You named {card} twice: one deck has only one.",
+        "vi": "Bạn gõ {card} hai lần: một bộ bài chỉ có một lá này.",
+    },
+    "card.too-many-copies": {
+        "en": "You named {card} more than twice: two decks have only two.",
+        "vi": "Bạn gõ {card} hơn hai lần: hai bộ bài chỉ có hai lá này.",
+    },
     "card.any": {
         "en": "That is not card text: type cards such as 7h 7s.",
         "vi": "Đó không phải là các lá bài: hãy gõ như 7h 7s.",
@@ -227,25 +235,28 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
         "vi": "Bàn này không cho về bằng heo hay bằng hàng.",
     },
     # -- explanations: does a play beat the top? ------------------------------------
+    "beats.verdict": {"en": "{verdict}: {reason}", "vi": "{verdict}: {reason}"},
+    "beats.yes": {"en": "yes", "vi": "được"},
+    "beats.no": {"en": "no", "vi": "không"},
     "beats.HIGHER": {
-        "en": "yes: the same shape, and {high} is higher than {low}",
-        "vi": "được: cùng loại và {high} lớn hơn {low}",
+        "en": "the same shape, and {high} is higher than {low}",
+        "vi": "cùng loại và {high} lớn hơn {low}",
     },
     "beats.NOT_HIGHER": {
-        "en": "no: the same shape, but {high} is not higher than {low}",
-        "vi": "không: cùng loại, nhưng {high} không lớn hơn {low}",
+        "en": "the same shape, but {high} is not higher than {low}",
+        "vi": "cùng loại, nhưng {high} không lớn hơn {low}",
     },
     "beats.DIFFERENT_SIZES": {
-        "en": "no: {play} cannot beat {top}: the same kind, but not the same number of cards",
-        "vi": "không: {play} không chặn được {top}: phải cùng loại và cùng số lá",
+        "en": "{play} cannot beat {top}: the same kind, but not the same number of cards",
+        "vi": "{play} không chặn được {top}: phải cùng loại và cùng số lá",
     },
     "beats.BOMB": {
-        "en": "yes: the bomb table lets {play} beat {top}",
-        "vi": "được: {play} chặt được {top}",
+        "en": "the bomb table lets {play} beat {top}",
+        "vi": "{play} chặt được {top}",
     },
     "beats.DIFFERENT_SHAPES": {
-        "en": "no: {play} cannot beat {top}: different shapes, and no bomb applies",
-        "vi": "không: {play} không chặn được {top} vì khác loại, và không chặt được",
+        "en": "{play} cannot beat {top}: different shapes, and no bomb applies",
+        "vi": "{play} không chặn được {top} vì khác loại, và không chặt được",
     },
     # -- combinations in words, as objects of a sentence --------------------------
     "words.SINGLE": {"en": "a single {rank}", "vi": "lá {rank}"},
@@ -762,6 +773,14 @@ def card_error(error: InvalidCardError, lang: str = "en") -> str:
         ... except InvalidCardError as error:
         ...     print(card_error(error, "vi"))
         7x không phải là lá bài: chất là s (bích), c (chuồn), d (rô) hoặc h (cơ).
+        >>> from tienlen import CLASSIC
+        >>> try:
+        ...     CLASSIC.classify("3s 3s")
+        ... except InvalidCardError as error:
+        ...     print(card_error(error))
+        ...     print(card_error(error, "vi"))
+        You named 3♠ twice: one deck has only one.
+        Bạn gõ 3♠ hai lần: một bộ bài chỉ có một lá này.
     """
     if not isinstance(error, InvalidCardError):
         msg = f"expected an InvalidCardError, got {error!r}"  # type: ignore[unreachable]
@@ -771,10 +790,17 @@ def card_error(error: InvalidCardError, lang: str = "en") -> str:
     token = getattr(error, "token", None)
     key = f"card.{problem}"
     if key not in CATALOGUE or (
-        token is None and "token" in fields_of(CATALOGUE[key]["en"])
+        token is None and fields_of(CATALOGUE[key]["en"]) & {"token", "card"}
     ):
         return text("card.any", lang)
     fields: dict[str, str] = {"token": token or ""}
+    if "card" in fields_of(CATALOGUE[key]["en"]):  # a card named too often
+        from tienlen.cards import Card  # noqa: PLC0415 (cards imports errors)
+
+        try:
+            fields["card"] = Card.parse(fields["token"]).unicode()
+        except InvalidCardError:
+            return text("card.any", lang)
     if problem == "rank-number":
         from tienlen.cards import _NUMBER_RE, _RANK_NUMBERS  # noqa: PLC0415
 

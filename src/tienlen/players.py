@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 import attrs
 
 from tienlen import _bits
+from tienlen._checks import check_count
 from tienlen._context import _overrides_rule_hooks
 from tienlen._kinds import KINDS
 from tienlen._movegen import Leads
@@ -1101,12 +1102,7 @@ class GreedyPlayer:
 
     @danger.validator
     def _check_danger(self, _: object, danger: object) -> None:
-        if type(danger) is not int:
-            msg = f"danger must be an int, got {danger!r}"
-            raise TypeError(msg)
-        if danger < 0:
-            msg = f"danger must be at least 0, got {danger!r}"
-            raise InvalidArgumentError(msg)
+        check_count("danger", danger, 0)
 
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random

@@ -142,7 +142,7 @@ def test_classify_says_why_not(cards: str, rules: str) -> None:
     reason = why_not_combination(cards, RULESETS[rules])
     assert reason is not None
     section = rule_section(reason.rule)
-    clause = reason._clause("en")
+    clause = reason.clause("en")
     code, text = run("classify", cards, "--rules", rules)
     assert code == 1
     first, second = text.splitlines()

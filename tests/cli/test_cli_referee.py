@@ -125,6 +125,28 @@ def test_bad_rules_files_exit_2(
     assert "not allowed with argument" in capsys.readouterr().err
 
 
+def test_a_card_named_too_often_is_said_in_both_languages(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A repeated card is named as such (not "not card text") with ``--lang vi`` and en."""
+    assert run("classify", "3s", "3s", "--lang", "vi") == (2, "")
+    assert capsys.readouterr().err == (
+        "tienlen: lỗi: Bạn gõ 3♠ hai lần: một bộ bài chỉ có một lá này.\n"
+    )
+    assert run("classify", "7h 7h 7h", "--lang", "vi") == (2, "")
+    assert capsys.readouterr().err == (
+        "tienlen: lỗi: Bạn gõ 7♥ hơn hai lần: hai bộ bài chỉ có hai lá này.\n"
+    )
+    assert run("classify", "3s", "3s") == (2, "")  # English: the developer's message
+    assert capsys.readouterr().err == (
+        "tienlen: error: duplicate card '3s' in '3s 3s': classic is played with one deck\n"
+    )
+    assert run("classify", "7h 7h 7h", "--lang", "en") == (2, "")
+    assert capsys.readouterr().err == (
+        "tienlen: error: more than two copies of '7h' in '7h 7h 7h'\n"
+    )
+
+
 def test_errors_in_vietnamese(capsys: pytest.CaptureFixture[str]) -> None:
     """Issue 22 §2: with ``--lang vi`` an error is the player's sentence in Vietnamese."""
     assert run("classify", "11h", "--lang", "vi") == (2, "")

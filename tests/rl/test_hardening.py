@@ -243,6 +243,33 @@ def test_human_render_prints_the_table(capsys: pytest.CaptureFixture[str]) -> No
         SoloEnv(render_mode="rgb_array")
 
 
+@pytest.mark.parametrize("mode", ["ansi", "human", None])
+def test_both_envs_render_alike(
+    mode: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both envs render through one helper: the same text for the same table, per mode."""
+    solo = SoloEnv(CLASSIC, 4, render_mode=mode)
+    game = tienlen_pettingzoo.raw_env(rules=CLASSIC, players=4, render_mode=mode)
+    solo.reset(seed=3)
+    game.reset(seed=3)
+    shown = [
+        solo.render(),
+        capsys.readouterr().out,
+        game.render(),
+        capsys.readouterr().out,
+    ]
+    solo_text, game_text = str(solo.state), str(game.final_state)
+    expected = {
+        "ansi": [solo_text, "", game_text, ""],
+        "human": [None, solo_text + "\n", None, game_text + "\n"],
+        None: [None, "", None, ""],
+    }
+    assert shown == expected[mode]
+    for bad in ("rgb_array", 1, "ANSI"):
+        with pytest.raises(InvalidArgumentError, match="render_mode must be"):
+            tienlen_pettingzoo.raw_env(render_mode=bad)
+
+
 # -- item 9: argument types and values ----------------------------------------------
 
 

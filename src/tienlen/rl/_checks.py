@@ -14,7 +14,7 @@ import numpy as np
 from tienlen.errors import InvalidArgumentError
 from tienlen.rules import BaseRules, get_rules
 
-__all__ = ["as_index", "as_rules", "as_sequence", "check_count"]
+__all__ = ["as_index", "as_rules", "as_sequence", "check_count", "check_render_mode"]
 
 
 def as_rules(rules: object, name: str = "rules") -> BaseRules:
@@ -109,3 +109,23 @@ def as_sequence(value: object, name: str) -> Sequence[Any]:
         msg = f"{name} must be a sequence, not {type(value).__name__}"
         raise TypeError(msg)
     return value  # type: ignore[return-value]  # an ndarray indexes like a sequence
+
+
+def check_render_mode(mode: object) -> str | None:
+    """*mode* if it is an environment's render mode: ``"ansi"``, ``"human"`` or ``None``.
+
+    Raises:
+        tienlen.errors.InvalidArgumentError: any other value.
+
+    Example:
+        >>> check_render_mode("ansi"), check_render_mode(None)
+        ('ansi', None)
+        >>> check_render_mode("rgb_array")
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidArgumentError: render_mode must be 'ansi', 'human' or None, not 'rgb_array'
+    """
+    if mode is None or (isinstance(mode, str) and mode in ("ansi", "human")):
+        return mode
+    msg = f"render_mode must be 'ansi', 'human' or None, not {mode!r}"
+    raise InvalidArgumentError(msg)

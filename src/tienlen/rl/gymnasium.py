@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from collections.abc import Sequence
 from typing import Any, Final, SupportsFloat
 
@@ -41,7 +40,7 @@ from gymnasium import spaces
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState
 from tienlen.players import Observation, Player, RandomPlayer
-from tienlen.rl._checks import as_index, as_rules
+from tienlen.rl._checks import as_index, as_rules, check_render_mode
 from tienlen.rl.registration import register_gymnasium
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import (
@@ -140,9 +139,7 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         if illegal not in ("lose", "raise"):
             msg = f"illegal must be 'lose' or 'raise', not {illegal!r}"
             raise InvalidArgumentError(msg)
-        if render_mode not in (None, "ansi", "human"):
-            msg = f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}"
-            raise InvalidArgumentError(msg)
+        check_render_mode(render_mode)
         self.reward_kind = check_reward(reward)
         self.illegal_reward: Final = _illegal_reward(
             illegal_reward, worst_reward(rules, players, reward)
@@ -248,13 +245,7 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
 
         The text shows every hand: it is for people watching, not for the learner.
         """
-        if self.render_mode is None:
-            return None
-        text = str(self._turns.state)
-        if self.render_mode == "human":
-            print(text, file=sys.stdout)  # noqa: T201 - the "human" render mode
-            return None
-        return text
+        return self._turns.render(self.render_mode)
 
     @property
     def state(self) -> GameState:

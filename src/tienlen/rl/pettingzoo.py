@@ -23,7 +23,6 @@ Example:
 from __future__ import annotations
 
 import random
-import sys
 from typing import Any, ClassVar
 
 import numpy as np
@@ -34,7 +33,7 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
-from tienlen.rl._checks import as_index, as_rules
+from tienlen.rl._checks import as_index, as_rules, check_render_mode
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import IllegalActionError, Turns, check_reward, deal_playable
 from tienlen.rules import CLASSIC, BaseRules
@@ -94,9 +93,7 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         super().__init__()
         rules = as_rules(rules)
         rules.deal_size(players)  # the player count is checked here
-        if render_mode not in (None, "ansi", "human"):
-            msg = f"render_mode must be 'ansi', 'human' or None, not {render_mode!r}"
-            raise InvalidArgumentError(msg)
+        check_render_mode(render_mode)
         self.rules = rules
         self.reward = check_reward(reward)
         self.render_mode = render_mode
@@ -281,13 +278,7 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
         The text shows every hand: it is for people watching, not for agents.
         """
-        if self.render_mode is None:
-            return None
-        text = str(self._turns.state)
-        if self.render_mode == "human":
-            print(text, file=sys.stdout)  # noqa: T201 - the "human" render mode
-            return None
-        return text
+        return self._turns.render(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

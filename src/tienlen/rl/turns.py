@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import functools
 import random
+import sys
 from collections.abc import Sequence
 from typing import Final, Literal
 
@@ -441,6 +442,34 @@ class Turns:
         if result is None:
             return [0.0] * self.state.players
         return rewards(result, reward)
+
+    def render(self, mode: str | None) -> str | None:
+        """The table as text for an environment's ``render``, in render *mode*.
+
+        ``"ansi"`` returns the text, ``"human"`` prints it to stdout and returns
+        ``None``, and no mode (``None``) does nothing. The text shows every hand: it is
+        for people watching, not for the learner.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> game = Turns(GameState.from_hands(["3s", "4d 5d"], CLASSIC))
+            >>> game.render("ansi") == str(game.state)
+            True
+            >>> game.render("human")
+            classic, 2 players
+              0: 3s  (to act)
+              1: 4d 5d
+              top: -
+            >>> game.render(None) is None
+            True
+        """
+        if mode is None:
+            return None
+        text = str(self.state)
+        if mode == "human":
+            print(text, file=sys.stdout)  # noqa: T201 - the "human" render mode
+            return None
+        return text
 
 
 def _card_value(mask: int) -> int:

@@ -936,7 +936,7 @@ class BaseRules:
         if shown is None:
             shown = str(Hand(mask))
         msg = f"duplicate card {str(card)!r} in {shown!r}: {self.name} is played with one deck"
-        raise InvalidCardError(msg)
+        raise InvalidCardError(msg, problem="duplicate", token=str(card))
 
     def _check_copies(self, mask: int) -> None:
         """Refuse a card held twice where one deck is in play (RULES §1.1)."""

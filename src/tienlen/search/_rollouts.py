@@ -17,6 +17,7 @@ from typing import Final
 
 import attrs
 
+from tienlen._checks import check_count
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, _play
@@ -183,13 +184,8 @@ def check_budget(name: str, steps: int, seconds: float | None, limit: int) -> No
         TypeError: a count that is not an int, or seconds that are not a number.
         InvalidArgumentError: a count below 1 or non-positive seconds.
     """
-    for field, value in ((name, steps), ("max_candidates", limit)):
-        if type(value) is not int:
-            msg = f"{field} must be an int, got {value!r}"
-            raise TypeError(msg)
-        if value < 1:
-            msg = f"{field} must be at least 1, got {value!r}"
-            raise InvalidArgumentError(msg)
+    check_count(name, steps, 1)
+    check_count("max_candidates", limit, 1)
     if seconds is not None:
         if type(seconds) not in (int, float):
             msg = f"seconds must be a number or None, got {seconds!r}"
