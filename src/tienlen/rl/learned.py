@@ -43,7 +43,7 @@ import numpy.typing as npt
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError
-from tienlen.game import Action, Pass
+from tienlen.game import Action, Pass, Play
 from tienlen.players import GreedyPlayer, Observation
 from tienlen.rules import RuleSet, get_rules
 from tienlen.search._rollouts import (
@@ -113,6 +113,19 @@ def _context(observation: Observation) -> list[float]:
     ]
 
 
+def _check_arguments(observation: object, actions: object) -> None:
+    """Refuse what `features` cannot read, with a `TypeError`."""
+    if not isinstance(observation, Observation):
+        msg = f"expected an Observation, not {type(observation).__name__}"
+        raise TypeError(msg)
+    if isinstance(actions, (str, bytes)) or not isinstance(actions, Sequence):
+        msg = f"expected a sequence of actions, not {type(actions).__name__}"
+        raise TypeError(msg)
+    if not all(isinstance(action, (Play, Pass)) for action in actions):
+        msg = "every action must be a Play or a Pass"
+        raise TypeError(msg)
+
+
 def features(
     observation: Observation, actions: Sequence[Action]
 ) -> npt.NDArray[np.float64]:
@@ -135,7 +148,12 @@ def features(
         >>> rows = features(Observation.of(state, 0), state.legal_actions())
         >>> rows.shape == (len(state.legal_actions()), FEATURES)
         True
+
+    Raises:
+        TypeError: *observation* is not an `Observation`, or *actions* not a sequence
+            of actions.
     """
+    _check_arguments(observation, actions)
     context = np.array(_context(observation))
     rules = observation.rules
     hand = observation.hand.mask
