@@ -80,12 +80,17 @@ EXTRAS_DEPENDENCIES: Final = {
     "gymnasium",
     "rlcard",
     "distributed",
+    "dask",
     "pyspiel",
     "open_spiel",
     "shimmy",
+    "starlette",
+    "uvicorn",
+    "websockets",
 }
-"""What the modules of the extras import (``tienlen.rl`` needs ``tienlen[rl]``): their
-surface is checked where the extra is installed, as in `.ci/run`."""
+"""What the modules of the extras import (``tienlen.rl`` needs ``tienlen[rl]``,
+``tienlen.server.app`` ``tienlen[server]``): their surface is checked where the extra is
+installed, as in `.ci/run`."""
 
 
 def forged_actions() -> list[object]:

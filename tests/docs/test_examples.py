@@ -46,12 +46,8 @@ from collections.abc import Iterator
 import pytest
 
 import tienlen
+from tests.contract.surface import EXTRAS_DEPENDENCIES
 from tienlen.scoring import StakeScorer
-
-EXTRAS_DEPENDENCIES = frozenset(
-    {"numpy", "pettingzoo", "gymnasium", "rlcard", "distributed", "dask"}
-)
-"""The top-level packages the extras install: a module needing one is skipped."""
 
 
 def _ignore(name: str) -> None:
