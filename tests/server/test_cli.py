@@ -102,7 +102,13 @@ def test_four_bot_commands_play_the_main_table(tmp_path: Path) -> None:
             )
             for seat in range(4)
         ]
-        outputs = [bot.communicate(timeout=120) for bot in bots]
+        try:
+            outputs = [bot.communicate(timeout=300) for bot in bots]
+        finally:  # a bot still running after a failure is stopped, not left behind
+            for bot in bots:
+                if bot.poll() is None:
+                    bot.kill()
+                    bot.communicate()
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables") as answer:
             tables = json.load(answer)
     assert [bot.returncode for bot in bots] == [0, 0, 0, 0], outputs
