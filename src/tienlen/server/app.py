@@ -55,6 +55,53 @@ def _card_svg(code: str) -> str | None:
     return svg.card(card)
 
 
+async def _connect(hub: Hub, websocket: WebSocket, backlog: int) -> None:
+    """One client's WebSocket: its messages to *hub*, the hub's to it, at most *backlog* queued."""
+    await websocket.accept()
+    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=backlog)
+    loop = asyncio.get_running_loop()
+    dropped = False
+
+    def send(text: str) -> None:
+        nonlocal dropped
+        if writer.done():
+            return  # dropped already
+        try:
+            queue.put_nowait(text)
+        except asyncio.QueueFull:  # it stopped reading: drop it, memory stays bounded
+            dropped = True
+            writer.cancel()
+            loop.call_soon(hub.close, client)  # not inside the hub's own loop
+
+    async def write() -> None:
+        try:
+            while True:
+                await websocket.send_text(await queue.get())
+        except asyncio.CancelledError:
+            if dropped:  # not gone by itself: say so, if it listens
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(websocket.close(code=1013), 1.0)
+            raise
+
+    writer = asyncio.create_task(write())
+    client = hub.open(send)
+    try:
+        while not client.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            hub.receive(client, data)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.close(client)
+        writer.cancel()
+        await asyncio.wait({writer})
+
+
 def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Starlette:
     """The web application serving *hub*: ``/ws``, ``/``, ``/cards/<card>.svg``, ``/api``.
 
@@ -109,49 +156,7 @@ def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Star
         )
 
     async def socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        queue: asyncio.Queue[str] = asyncio.Queue(maxsize=backlog)
-        loop = asyncio.get_running_loop()
-        dropped = False
-
-        def send(text: str) -> None:
-            nonlocal dropped
-            if writer.done():
-                return  # dropped already
-            try:
-                queue.put_nowait(text)
-            except asyncio.QueueFull:  # it stopped reading: drop it, memory stays bounded
-                dropped = True
-                writer.cancel()
-                loop.call_soon(hub.close, client)  # not inside the hub's own loop
-
-        async def write() -> None:
-            try:
-                while True:
-                    await websocket.send_text(await queue.get())
-            except asyncio.CancelledError:
-                if dropped:  # not gone by itself: say so, if it listens
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(websocket.close(code=1013), 1.0)
-                raise
-
-        writer = asyncio.create_task(write())
-        client = hub.open(send)
-        try:
-            while not client.closed:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes") or b""
-                hub.receive(client, data)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.close(client)
-            writer.cancel()
-            await asyncio.wait({writer})
+        await _connect(hub, websocket, backlog)
 
     routes = [
         Route("/", index),

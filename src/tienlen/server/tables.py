@@ -1163,7 +1163,9 @@ class Hub:
 
     # -- storage -------------------------------------------------------------------
 
-    def _stored(self, table: Table, write: Callable[[], None], *, required: bool) -> None:
+    def _stored(
+        self, table: Table, write: Callable[[], None], *, required: bool
+    ) -> None:
         """Run a storage *write*; a failure is logged, and refused if *required*.
 
         Raises:
