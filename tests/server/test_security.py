@@ -26,7 +26,7 @@ from tienlen.players import Observation
 from tienlen.server import tables
 from tienlen.server.app import create_app
 from tienlen.server.storage import SavedTable, SQLiteStorage
-from tienlen.server.tables import Hub
+from tienlen.server.tables import Hub, Table
 
 # -- names ---------------------------------------------------------------------------
 
@@ -339,6 +339,10 @@ class Slow:
         return actions[0]
 
 
+def _thinking(table: Table) -> bool:
+    return table.thinking is not None
+
+
 def test_a_slow_bot_is_not_asked_about_a_jump_in_on_the_event_loop(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -360,7 +364,7 @@ def test_a_slow_bot_is_not_asked_about_a_jump_in_on_the_event_loop(
     hub.tick()
     assert threading.main_thread() not in Slow.threads
     deadline = time.monotonic() + 10
-    while vars(table)["thinking"] is not None and time.monotonic() < deadline:
+    while _thinking(table) and time.monotonic() < deadline:
         time.sleep(0.01)
         hub.tick()
     hub.shutdown()
