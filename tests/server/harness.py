@@ -62,12 +62,22 @@ def make_hub(**options: Any) -> tuple[Hub, Clock]:
     clock = Clock()
     options.setdefault("rate", 1e9)
     options.setdefault("burst", 1e9)
+    options.setdefault("tables_per_connection", 1000)
     return Hub(clock=clock, **options), clock
 
 
-def create(client: Client, **settings: Any) -> str:
-    """Create a table through *client*; its id."""
-    client.send({"v": 1, "type": "create", **settings})
+def create(client: Client, seed: int | None = None, **settings: Any) -> str:
+    """Create a table through *client*; its id.
+
+    A client cannot choose the seed: a *seed* is the operator's (`Hub.seeds`).
+    """
+    hub, seeds = client.hub, client.hub.seeds
+    if seed is not None:
+        hub.seeds = lambda: seed
+    try:
+        client.send({"v": 1, "type": "create", **settings})
+    finally:
+        hub.seeds = seeds
     message = client.new()[-1]
     assert message["type"] == "created", message
     return str(message["table"])

@@ -58,6 +58,31 @@ def _refused(page: Any, hand: list[str], legal: list[str]) -> bool:
     return True
 
 
+def _markup_is_text(page: Any) -> None:
+    """A name holding markup (the server refuses one; say an older table has it) is text."""
+    markup = '<img src=x onerror="window.pwned = 1">'
+    page.evaluate(f"ui.info.seats[1].name = {markup!r}; render();")
+    assert markup in page.locator("#score-table").inner_text()
+    assert page.locator("#score-table img").count() == 0
+    assert page.evaluate("window.pwned === undefined")
+
+
+def _under_the_policy(playwright: Any, port: int) -> None:
+    """The client works under the page's Content-Security-Policy: sit, see the hand."""
+    browser = playwright.chromium.launch(
+        executable_path=CHROMIUM, args=ARGS, headless=True
+    )
+    page = browser.new_page()
+    console: list[str] = []
+    page.on("console", lambda message: console.append(message.text))
+    page.goto(f"http://127.0.0.1:{port}/#main")
+    page.locator('.seat[data-seat="1"] button').click()
+    page.wait_for_selector("#hand img.card")
+    assert page.locator("#hand img.card").count() > 0
+    browser.close()
+    assert not [text for text in console if "Content Security Policy" in text]
+
+
 def _next_hand_on_a_phone(page: Any, artifacts: Path) -> None:
     """Start the next hand on a phone-sized screen: the fanned hand fits its width."""
     page.locator("#next").click()
@@ -86,6 +111,7 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
             args=ARGS,
             headless=True,
             viewport={"width": 1100, "height": 820},
+            bypass_csp=True,  # the test's own waits evaluate strings; see _under_the_policy
         )
         page = context.new_page()
         page.goto(f"http://127.0.0.1:{port}/#main")
@@ -122,6 +148,7 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
             page.wait_for_function(f"ui.ended !== null || ui.actions > {seen}")
         page.wait_for_selector("#scores:not([hidden])")
         assert page.locator("#score-table tr").count() == 5
+        _markup_is_text(page)
         page.screenshot(path=str(artifacts / "server-scores.png"))
         _next_hand_on_a_phone(page, artifacts)
         page.select_option("#variant", "poker")
@@ -131,6 +158,7 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
         )
         assert page.locator('.seat button:has-text("Ngồi đây")').count() == 4
         context.close()
+        _under_the_policy(playwright, port)
     assert refused
     assert shot
     if os.environ.get("TIENLEN_UPDATE_SCREENSHOT"):

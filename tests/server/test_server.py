@@ -53,9 +53,7 @@ def test_four_seats_and_a_spectator_play_whole_hands(rules: str) -> None:
     with TestClient(create_app(hub)) as http:
         with http.websocket_connect("/ws") as owner:
             owner.send_text(
-                json.dumps(
-                    {"v": 1, "type": "create", "rules": data, "hands": 2, "seed": 5}
-                )
+                json.dumps({"v": 1, "type": "create", "rules": data, "hands": 2})
             )
             table = json.loads(owner.receive_text())["table"]
         sockets = [http.websocket_connect("/ws") for _ in range(5)]
@@ -354,7 +352,6 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
                         "type": "create",
                         "rules": "poker",
                         "hands": 100,
-                        "seed": 9,
                     }
                 )
             )

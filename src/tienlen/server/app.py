@@ -31,8 +31,17 @@ __all__ = ["STATIC", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 """The browser client's files."""
-_QUEUE_LIMIT = 2000
+_BACKLOG = 2000
 """A client this many messages behind is dropped (it reconnects with a snapshot)."""
+_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; "
+        "base-uri 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+"""Sent with the browser client's page: no script but the server's own, no framing."""
 
 
 @lru_cache(maxsize=64)
@@ -46,13 +55,63 @@ def _card_svg(code: str) -> str | None:
     return svg.card(card)
 
 
-def create_app(hub: Hub, *, tick: float = 0.05) -> Starlette:
+async def _connect(hub: Hub, websocket: WebSocket, backlog: int) -> None:
+    """One client's WebSocket: its messages to *hub*, the hub's to it, at most *backlog* queued."""
+    await websocket.accept()
+    queue: asyncio.Queue[str] = asyncio.Queue(maxsize=backlog)
+    loop = asyncio.get_running_loop()
+    dropped = False
+
+    def send(text: str) -> None:
+        nonlocal dropped
+        if writer.done():
+            return  # dropped already
+        try:
+            queue.put_nowait(text)
+        except asyncio.QueueFull:  # it stopped reading: drop it, memory stays bounded
+            dropped = True
+            writer.cancel()
+            loop.call_soon(hub.close, client)  # not inside the hub's own loop
+
+    async def write() -> None:
+        try:
+            while True:
+                await websocket.send_text(await queue.get())
+        except asyncio.CancelledError:
+            if dropped:  # not gone by itself: say so, if it listens
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(websocket.close(code=1013), 1.0)
+            raise
+
+    writer = asyncio.create_task(write())
+    client = hub.open(send)
+    try:
+        while not client.closed:
+            message = await websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            data = message.get("text")
+            if data is None:
+                data = message.get("bytes") or b""
+            hub.receive(client, data)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.close(client)
+        writer.cancel()
+        await asyncio.wait({writer})
+
+
+def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Starlette:
     """The web application serving *hub*: ``/ws``, ``/``, ``/cards/<card>.svg``, ``/api``.
 
     ``/api/tables`` lists the tables without their ids (`Table.summary`): an id is
     the table's code, shared only by whoever created it.
 
-    Its lifespan runs the hub's timers every *tick* seconds (`Hub.run`).
+    Its lifespan runs the hub's timers every *tick* seconds (`Hub.run`) and shuts the
+    hub's worker threads down at the end (`Hub.shutdown`). A client more than
+    *backlog* messages behind (it stopped reading) is disconnected with close code
+    1013; it may reconnect and resume from a snapshot.
 
     Example:
         >>> from starlette.testclient import TestClient
@@ -75,10 +134,11 @@ def create_app(hub: Hub, *, tick: float = 0.05) -> Starlette:
             ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await ticker
+            hub.shutdown()
 
     async def index(request: Request) -> Response:
         del request
-        return FileResponse(STATIC / "index.html")
+        return FileResponse(STATIC / "index.html", headers=_HEADERS)
 
     async def health(request: Request) -> Response:
         del request
@@ -99,34 +159,7 @@ def create_app(hub: Hub, *, tick: float = 0.05) -> Starlette:
         )
 
     async def socket(websocket: WebSocket) -> None:
-        await websocket.accept()
-        queue: asyncio.Queue[str | None] = asyncio.Queue()
-        client = hub.open(queue.put_nowait)
-
-        async def write() -> None:
-            while (text := await queue.get()) is not None:
-                if queue.qsize() > _QUEUE_LIMIT:
-                    await websocket.close(code=1008)
-                    return
-                await websocket.send_text(text)
-
-        writer = asyncio.create_task(write())
-        try:
-            while True:
-                message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes") or b""
-                hub.receive(client, data)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            hub.close(client)
-            queue.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await writer
+        await _connect(hub, websocket, backlog)
 
     routes = [
         Route("/", index),

@@ -69,6 +69,12 @@ def add_commands(
     )
     sub.add_argument("--players", type=int, default=4, help="seats at the main table")
     sub.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="the main table's seed, for tests and demonstrations (random by default)",
+    )
+    sub.add_argument(
         "--data", type=Path, default=None, help=f"where tables are saved ({data_dir()})"
     )
     sub.add_argument(
@@ -133,31 +139,39 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
     rules = _rules(args)
     folder = data_dir() if args.data is None else Path(args.data)
     folder.mkdir(parents=True, exist_ok=True)
-    hub = Hub(
-        SQLiteStorage(folder / "tienlen.sqlite3"),
-        grace=args.grace,
-        clock_seconds=args.clock,
-        bot_delay=args.bot_delay,
-    )
+    storage = SQLiteStorage(folder / "tienlen.sqlite3")
     try:
-        restored = hub.restore()
-        if "main" not in hub.tables:
-            hub.create_table(rules, args.players, table_id="main")
-    except ServerError as error:
-        raise ValueError(str(error)) from None
-    print(
-        f"tienlen: {restored} table(s) restored from {folder}; "
-        f"open http://{args.host}:{args.port}/#main",
-        file=out,
-        flush=True,
-    )
-    uvicorn.run(
-        create_app(hub),
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-        ws_max_size=64 * 1024,
-    )
+        hub = Hub(
+            storage,
+            grace=args.grace,
+            clock_seconds=args.clock,
+            bot_delay=args.bot_delay,
+        )
+        try:
+            restored = hub.restore()
+            if "main" in hub.tables:
+                hub.tables["main"].permanent = True
+            else:
+                hub.create_table(
+                    rules, args.players, table_id="main", seed=args.seed, permanent=True
+                )
+        except ServerError as error:
+            raise ValueError(str(error)) from None
+        print(
+            f"tienlen: {restored} table(s) restored from {folder}; "
+            f"open http://{args.host}:{args.port}/#main",
+            file=out,
+            flush=True,
+        )
+        uvicorn.run(
+            create_app(hub),
+            host=args.host,
+            port=args.port,
+            log_level="warning",
+            ws_max_size=64 * 1024,
+        )
+    finally:
+        storage.close()
     return 0
 
 

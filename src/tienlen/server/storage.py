@@ -48,7 +48,7 @@ class SavedTable:
 
 
 class Storage(Protocol):
-    """What the server needs from a store: four methods, each one atomic.
+    """What the server needs from a store: five methods, each one atomic.
 
     The server calls them from its event loop; they should be quick (a local
     database), or the implementation should queue the writes itself.
@@ -67,6 +67,10 @@ class Storage(Protocol):
         self, table: str, number: int, record: str, *, finished: bool
     ) -> None:
         """Create or replace hand *number* of *table*: its record so far."""
+        ...
+
+    def delete_table(self, table: str) -> None:
+        """Forget *table* and its hands (an idle table the server removed)."""
         ...
 
     def load(self) -> list[SavedTable]:
@@ -148,6 +152,22 @@ class SQLiteStorage:
                 " VALUES (?, ?, ?, ?)",
                 (table, number, record, int(finished)),
             )
+
+    def delete_table(self, table: str) -> None:
+        """Forget *table* and its hands; nothing happens for a table not saved.
+
+        Example:
+            >>> storage = SQLiteStorage(":memory:")
+            >>> storage.save_table("t1", {})
+            >>> storage.save_hand("t1", 1, "{}", finished=False)
+            >>> storage.delete_table("t1")
+            >>> storage.delete_table("t1")
+            >>> storage.load()
+            []
+        """
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM hands WHERE table_id = ?", (table,))
+            self._db.execute("DELETE FROM tables WHERE id = ?", (table,))
 
     def load(self) -> list[SavedTable]:
         """Every table saved, with its hands in order.

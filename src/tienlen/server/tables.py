@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import hashlib
 import hmac
 import json
@@ -75,6 +76,8 @@ BOTS: Final[Mapping[str, Callable[[], Player]]] = {
 """The library's bots a seat may be played by, by name."""
 _log: Final = logging.getLogger("tienlen.server")
 _SLOW: Final = frozenset({"pimc", "ismcts"})
+_MARKUP: Final = frozenset("<>&\"'`")
+"""Characters a seat's name may not hold: the name is shown in every browser at the table."""
 """Bots that think for a while: asked in a worker thread, off the event loop."""
 
 
@@ -180,6 +183,8 @@ class Connection:
     tokens: float = 0.0
     stamp: float = 0.0
     closed: bool = False
+    created: int = 0
+    """How many tables it created (at most `Hub.tables_per_connection`)."""
 
 
 @attrs.define(eq=False)
@@ -222,6 +227,10 @@ class Table:
     """The ``handEnd`` message of the hand just finished, while between hands."""
     dealt: dict[str, JsonValue] | None = None
     """The record of the hand in play without its actions (`Hub._save_hand`)."""
+    permanent: bool = False
+    """Whether `Hub.tick` keeps the table however long nobody is there (``main``)."""
+    seen: float = 0.0
+    """When a client was last connected to the table (or it was made)."""
 
     @property
     def players(self) -> int:
@@ -288,6 +297,7 @@ class Table:
             "grace": self.grace,
             "clock": self.clock,
             "between": self.between,
+            "permanent": self.permanent,
             "seats": [
                 {
                     "bot": seat.bot,
@@ -374,6 +384,15 @@ class Hub:
         rate: Messages per second a connection may send on average …
         burst: … and at once; more are refused with ``rate-limited``.
         max_tables: The most tables the process holds.
+        tables_per_connection: The most tables one connection may create; more are
+            refused with ``too-many-tables``.
+        idle: Seconds a table nobody is connected to and no person sits at is kept;
+            then `tick` removes it, from the storage too.
+        abandoned: Seconds a table nobody is connected to is kept even though a
+            person holds a seat there (a person gone for good).
+        seeds: Where the seeds of the tables clients create come from; ``None``
+            draws each from ``random.SystemRandom`` (`Match.start`). Clients never
+            choose a seed: whoever knows it knows every hand. Tests pass a fixed one.
         tap: Called with every message sent, ``(connection, text, table)``, before
             it is queued: tests check the bytes against the table's true hands.
 
@@ -398,6 +417,10 @@ class Hub:
         rate: float = 50.0,
         burst: float = 200.0,
         max_tables: int = 1000,
+        tables_per_connection: int = 5,
+        idle: float = 600.0,
+        abandoned: float = 86_400.0,
+        seeds: Callable[[], int] | None = None,
         tap: Callable[[Connection, str, Table | None], None] | None = None,
     ) -> None:
         self.tables: dict[str, Table] = {}
@@ -409,6 +432,10 @@ class Hub:
         self.rate = rate
         self.burst = burst
         self.max_tables = max_tables
+        self.tables_per_connection = tables_per_connection
+        self.idle = idle
+        self.abandoned = abandoned
+        self.seeds = seeds
         self.tap = tap
         self._pool: concurrent.futures.ThreadPoolExecutor | None = None
         self._handlers: dict[str, Callable[[Connection, dict[str, object]], None]] = {
@@ -458,6 +485,7 @@ class Hub:
         if table is None:
             return
         table.connections.remove(client)
+        table.seen = self.now()
         if client.seat is not None:
             seat = table.seats[client.seat]
             seat.connections -= 1
@@ -512,6 +540,9 @@ class Hub:
             self._handlers[kind](client, message)
         except ServerError as error:
             self._error(client, error, kind)
+        except Exception:  # noqa: BLE001  # a bug must not kill the connection's handler
+            _log.exception("tienlen server: a %s message failed", kind)
+            self._error(client, ServerError("internal", "the server failed"), kind)
 
     def _decode(self, client: Connection, data: str | bytes) -> dict[str, object]:
         """The message *data* holds, with a known ``type``.
@@ -556,8 +587,13 @@ class Hub:
         grace: float | None = None,
         clock: float | None = None,
         table_id: str | None = None,
+        permanent: bool = False,
     ) -> Table:
         """A new table with its first hand dealt; every seat played by its bot until claimed.
+
+        *seed* fixes every deal of the table (for tests and demonstrations: the
+        operator's choice, never a client's); ``None`` draws one from
+        ``random.SystemRandom``. A *permanent* table is never removed for being idle.
 
         Raises:
             ServerError: bad settings, or the process holds `max_tables` tables.
@@ -589,9 +625,11 @@ class Hub:
             grace=self.grace if grace is None else grace,
             clock=self.clock_seconds if clock is None else clock,
             rng=random.Random(match.seed),
+            permanent=permanent,
+            seen=self.now(),
         )
+        self._save_meta(table, required=True)
         self.tables[table.id] = table
-        self._save_meta(table)
         self._started(table)
         return table
 
@@ -620,7 +658,15 @@ class Hub:
         players = message.get("players", 4)
         bots = message.get("bots", ())
         hands = message.get("hands")
-        seed = message.get("seed")
+        if "seed" in message:
+            raise ServerError(
+                "bad-message", "seed: the server deals, a client cannot choose the seed"
+            )
+        if client.created >= self.tables_per_connection:
+            raise ServerError(
+                "too-many-tables",
+                f"a connection creates at most {self.tables_per_connection} tables",
+            )
         if type(players) is not int or not 2 <= players <= 8:
             raise ServerError("bad-message", "players must be 2 to 8")
         if not isinstance(bots, list | tuple) or not all(
@@ -629,8 +675,6 @@ class Hub:
             raise ServerError("bad-message", "bots must be a list of bot names")
         if hands is not None and (type(hands) is not int or not 1 <= hands <= 10_000):
             raise ServerError("bad-message", "hands must be 1 to 10000, or null")
-        if seed is not None and (type(seed) is not int or not 0 <= seed < 2**63):
-            raise ServerError("bad-message", "seed must be a non-negative integer")
         grace = _settings_number(message, "grace", self.grace, low=0)
         if grace is None:
             raise ServerError("bad-message", "grace must be a number")
@@ -640,10 +684,11 @@ class Hub:
             players,
             bots=[str(b) for b in bots],
             hands=hands,
-            seed=seed,
+            seed=None if self.seeds is None else self.seeds(),
             grace=grace,
             clock=clock,
         )
+        client.created += 1
         self._emit(client, {"type": "created", "table": table.id})
 
     def _attach(self, client: Connection, table: Table, seat: int | None) -> None:
@@ -674,13 +719,22 @@ class Hub:
             raise ServerError(
                 "bad-message", "name must be text of at most 40 characters"
             )
+        if not name.isprintable() or not _MARKUP.isdisjoint(name):
+            raise ServerError(
+                "bad-name", "a name holds printable characters, none of < > & \" ' `"
+            )
         if role not in {"human", "bot"}:
             raise ServerError("bad-message", 'as must be "human" or "bot"')
         token = secrets.token_urlsafe(32)
+        before = (seat.token_hash, seat.name, seat.remote, seat.taken_over)
         seat.token_hash, seat.name, seat.remote = _hash(token), name, str(role)
         seat.taken_over = False
+        try:
+            self._save_meta(table, required=True)
+        except ServerError:
+            seat.token_hash, seat.name, seat.remote, seat.taken_over = before
+            raise
         self._attach(client, table, index)
-        self._save_meta(table)
         self._emit(
             client, {"type": "joined", "table": table.id, "seat": index, "token": token}
         )
@@ -800,16 +854,22 @@ class Hub:
         """A hand was dealt: save it, and end it at once after an instant win."""
         now = self.now()
         table.turn_since = table.changed = now
-        self._save_hand(table)
+        self._save_hand(table, table.state)
         if table.state.is_over:
             self._hand_over(table)
             return
         self._advance(table)
 
     def _apply(self, table: Table, action: Action) -> None:
-        table.state = table.state.apply(action)
+        """Play *action* (checked legal): saved first, then applied and broadcast.
+
+        Raises:
+            ServerError: ``internal``, the storage failed: nothing changed.
+        """
+        state = table.state.apply(action)
+        self._save_hand(table, state, required=True)
+        table.state = state
         table.turn_since = table.changed = self.now()
-        self._save_hand(table)
         if table.state.is_over:
             self._broadcast(table)
             self._hand_over(table)
@@ -819,7 +879,7 @@ class Hub:
 
     def _hand_over(self, table: Table) -> None:
         state = table.state
-        assert state.result is not None  # called once the hand is over
+        result = state.final_result()  # called once the hand is over
         table.match = table.match.record(state)
         table.between = True
         table.ready.clear()
@@ -828,7 +888,7 @@ class Hub:
         ended: Json = {
             "type": "handEnd",
             "hand": table.number,
-            "result": protocol.result_json(state.result),
+            "result": protocol.result_json(result),
             "totals": list(table.match.totals),
             "matchOver": table.match_over,
             "dealt": [str(hand) for hand in state.dealt],
@@ -898,8 +958,8 @@ class Hub:
                 if action.player != state.to_act:
                     groups.setdefault(action.player, []).append(action)
             for seat, plays in groups.items():
-                if not table.seats[seat].by_bot:
-                    continue
+                if not table.seats[seat].by_bot or table.seats[seat].bot in _SLOW:
+                    continue  # a slow bot is asked on its own turn, off the event loop
                 offer = (*plays, Pass(player=seat))
                 choice = self._bot(table, seat).act(
                     Observation.of(state, seat), offer, table.rng
@@ -937,7 +997,10 @@ class Hub:
             action = self._bot_action(table)
             if action is None:
                 return
-            self._apply(table, action)
+            try:
+                self._apply(table, action)
+            except ServerError:
+                return  # the storage failed (logged): the bot tries again at a tick
             if self.bot_delay:
                 return
 
@@ -959,6 +1022,11 @@ class Hub:
         """
         now = self.now()
         for table in list(self.tables.values()):
+            if table.connections:
+                table.seen = now
+            elif not table.permanent and now - table.seen >= self._keep(table):
+                self._remove(table)
+                continue
             if table.thinking is not None and table.thinking[2].done():
                 state, seat, future = table.thinking
                 table.thinking = None
@@ -971,7 +1039,8 @@ class Hub:
                     table.bots.pop(seat, None)
                 else:
                     if state is table.state:
-                        self._apply(table, action)
+                        with contextlib.suppress(ServerError):  # logged; asked again
+                            self._apply(table, action)
             changed = False
             for held in table.seats:
                 if (
@@ -987,6 +1056,38 @@ class Hub:
                 self._broadcast(table)
                 self._next_hand(table)
             self._advance(table)
+
+    def _keep(self, table: Table) -> float:
+        """How long *table* is kept with nobody connected to it."""
+        if any(s.token_hash is not None and s.remote == "human" for s in table.seats):
+            return self.abandoned
+        return self.idle
+
+    def _remove(self, table: Table) -> None:
+        """Forget an idle table, in memory and in the storage."""
+        del self.tables[table.id]
+        if table.thinking is not None:
+            table.thinking[2].cancel()
+            table.thinking = None
+        if self.storage is not None:
+            try:
+                self.storage.delete_table(table.id)
+            except Exception:  # noqa: BLE001  # removed again after the next restart
+                _log.exception("tienlen server: table %r not deleted", table.id)
+
+    def shutdown(self) -> None:
+        """Stop the worker threads of the slow bots (the app calls it on exit).
+
+        The hub may still be used afterwards: a slow bot then starts a new pool.
+
+        Example:
+            >>> hub = Hub()
+            >>> hub.shutdown()
+            >>> hub.shutdown()  # twice is fine
+        """
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
     async def run(self, interval: float = 0.05) -> None:
         """Call `tick` every *interval* seconds, until cancelled.
@@ -1085,15 +1186,42 @@ class Hub:
 
     # -- storage -------------------------------------------------------------------
 
-    def _save_meta(self, table: Table) -> None:
-        if self.storage is not None:
-            self.storage.save_table(table.id, table.meta())
+    def _stored(
+        self, table: Table, write: Callable[[], None], *, required: bool
+    ) -> None:
+        """Run a storage *write*; a failure is logged, and refused if *required*.
 
-    def _save_hand(self, table: Table) -> None:
-        """Save the hand in play as its game record (after every action)."""
-        if self.storage is None:
+        Raises:
+            ServerError: ``internal``, when *required* and the storage failed.
+        """
+        try:
+            write()
+        except Exception:  # noqa: BLE001  # any store's failure
+            _log.exception("tienlen server: saving table %r failed", table.id)
+            if required:
+                raise ServerError(
+                    "internal", "the server could not save this: try again"
+                ) from None
+
+    def _save_meta(self, table: Table, *, required: bool = False) -> None:
+        storage = self.storage
+        if storage is not None:
+            meta = table.meta()
+            self._stored(
+                table, lambda: storage.save_table(table.id, meta), required=required
+            )
+
+    def _save_hand(
+        self, table: Table, state: GameState, *, required: bool = False
+    ) -> None:
+        """Save *state*, the hand in play, as its game record (before every action).
+
+        Raises:
+            ServerError: ``internal``, when *required* and the storage failed.
+        """
+        storage = self.storage
+        if storage is None:
             return
-        state = table.state
         if state.is_over:
             text = dumps(record(state))  # the record with its result, replay-checked
         else:
@@ -1102,7 +1230,13 @@ class Hub:
             text = json.dumps(
                 {**table.dealt, "actions": [record_action(a) for a in state.history]}
             )
-        self.storage.save_hand(table.id, table.number, text, finished=state.is_over)
+        self._stored(
+            table,
+            lambda: storage.save_hand(
+                table.id, table.number, text, finished=state.is_over
+            ),
+            required=required,
+        )
 
     def restore(self) -> int:
         """Load every saved table, each where it was; returns how many.
@@ -1127,7 +1261,7 @@ class Hub:
             self.tables[item.table] = self._rebuilt(item)
         now = self.now()
         for table in self.tables.values():
-            table.turn_since = table.changed = now
+            table.turn_since = table.changed = table.seen = now
             for seat in table.seats:
                 if seat.token_hash is not None:
                     seat.away_since = now
@@ -1184,6 +1318,7 @@ class Hub:
             number=number,
             match_start=start,
             rng=random.Random(f"{seed}:{number}:{len(state.history)}"),
+            permanent=meta.get("permanent") is True,
         )
         table.between = state.is_over
         return table

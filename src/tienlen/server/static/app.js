@@ -123,7 +123,7 @@ function render() {
 }
 
 function renderSeats() {
-  const box = $("seats"); box.innerHTML = "";
+  const box = $("seats"); box.replaceChildren();
   const n = ui.info.players, me = ui.you ?? 0, places = seatPositions(n);
   for (const seat of ui.info.seats) {
     const div = document.createElement("div");
@@ -136,8 +136,7 @@ function renderSeats() {
     const name = seat.kind === "house" ? `${t("house")} (${seat.bot})` : (seat.name || t("seat") + " " + seat.seat);
     const state = seat.away && !seat.takenOver ? ` · ${t("away")}` : "";
     const passed = ui.view.passed.includes(seat.seat) ? ` · ${t("passed")}` : "";
-    div.innerHTML = `<div class="name"></div><div class="count">${seat.cards} ${t("cards")}${state}${passed}</div>`;
-    div.querySelector(".name").textContent = name;
+    div.append(element("div", "name", name), element("div", "count", `${seat.cards} ${t("cards")}${state}${passed}`));
     const backs = document.createElement("div"); backs.className = "backs";
     for (let i = 0; i < Math.min(seat.cards, 13); i++) backs.appendChild(Object.assign(document.createElement("div"), { className: "back" }));
     div.appendChild(backs);
@@ -150,6 +149,20 @@ function renderSeats() {
   }
 }
 
+// Text from the server or a player (a seat's name) only ever goes into textContent.
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+function row(cell, texts) {
+  const tr = document.createElement("tr");
+  for (const text of texts) tr.appendChild(element(cell, "", text));
+  return tr;
+}
+
 function cardImage(code) {
   const img = document.createElement("img");
   img.src = `/cards/${code}.svg`; img.alt = code; img.dataset.card = code;
@@ -157,7 +170,7 @@ function cardImage(code) {
 }
 
 function renderCentre() {
-  const top = $("top"); top.innerHTML = "";
+  const top = $("top"); top.replaceChildren();
   if (ui.view.top) for (const code of ui.view.top.cards.split(" ")) top.appendChild(cardImage(code));
   const last = ui.last;
   $("last").textContent = last ? `${nameOf(last.seat)}: ${last.action === "pass" ? t("passed") : last.action}` : "";
@@ -166,7 +179,7 @@ function renderCentre() {
 const nameOf = (seat) => (seat === ui.you ? t("you") : (ui.info.seats[seat].name || t("seat") + " " + seat));
 
 function renderHand() {
-  const hand = $("hand"); hand.innerHTML = "";
+  const hand = $("hand"); hand.replaceChildren();
   for (const code of handCards()) {
     const img = cardImage(code); img.className = "card";
     if (ui.selected.has(code)) img.classList.add("selected");
@@ -195,9 +208,9 @@ function renderScores() {
   const box = $("scores");
   box.hidden = !(ui.info.between || ui.ended) || !ui.ended;
   if (box.hidden) return;
-  const rows = ui.info.seats.map((seat) =>
-    `<tr><td>${nameOf(seat.seat)}</td><td>${ui.ended.result.scores[seat.seat]}</td><td>${ui.ended.totals[seat.seat]}</td></tr>`);
-  $("score-table").innerHTML = `<tr><th>${t("seat")}</th><th>${t("hand")}</th><th>${t("total")}</th></tr>` + rows.join("");
+  $("score-table").replaceChildren(row("th", [t("seat"), t("hand"), t("total")]),
+    ...ui.info.seats.map((seat) => row("td",
+      [nameOf(seat.seat), ui.ended.result.scores[seat.seat], ui.ended.totals[seat.seat]])));
   $("next").hidden = ui.matchOver || ui.you === null;
   $("rematch").hidden = !ui.matchOver || ui.you === null;
 }
