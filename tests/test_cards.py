@@ -61,6 +61,16 @@ def test_suit_words_need_a_rank_and_end_as_words() -> None:
             parse_cards(text)
 
 
+@pytest.mark.parametrize("text", ["7 b\u0131ch", "7 B\u0130CH", "K\u212aco"])
+def test_look_alikes_of_suit_words_are_refused(text: str) -> None:
+    """Letters that only match a suit word ignoring case (a dotless i) are no card.
+
+    They used to escape as a `KeyError` (found by the card fuzzer).
+    """
+    with pytest.raises(InvalidCardError):
+        parse_cards(text)
+
+
 @pytest.mark.parametrize(
     ("text", "en", "vi"),
     [

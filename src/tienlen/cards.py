@@ -433,9 +433,17 @@ def _plain(text: str) -> str:
         >>> _plain("7\N{NO-BREAK SPACE}Cơ, 10 bích")
         '7h, 10s'
     """
-    return _SUIT_WORD_RE.sub(
-        lambda match: match[1] + _SUIT_WORDS[match[2].lower()], normal_text(text)
-    )
+    return _SUIT_WORD_RE.sub(_suit_letter, normal_text(text))
+
+
+def _suit_letter(match: re.Match[str]) -> str:
+    """A rank and its suit word as a rank and suit letter; anything else as it was.
+
+    The pattern ignores case the Unicode way, so it also matches look-alikes that no
+    word is (U+0131, a dotless i): those are left for the parser to refuse.
+    """
+    letter = _SUIT_WORDS.get(match[2].lower())
+    return match[0] if letter is None else match[1] + letter
 
 
 def _invalid_token(text: str, pos: int) -> InvalidCardError:
