@@ -28,9 +28,16 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 PACKAGE = "tienlen"
 COMPILED_MODULES = ("_bits.py", "_shapes.py", "_movegen.py")
 """The modules of `PACKAGE` that mypyc compiles; the rest stay Python."""
-EXTRA_PACKAGES = ("rl",)
+EXTRA_PACKAGES = ("rl", "server")
 """Subpackages that import an extra's dependencies (numpy…), absent from the build:
 mypyc neither compiles nor type-checks them."""
+EXTRA_IMPORTS = ("starlette", "uvicorn", "websockets")
+"""What the server extra's modules import, lazily from the core's command line: absent
+from the build, so the build's type check takes them as unknown (`MYPY_CONFIG`)."""
+MYPY_CONFIG = "[mypy]\n" + "".join(
+    f"[mypy-{name}.*]\nignore_missing_imports = True\n" for name in EXTRA_IMPORTS
+)
+"""The build's mypy configuration, written beside the setup script."""
 GROUP = "tienlen"
 """Name of the shared library mypyc builds for them (``tienlen__mypyc``)."""
 
@@ -74,6 +81,7 @@ class MypycBuildHook(BuildHookInterface):
             self._workdir / PACKAGE,
             ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"),
         )
+        (self._workdir / "mypy.ini").write_text(MYPY_CONFIG, encoding="utf-8")
         script = self._workdir / "setup_mypyc.py"
         script.write_text(
             SETUP_SCRIPT.format(
