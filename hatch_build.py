@@ -26,7 +26,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 PACKAGE = "tienlen"
-COMPILED_MODULES = ("_bits.py", "_shapes.py", "_movegen.py")
+COMPILED_MODULES = ("engine/bits.py", "engine/shapes.py", "engine/movegen.py")
 """The modules of `PACKAGE` that mypyc compiles; the rest stay Python."""
 EXTRA_PACKAGES = ("rl", "server")
 """Subpackages that import an extra's dependencies (numpy…), absent from the build:

@@ -25,17 +25,15 @@ from tienlen import (
     BaseRules,
     GameState,
     RandomPlayer,
-    _bits,
-    _movegen,
-    _shapes,
     legal_plays,
     simulate,
 )
-from tienlen._movegen import Tables
+from tienlen.engine import bits, movegen, shapes
+from tienlen.engine.movegen import Tables
 
 T = TypeVar("T")
 
-CORE: tuple[ModuleType, ...] = (_bits, _shapes, _movegen)
+CORE: tuple[ModuleType, ...] = (bits, shapes, movegen)
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``)."""
 
 PRESETS = [pytest.param(rules, id=rules.name) for rules in RULESETS.values()]
@@ -114,7 +112,7 @@ def test_lazy_leads_pickle_as_their_plays() -> None:
     """Pickling contract: the lazy lead sequence pickles as the list of its plays."""
     hand = "3s 4s 5h 5d 6c 6d 7h"
     leads = CLASSIC._compiled.plays(tienlen.Hand.parse(hand).mask, 0)
-    assert type(leads) is _movegen.Leads  # runs: the lazy sequence (by type)
+    assert type(leads) is movegen.Leads  # runs: the lazy sequence (by type)
     copy: object = round_trip(leads)
     assert copy == list(leads) == list(legal_plays(hand).masks)
 

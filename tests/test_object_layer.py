@@ -25,8 +25,8 @@ from tienlen import (
     classify,
     legal_plays,
 )
-from tienlen._movegen import Leads
-from tienlen._shapes import STRUCTURES, structural_key
+from tienlen.engine.movegen import Leads
+from tienlen.engine.shapes import STRUCTURES, structural_key
 
 PRESET_IDS = [rules.name for rules in PRESETS]
 

@@ -26,8 +26,8 @@ from tienlen import (
     classify,
     legal_plays,
 )
-from tienlen._bits import rank_counts
-from tienlen._movegen import (
+from tienlen.engine.bits import rank_counts
+from tienlen.engine.movegen import (
     _ALWAYS_LISTABLE,
     MAX_LISTED_PLAYS,
     SUBSETS_BY_SIZE,
@@ -36,7 +36,7 @@ from tienlen._movegen import (
     key_row,
     paired_pieces,
 )
-from tienlen._shapes import structural_key
+from tienlen.engine.shapes import structural_key
 
 PRESET_IDS = [rules.name for rules in PRESETS]
 TRIPLES = attrs.evolve(

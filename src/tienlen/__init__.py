@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from importlib.machinery import EXTENSION_SUFFIXES
 
-from tienlen import _movegen
 from tienlen.cards import DECK, Card, Hand, Rank, Suit, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
+from tienlen.engine import movegen as _movegen
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,

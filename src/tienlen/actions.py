@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final, SupportsIndex, overload
 import attrs
 
 from tienlen.cards import Card, Hand
-from tienlen.rules._base import as_hand
+from tienlen.rules.base import as_hand
 
 if TYPE_CHECKING:
     from tienlen.game import GameState

@@ -22,7 +22,7 @@ from typing import Final, Self, TypeVar
 
 import attrs
 
-from tienlen import _bits
+from tienlen.engine import bits as _bits
 from tienlen.errors import InvalidCardError
 
 __all__ = [

@@ -57,7 +57,7 @@ from tienlen.rules import (
     legal_plays,
     two_decks,
 )
-from tienlen.rules._base import as_hand
+from tienlen.rules.base import as_hand
 from tienlen.sections import rule_section
 from tienlen.simulation import MapExecutor, SimulationStats, process_pool, simulate
 

@@ -16,11 +16,11 @@ from typing import Final, Never, NoReturn, overload
 
 import attrs
 
-from tienlen._bits import LOW_HALF, RANKS
-from tienlen._kinds import KINDS
-from tienlen._movegen import Leads, Tables
-from tienlen._shapes import STRUCTURES, structural_key
 from tienlen.cards import DECK, Card, Rank, cards_of
+from tienlen.engine.bits import LOW_HALF, RANKS
+from tienlen.engine.kinds import KINDS
+from tienlen.engine.movegen import Leads, Tables
+from tienlen.engine.shapes import STRUCTURES, structural_key
 from tienlen.errors import InvalidComboError, InvalidRulesError
 
 __all__ = ["Combo", "ComboKind", "Plays", "Shape"]

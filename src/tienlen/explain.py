@@ -29,10 +29,10 @@ from collections.abc import Iterable
 import attrs
 
 from tienlen import messages
-from tienlen._kinds import KINDS
-from tienlen._shapes import structural_key
 from tienlen.cards import Card, Hand, Rank, as_cards
 from tienlen.combos import Combo, ComboKind, Shape
+from tienlen.engine.kinds import KINDS
+from tienlen.engine.shapes import structural_key
 from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo, check_rules
 
 __all__ = [

@@ -19,11 +19,6 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from tienlen import _bits
-from tienlen._context import Context, context_of, turn_key
-from tienlen._kinds import KINDS
-from tienlen._movegen import Tables
-from tienlen._shapes import SINGLE, STRUCTURES, shape_code, structural_key
 from tienlen.actions import (
     PASSES,
     TOKENS,
@@ -36,6 +31,11 @@ from tienlen.actions import (
 )
 from tienlen.cards import DECK, Card, Hand, normal_text
 from tienlen.combos import Combo, Plays, make_combo
+from tienlen.engine import bits as _bits
+from tienlen.engine.kinds import KINDS
+from tienlen.engine.movegen import Tables
+from tienlen.engine.rulebook import Context, context_of, turn_key
+from tienlen.engine.shapes import SINGLE, STRUCTURES, shape_code, structural_key
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -47,7 +47,7 @@ from tienlen.errors import (
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
-from tienlen.rules._base import BaseRules, as_hand
+from tienlen.rules.base import BaseRules, as_hand
 from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
 
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
@@ -162,7 +162,7 @@ class GameState:
     """Who played the combination `top` beat, when the turn policy needs it (§12.10)."""
     _turn: int = attrs.field(default=0, eq=False, repr=False)
     """`to_act`, `last_player`, `locked`, `out` and ``_beaten`` as one int: the key of
-    the game's `TurnTable` (`tienlen._context.turn_key`)."""
+    the game's `TurnTable` (`tienlen.engine.rulebook.turn_key`)."""
     locked: int = 0
     """Bit ``i`` set when player ``i`` has passed in this trick (see `passed`)."""
     out: int = 0
@@ -1081,7 +1081,7 @@ class GameState:
     def _after_pass(self, player: int) -> GameState:
         """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4).
 
-        Its answer is looked up in the game's `TurnTable` (`tienlen._context`).
+        Its answer is looked up in the game's `TurnTable` (`tienlen.engine.rulebook`).
         """
         nxt, locked, ends, turn = self._context.turn_table.passes[self._turn]
         draft = _draft(self)

@@ -38,7 +38,7 @@ from tienlen.errors import (
     UnknownLanguageError,
     UnknownMessageError,
 )
-from tienlen.rules._base import CustomInstantWin, InstantWin, InstantWinHand
+from tienlen.rules.base import CustomInstantWin, InstantWin, InstantWinHand
 from tienlen.scoring import ScoreItem
 
 __all__ = [
@@ -742,8 +742,8 @@ def refusal(error: IllegalPlayError, lang: str = "en") -> str:
 
 def _same_kind(action: str, top: str | None) -> bool:
     """Whether two combinations' cards are of one kind but not one size (two straights)."""
-    from tienlen._shapes import structural_key  # noqa: PLC0415
     from tienlen.cards import Hand  # noqa: PLC0415 (cards imports errors)
+    from tienlen.engine.shapes import structural_key  # noqa: PLC0415
 
     if top is None:
         return False

@@ -29,12 +29,13 @@ from typing import Final
 
 import attrs
 
-from tienlen import _bits, _positions
-from tienlen._context import context_of
-from tienlen._shapes import structural_key
 from tienlen.actions import hand_of
 from tienlen.cards import DECK, Hand
 from tienlen.combos import Combo, make_combo
+from tienlen.engine import bits as _bits
+from tienlen.engine import positions as _positions
+from tienlen.engine.rulebook import context_of
+from tienlen.engine.shapes import structural_key
 from tienlen.errors import TienLenError
 from tienlen.game import (
     GameSetup,

@@ -35,19 +35,19 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 import attrs
 
-from tienlen import _bits
 from tienlen._checks import check_count
-from tienlen._context import _overrides_rule_hooks
-from tienlen._kinds import KINDS
-from tienlen._movegen import Leads
-from tienlen._shapes import structural_key
 from tienlen.actions import PASSES, Actions, make_play
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo, ComboKind, Plays, Shape
+from tienlen.engine import bits as _bits
+from tienlen.engine.kinds import KINDS
+from tienlen.engine.movegen import Leads
+from tienlen.engine.rulebook import _overrides_rule_hooks
+from tienlen.engine.shapes import structural_key
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play, _Log, _unwound
 from tienlen.rules import CLASSIC, RuleSet
-from tienlen.rules._base import BaseRules, Direction
+from tienlen.rules.base import BaseRules, Direction
 
 __all__ = [
     "GreedyPlayer",
@@ -1274,7 +1274,7 @@ def _add_keyed(listed: Sequence[int], masks: list[int], keys: list[int]) -> None
 
 
 class _Keys(dict[int, int]):
-    """The key (`tienlen._shapes.structural_key`) of a trusted play's mask.
+    """The key (`tienlen.engine.shapes.structural_key`) of a trusted play's mask.
 
     The sets (one rank, at most 8 cards) are kept once looked up; runs, which are
     millions, are computed each time. A dict subclass, so that mapping its

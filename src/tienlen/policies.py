@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from tienlen.cards import Hand
     from tienlen.combos import Combo
     from tienlen.rules import RuleSet
-    from tienlen.rules._base import InstantWinHand
+    from tienlen.rules.base import InstantWinHand
 
 __all__ = [
     "DealPolicy",

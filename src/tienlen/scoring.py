@@ -20,7 +20,7 @@ from tienlen.errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     from tienlen.rules import RuleSet
-    from tienlen.rules._base import InstantWinHand
+    from tienlen.rules.base import InstantWinHand
 
 __all__ = [
     "Catch",

@@ -59,7 +59,7 @@ from tienlen.players import (
 )
 from tienlen.records import GameRecord, RecordError, record
 from tienlen.rules import BaseRules, RuleSet, _as_rules
-from tienlen.rules._base import InstantWin, InstantWinHand
+from tienlen.rules.base import InstantWin, InstantWinHand
 
 __all__ = [
     "ExecutorError",

@@ -1,6 +1,6 @@
 """The context's remembered rule answers: the rule set's own, asked once (issue 11 §1).
 
-`tienlen._context.Context` remembers a trusted rule set's `is_chop_target` by the top's
+`tienlen.engine.rulebook.Context` remembers a trusted rule set's `is_chop_target` by the top's
 key and `BaseRules.is_catch` by the pair of keys, and tests a hand for a jump-in shape
 before listing its plays (RULES §6.4, §6.6.2). These tests check each answer against the
 rule set's at every step of random games, that the jump-in test never hides a jump-in,
@@ -28,9 +28,9 @@ from tienlen import (
     Play,
     classify,
 )
-from tienlen import _context as context_module
-from tienlen._context import Context, context_of
 from tienlen.combos import Shape
+from tienlen.engine import rulebook as context_module
+from tienlen.engine.rulebook import Context, context_of
 
 
 def _random_states(rules: BaseRules, seed: int) -> list[GameState]:

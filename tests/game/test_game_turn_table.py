@@ -1,6 +1,6 @@
 """The turn table: who acts is the turn policy's answer, remembered (issue 10, RULES §1.5).
 
-`tienlen._context.TurnTable` remembers `TurnPolicy.after_pass`, `after_play` and
+`tienlen.engine.rulebook.TurnTable` remembers `TurnPolicy.after_pass`, `after_play` and
 `trick_leader` per distinct question, so a pass or a play is a lookup. These tests put
 the same questions to the policy itself at every step of random games, for the presets,
 for house rules and for a table's own policies (a subclass, an unhashable one), and
@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 
 from tests.game.helpers import PRESETS, house_rules
 from tienlen import CLASSIC, POKER, BaseRules, GameState, Pass, Play
-from tienlen import _context as context_module
-from tienlen._context import Context, context_of, turn_key
+from tienlen.engine import rulebook as context_module
+from tienlen.engine.rulebook import Context, context_of, turn_key
 from tienlen.policies import Seating, TurnPolicy
 
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tests.strategies import combos, house_rules
 from tienlen import CLASSIC, CLASSIC_TWO_DECKS, BaseRules, InvalidCardError, classify
-from tienlen.rules import _base
+from tienlen.rules import base as _base
 
 
 @given(data=st.data(), rules=house_rules())

@@ -1,6 +1,6 @@
 """The instant wins read off packed per-rank counts match their plain definitions.
 
-`BaseRules.instant_win` tests a dealt hand on `tienlen._bits.rank_counts` (one count
+`BaseRules.instant_win` tests a dealt hand on `tienlen.engine.bits.rank_counts` (one count
 per nibble) with bit tricks (issue 11 §1); each test here is the rule of RULES §6.7 and
 §12.5 written over a list of counts, rank 3 first, for one deck or two.
 """
@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tienlen import BaseRules, Hand, InstantWin
-from tienlen.rules import _base
+from tienlen.rules import base as _base
 
 TWO = 12
 """The 2's rank index (ranks 3…A, 2)."""

@@ -32,7 +32,7 @@ from tienlen import (
     classify,
     legal_plays,
 )
-from tienlen.rules._base import _best_packing
+from tienlen.rules.base import _best_packing
 
 _evolve: Callable[..., BaseRules] = attrs.evolve  # settings named at run time
 SETTINGS = [field for field in attrs.fields(BaseRules) if field.init]

@@ -33,7 +33,7 @@ from tienlen import (
     ScoreKind,
     classify,
 )
-from tienlen.rules import _base
+from tienlen.rules import base as _base
 
 
 def later_game(*hands: str) -> GameState:

@@ -29,8 +29,8 @@ from tienlen import (
     RandomPlayer,
     play_game,
 )
-from tienlen._movegen import Leads
 from tienlen.actions import Actions
+from tienlen.engine.movegen import Leads
 from tienlen.players import _Glance, _play
 
 

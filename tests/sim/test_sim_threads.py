@@ -1,6 +1,6 @@
 """Rule sets shared between threads: many threads over many rule sets agree with one.
 
-What the games of a rule set share (`tienlen._context.context_of`) used to live in a
+What the games of a rule set share (`tienlen.engine.rulebook.context_of`) used to live in a
 global cache of 32 entries whose eviction was not locked: eight threads dealing games
 of a hundred rule sets raised `KeyError` (issue 20, finding 4). The thread switch
 interval is cut to a microsecond here so that a race shows within a second.

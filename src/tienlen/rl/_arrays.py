@@ -1,6 +1,6 @@
 """Private: card masks as numpy arrays, many at once (the batched hot path).
 
-A card mask is one Python int (`tienlen._bits`): bit ``c`` for a first copy of card
+A card mask is one Python int (`tienlen.engine.bits`): bit ``c`` for a first copy of card
 ``c``, bit ``52 + c`` for a second (two decks). Here a batch of masks becomes two
 ``uint64`` arrays, the low half (first copies) and, with two decks, the high half, so
 that card rows, card counts and combination keys are computed by numpy for a whole
@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from tienlen import _bits
+from tienlen.engine import bits as _bits
 
 __all__ = ["Halves", "card_rows", "class_keys", "halves", "popcount"]
 

@@ -14,7 +14,7 @@ from tienlen.cards import Card, Hand, as_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.errors import InvalidComboError, UnknownVariantError
 from tienlen.policies import DealPolicy, TurnPolicy
-from tienlen.rules._base import (
+from tienlen.rules.base import (
     BaseRules,
     Bomb,
     CustomInstantWin,

@@ -8,7 +8,7 @@ import attrs
 
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind, Shape
-from tienlen.rules._base import BaseRules, Bomb, two_decks
+from tienlen.rules.base import BaseRules, Bomb, two_decks
 
 __all__ = ["CLASSIC", "CLASSIC_TWO_DECKS"]
 

@@ -6,7 +6,7 @@ from typing import Final
 
 import attrs
 
-from tienlen.rules._base import GameEnd, Scoring
+from tienlen.rules.base import GameEnd, Scoring
 from tienlen.rules.classic import CLASSIC, FOUR_OF_A_KIND, PAIR, SINGLE, on_twos, pairs
 
 __all__ = ["KENNETH_LO"]

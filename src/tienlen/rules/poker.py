@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from tienlen.combos import ComboKind
-from tienlen.rules._base import BaseRules, Direction, FirstLead, InstantWin, Scoring
+from tienlen.rules.base import BaseRules, Direction, FirstLead, InstantWin, Scoring
 from tienlen.rules.classic import FOUR_OF_A_KIND, PAIR, SINGLE, on_twos, pairs
 
 __all__ = ["POKER"]

@@ -7,7 +7,7 @@ from typing import Final
 import attrs
 
 from tienlen.combos import ComboKind
-from tienlen.rules._base import FirstLead, InstantWin
+from tienlen.rules.base import FirstLead, InstantWin
 from tienlen.rules.classic import (
     CLASSIC,
     FOUR_OF_A_KIND,

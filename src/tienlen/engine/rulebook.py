@@ -13,15 +13,15 @@ import functools
 import threading
 from typing import TYPE_CHECKING, Final
 
-from tienlen import _bits
 from tienlen.combos import make_combo
+from tienlen.engine import bits as _bits
 from tienlen.errors import InvalidStateError
 from tienlen.policies import Seating
-from tienlen.rules._base import BaseRules
+from tienlen.rules.base import BaseRules
 from tienlen.scoring import Scorer
 
 if TYPE_CHECKING:
-    from tienlen._movegen import Tables
+    from tienlen.engine.movegen import Tables
     from tienlen.policies import TurnPolicy
     from tienlen.rules import RuleSet
 

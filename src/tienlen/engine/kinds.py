@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final, NamedTuple
 
-from tienlen import _bits
+from tienlen.engine import bits as _bits
 
 __all__ = [
     "CONSECUTIVE_PAIRS",

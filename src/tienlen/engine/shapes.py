@@ -2,7 +2,7 @@
 
 RULES §1.2 defines every combination by its per-rank card counts: one rank holding
 1–4 cards, or a run of consecutive ranks holding the same number of cards each, as
-the kind table (`tienlen._kinds`) lists them. Runs are found on the rank line 3…2 and
+the kind table (`tienlen.engine.kinds`) lists them. Runs are found on the rank line 3…2 and
 never wrap (RULES §1.4). Whether a structure is a combination under a variant, and
 with which lengths and 2s, is decided by the rule set.
 
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from tienlen import _bits
-from tienlen._kinds import KINDS, SINGLE
+from tienlen.engine import bits as _bits
+from tienlen.engine.kinds import KINDS, SINGLE
 
 __all__ = ["SINGLE", "STRUCTURES", "shape_code", "structural_key"]
 

@@ -18,10 +18,6 @@ from typing import Any, Final, NoReturn, Union, get_args, get_origin, get_type_h
 
 import attrs
 
-from tienlen import _bits
-from tienlen._kinds import KINDS
-from tienlen._movegen import Tables
-from tienlen._shapes import STRUCTURES, structural_key
 from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of, parse_cards
 from tienlen.combos import (
     Combo,
@@ -33,6 +29,10 @@ from tienlen.combos import (
     answers,
 )
 from tienlen.combos import _new as _new_combo
+from tienlen.engine import bits as _bits
+from tienlen.engine.kinds import KINDS
+from tienlen.engine.movegen import Tables
+from tienlen.engine.shapes import STRUCTURES, structural_key
 from tienlen.errors import (
     InvalidCardError,
     InvalidComboError,
@@ -1395,7 +1395,7 @@ def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
 
     Example:
         >>> from tienlen import Card, Hand
-        >>> from tienlen.rules._base import as_hand
+        >>> from tienlen.rules.base import as_hand
         >>> as_hand("3s 4h") == as_hand([Card.parse("3s"), Card.parse("4h")]) == Hand.parse("3s 4h")
         True
     """

@@ -37,10 +37,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
-from tienlen import _bits
 from tienlen.actions import hand_of
 from tienlen.cards import DECK
 from tienlen.combos import Combo
+from tienlen.engine import bits as _bits
 from tienlen.game import GameState, _lowest_holder
 from tienlen.scoring import ChopChain, PokerScorer, ScoreItem, ScoreKind
 

@@ -14,9 +14,9 @@ import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Final, overload
 
-from tienlen import _bits
-from tienlen._kinds import KINDS, SINGLE
-from tienlen._shapes import shape_code
+from tienlen.engine import bits as _bits
+from tienlen.engine.kinds import KINDS, SINGLE
+from tienlen.engine.shapes import shape_code
 from tienlen.errors import TienLenError
 
 __all__ = ["MAX_LISTED_PLAYS", "Leads", "Tables"]
