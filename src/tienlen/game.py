@@ -34,8 +34,9 @@ from tienlen.combos import Combo, Plays, make_combo
 from tienlen.engine import bits as _bits
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
-from tienlen.engine.rulebook import Context, context_of, turn_key
+from tienlen.engine.rulebook import Context, context_of
 from tienlen.engine.shapes import SINGLE, STRUCTURES, shape_code, structural_key
+from tienlen.engine.turns import acting, turn_key, with_out
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -162,7 +163,7 @@ class GameState:
     """Who played the combination `top` beat, when the turn policy needs it (§12.10)."""
     _turn: int = attrs.field(default=0, eq=False, repr=False)
     """`to_act`, `last_player`, `locked`, `out` and ``_beaten`` as one int: the key of
-    the game's `TurnTable` (`tienlen.engine.rulebook.turn_key`)."""
+    the game's `TurnTable` (`tienlen.engine.turns.turn_key`)."""
     locked: int = 0
     """Bit ``i`` set when player ``i`` has passed in this trick (see `passed`)."""
     out: int = 0
@@ -1081,7 +1082,7 @@ class GameState:
     def _after_pass(self, player: int) -> GameState:
         """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4).
 
-        Its answer is looked up in the game's `TurnTable` (`tienlen.engine.rulebook`).
+        Its answer is looked up in the game's `TurnTable` (`tienlen.engine.turns`).
         """
         nxt, locked, ends, turn = self._context.turn_table.passes[self._turn]
         draft = _draft(self)
@@ -1133,7 +1134,7 @@ class GameState:
             and context.is_catch(mask, key, self._top_mask, self._top)
         ):
             draft.chop, draft.items = self._scored_catch(player, not left)
-        question = self._turn & ~15 | player  # `turn_key` with the player to act
+        question = acting(self._turn, player)
         if not left:
             out = self._going_out(player, masks, draft)
             turns = context.turns
@@ -1142,7 +1143,7 @@ class GameState:
                     context.seating, player, self.locked, out
                 )[1]
                 return _built(draft)._finished(player)
-            question = question & ~(255 << 16) | out << 16
+            question = with_out(question, out)
         nxt, locked, ends, turn = context.turn_table.plays[question]
         if ends:
             return self._new_trick(nxt, turn, draft.chop, draft.items, draft)

@@ -1,6 +1,6 @@
 """The turn table: who acts is the turn policy's answer, remembered (issue 10, RULES §1.5).
 
-`tienlen.engine.rulebook.TurnTable` remembers `TurnPolicy.after_pass`, `after_play` and
+`tienlen.engine.turns.TurnTable` remembers `TurnPolicy.after_pass`, `after_play` and
 `trick_leader` per distinct question, so a pass or a play is a lookup. These tests put
 the same questions to the policy itself at every step of random games, for the presets,
 for house rules and for a table's own policies (a subclass, an unhashable one), and
@@ -23,8 +23,9 @@ from hypothesis import strategies as st
 
 from tests.game.helpers import PRESETS, house_rules
 from tienlen import CLASSIC, POKER, BaseRules, GameState, Pass, Play
-from tienlen.engine import rulebook as context_module
-from tienlen.engine.rulebook import Context, context_of, turn_key
+from tienlen.engine import turns as turns_module
+from tienlen.engine.rulebook import Context, context_of
+from tienlen.engine.turns import turn_key
 from tienlen.policies import Seating, TurnPolicy
 
 
@@ -166,7 +167,7 @@ def test_an_unhashable_policy_gets_a_table_of_its_own() -> None:
 
 def test_a_full_table_starts_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
     """Past `MEMO_LIMIT` answers the table forgets them and asks again, still exact."""
-    monkeypatch.setattr(context_module, "MEMO_LIMIT", 3)
+    monkeypatch.setattr(turns_module, "MEMO_LIMIT", 3)
     rules = attrs.evolve(CLASSIC, name="small-memo", pass_locks_out=False)
     rng = random.Random(4)
     for _ in range(3):
