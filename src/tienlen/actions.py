@@ -303,6 +303,33 @@ class Actions(Sequence[Action]):
             return mask in self._masks
         return any(seat == player and mask in group for seat, group in self._others)
 
+    @property
+    def masks(self) -> tuple[int, ...]:
+        """The card mask of each action, in order (a pass is 0): the actions as ints.
+
+        ``actions.masks[i]`` is ``actions[i].cards.mask`` without building the play;
+        give a mask back with `GameState.apply_mask` or take ``actions[i]``. Built
+        afresh on each read (O(len)); keep it if you read it more than once.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState, Hand
+            >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
+            >>> actions.masks == (Hand.parse("3s").mask,)
+            True
+        """
+        found: list[int] = []
+        bits = self._singles
+        while bits:
+            low = bits & -bits
+            found.append(low)
+            bits ^= low
+        found.extend(self._masks)
+        if self._pass:
+            found.append(0)
+        for _, group in self._others:
+            found.extend(group)
+        return tuple(found)
+
     def _detached(self) -> Actions:
         """The acting player's own actions, without the state: what a bot is handed.
 

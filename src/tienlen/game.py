@@ -28,6 +28,7 @@ from tienlen.actions import (
     Play,
     hand_of,
     make_play,
+    player_index,
 )
 from tienlen.cards import DECK, Card, Hand, normal_text
 from tienlen.combos import Combo, Plays, make_combo
@@ -804,6 +805,37 @@ class GameState:
             return self._after_pass(action.player)
         return self._after_play(action.player, checked._mask, checked._key, action)
 
+    def apply_mask(self, mask: int, player: int | None = None) -> GameState:
+        """The state after *player* plays the cards of *mask* (0 passes): `apply` on ints.
+
+        *mask* is a card mask as `Hand.mask` and `Actions.masks` give it; *player* is
+        by default the player to act (name one for a Poker jump-in). Checked exactly
+        as `apply` checks a `Play` or `Pass`; nothing is built for a listed mask.
+
+        Raises:
+            IllegalPlayError: the action is illegal now.
+            TypeError: *mask* or *player* is not an integer.
+
+        Example:
+            >>> from tienlen import CLASSIC, Hand
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+            >>> after = state.apply_mask(Hand.parse("3s").mask)
+            >>> str(after.top), after.apply_mask(0).to_act
+            ('3s', 0)
+        """
+        if type(mask) is not int:
+            mask = _mask_index(mask)
+        if not 0 <= mask < 1 << 2 * _bits.CARDS:
+            msg = f"a card mask is a non-negative int below 2**104, got {mask!r}"
+            raise InvalidCardError(msg)
+        cards = hand_of(mask)
+        seat = self._actor(None if player is None else player_index(player), cards)
+        if not mask:
+            return self.apply(
+                PASSES[seat] if 0 <= seat < len(PASSES) else Pass(player=seat)
+            )
+        return self.apply(Play(player=seat, cards=cards))
+
     def play(
         self, cards: Hand | str | Iterable[Card], player: int | None = None
     ) -> GameState:
@@ -1438,6 +1470,14 @@ _FRESH: Final = {
 """The fields of a fresh deal that have defaults: no trick, nobody out, no score."""
 
 _set_fields: Final = object.__setattr__
+
+
+def _mask_index(mask: object) -> int:
+    """*mask* as a plain int: an `int` subclass but not a ``bool``, else `TypeError`."""
+    if isinstance(mask, bool) or not isinstance(mask, int):
+        msg = f"a card mask is an int, got {mask!r}"
+        raise TypeError(msg)
+    return int(mask)
 
 
 def _unwound(log: _Log) -> tuple[Action, ...]:
