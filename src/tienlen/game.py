@@ -399,6 +399,30 @@ class GameState:
         """
         return tuple(map(_hand, self._masks))
 
+    @property
+    def hand_masks(self) -> tuple[int, ...]:
+        """Every player's cards as card masks (`Hand.mask`), by player index: `hands` as ints.
+
+        Example:
+            >>> from tienlen import CLASSIC, Hand
+            >>> state = GameState.from_hands(["3s 7h", "4d"], CLASSIC)
+            >>> state.hand_masks == (Hand.parse("3s 7h").mask, Hand.parse("4d").mask)
+            True
+        """
+        return self._masks
+
+    @property
+    def top_mask(self) -> int:
+        """The card mask of the combination to beat (`top`), or 0 when nobody has played.
+
+        Example:
+            >>> from tienlen import CLASSIC, Hand
+            >>> state = GameState.from_hands(["3s 7h", "4d"], CLASSIC)
+            >>> state.top_mask, state.play("3s").top_mask == Hand.parse("3s").mask
+            (0, True)
+        """
+        return self._top_mask
+
     def hand(self, player: int) -> Hand:
         """*player*'s cards (``hands[player]``, without building the others' hands).
 
