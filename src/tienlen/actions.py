@@ -305,7 +305,7 @@ class Actions(Sequence[Action]):
 
     @property
     def masks(self) -> tuple[int, ...]:
-        """The card mask of each action, in order (a pass is 0): the actions as ints.
+        """The card mask of each action, in order, a pass as 0 (the actions as ints).
 
         ``actions.masks[i]`` is ``actions[i].cards.mask`` without building the play;
         give a mask back with `GameState.apply_mask` or take ``actions[i]``. Built

@@ -33,7 +33,7 @@ import attrs
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
 from tienlen.players import Player, PlayerError, _check_type, play_game
-from tienlen.rules import RuleSet, _as_rules, get_rules
+from tienlen.rules import RuleSet, as_rules, get_rules
 from tienlen.simulation import MapExecutor, _add, _guarded, _Planned, _unguarded
 
 __all__ = [
@@ -140,7 +140,7 @@ class EvaluationStats:
             score_sums=zeros,
             deal_score_squares=zeros,
             ahead=(zeros,) * players,
-            rules=None if rules is None else _as_rules(rules),
+            rules=None if rules is None else as_rules(rules),
         )
 
     @property
@@ -420,7 +420,7 @@ def evaluate(
     if type(batch_size) is not int or batch_size < 1:
         msg = f"batch_size must be a positive int, got {batch_size!r}"
         raise InvalidArgumentError(msg)
-    rules = _as_rules(rules)
+    rules = as_rules(rules)
     seats = len(players)
     rules.deal_size(seats)  # raises InvalidRulesError for a wrong table size
     rotations = seats if rotate_seats else 1

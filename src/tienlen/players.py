@@ -42,7 +42,7 @@ from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.engine import bits as _bits
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Leads
-from tienlen.engine.rulebook import _overrides_rule_hooks
+from tienlen.engine.rulebook import overrides_rule_hooks
 from tienlen.engine.shapes import structural_key
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play, _Log, _unwound
@@ -1310,7 +1310,7 @@ def _least_bomb_share(rules: RuleSet) -> int | None:
     ``None`` (no quick answer) for any other rule set, and where a sequence may run up
     to the 2: such a play holds a 2, so its other cards are precious too.
     """
-    if not isinstance(rules, BaseRules) or _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
+    if not isinstance(rules, BaseRules) or overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
         return None
     for kind in rules.kinds:
         if kind.is_sequence and any(

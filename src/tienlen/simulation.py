@@ -58,7 +58,7 @@ from tienlen.players import (
     _short_repr,
 )
 from tienlen.records import GameRecord, RecordError, record
-from tienlen.rules import BaseRules, RuleSet, _as_rules
+from tienlen.rules import BaseRules, RuleSet, as_rules
 from tienlen.rules.base import InstantWin, InstantWinHand
 
 __all__ = [
@@ -813,7 +813,7 @@ def simulate(
     n_games = _check_count("n_games", n_games, 0)
     batch_size = _check_count("batch_size", batch_size, 1)
     first_batch = _check_count("first_batch", first_batch, 0)
-    rules = _as_rules(rules)
+    rules = as_rules(rules)
     _check_arguments(seed, executor, record_games)
     _check_players(players)
     _check_time_limit(time_limit)

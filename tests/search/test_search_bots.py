@@ -39,7 +39,7 @@ from tienlen import (
 from tienlen.search import _rollouts, ismcts
 from tienlen.search._rollouts import candidates
 from tienlen.search.ismcts import _Node, _Spread
-from tienlen.search.sampling import _Deal
+from tienlen.search.sampling import Deal
 
 TINY: list[Player] = [
     PIMCPlayer(worlds=2, max_candidates=3),
@@ -234,7 +234,7 @@ def test_ucb_root_spends_its_budget_exactly(
 def count_rollouts_and_worlds(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Counters of ISMCTS's rollouts and sampled worlds, kept up while the test runs."""
     counts = {"rollouts": 0, "worlds": 0}
-    real_play_out, real_sample = _rollouts.play_out, _Deal.sample
+    real_play_out, real_sample = _rollouts.play_out, Deal.sample
 
     def counted_play_out(*args: object, **kwargs: object) -> tuple[int, ...]:
         counts["rollouts"] += 1
@@ -245,7 +245,7 @@ def count_rollouts_and_worlds(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]
         return real_sample(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(ismcts, "play_out", counted_play_out)  # where ismcts looks
-    monkeypatch.setattr(_Deal, "sample", counted_sample)
+    monkeypatch.setattr(Deal, "sample", counted_sample)
     return counts
 
 
@@ -321,7 +321,7 @@ def test_halving_rewards_are_measured_against_the_sweep_mean() -> None:
     state = GameState.deal(CLASSIC, 4, seed=7)
     seat = state.to_act or 0
     seen = Observation.of(state, seat)
-    world = _Deal.of(seen).sample(random.Random(3))
+    world = Deal.of(seen).sample(random.Random(3))
     for baseline in (True, False):
         bot = ISMCTSPlayer(baseline=baseline)
         moves = candidates(seen, state.legal_actions(), bot.max_candidates)
@@ -352,7 +352,7 @@ def test_ismcts_rewards_are_measured_against_the_world_baseline() -> None:
     seen = Observation.of(state, seat)
     bot = ISMCTSPlayer(iterations=1, iterations_per_world=1, root="ucb")
     moves = candidates(seen, state.legal_actions(), bot.max_candidates)
-    world = _Deal.of(seen, first_game=True, after_instant_win=False).sample(
+    world = Deal.of(seen, first_game=True, after_instant_win=False).sample(
         random.Random(3)
     )
     rng = random.Random(4)

@@ -85,7 +85,7 @@ class Context:
         self.trusted = False
         """Whether the rule set is `BaseRules`' own answers: its `legal_plays` lists
         exactly the plays it allows, without a check of each."""
-        if isinstance(rules, BaseRules) and not _overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
+        if isinstance(rules, BaseRules) and not overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
             self.trusted = True
             self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
         self.plain_tables = None if self.limits_going_out else self.tables
@@ -237,7 +237,7 @@ _RULE_HOOKS: Final = (
 
 
 @functools.cache
-def _overrides_rule_hooks(cls: type) -> bool:
+def overrides_rule_hooks(cls: type) -> bool:
     """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
     return _overrides(cls, _RULE_HOOKS)
 

@@ -52,7 +52,7 @@ from tienlen.search._rollouts import (
     is_declined_jump_in,
     play_out,
 )
-from tienlen.search.sampling import _Deal
+from tienlen.search.sampling import Deal
 
 __all__ = [
     "ACTION_FEATURES",
@@ -468,7 +468,7 @@ def rollout_values(
         msg = "no actions to value"
         raise InvalidArgumentError(msg)
     seat = observation.seat
-    deal = _Deal.of(observation)
+    deal = Deal.of(observation)
     policy = GreedyPlayer()
     totals = [0] * len(actions)
     for _ in range(worlds):

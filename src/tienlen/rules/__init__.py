@@ -52,6 +52,7 @@ __all__ = [
     "InstantWinHand",
     "RuleSet",
     "Scoring",
+    "as_rules",
     "beats",
     "classify",
     "get_rules",
@@ -234,7 +235,7 @@ def get_rules(name: str) -> BaseRules:
     raise UnknownVariantError(msg)
 
 
-def _as_rules(rules: RuleSet | str, argument: str = "rules") -> RuleSet:
+def as_rules(rules: RuleSet | str, argument: str = "rules") -> RuleSet:
     """*rules*, or the preset a name gives (`get_rules`): how every API takes a rule set.
 
     Raises:
@@ -242,9 +243,9 @@ def _as_rules(rules: RuleSet | str, argument: str = "rules") -> RuleSet:
         UnknownVariantError: no preset answers to the name.
 
     Example:
-        >>> _as_rules("Justus Pang") is JUSTUS_PANG, _as_rules(CLASSIC) is CLASSIC
+        >>> as_rules("Justus Pang") is JUSTUS_PANG, as_rules(CLASSIC) is CLASSIC
         (True, True)
-        >>> _as_rules(4)
+        >>> as_rules(4)
         Traceback (most recent call last):
         ...
         TypeError: rules must be a rule set or a preset's name, not int

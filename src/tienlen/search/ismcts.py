@@ -60,7 +60,7 @@ from tienlen.search._rollouts import (
     own_actions,
     play_out,
 )
-from tienlen.search.sampling import _Deal
+from tienlen.search.sampling import Deal
 
 __all__ = ["ISMCTSPlayer"]
 
@@ -191,13 +191,13 @@ class ISMCTSPlayer:
         moves = candidates(observation, actions, self.max_candidates)
         if len(moves) == 1:
             return moves[0]
-        deal = _Deal.of(observation, first_game=self.first_game)
+        deal = Deal.of(observation, first_game=self.first_game)
         if self.root == "halving":
             return self._halve(deal, observation.seat, moves, rng)
         return self._search_by_ucb(deal, observation.seat, moves, rng)
 
     def _halve(
-        self, deal: _Deal, seat: int, moves: list[Action], rng: random.Random
+        self, deal: Deal, seat: int, moves: list[Action], rng: random.Random
     ) -> Action:
         """Sequential halving of *moves* over sweeps of common worlds."""
         root, spread = _Node(seat), _Spread()
@@ -265,7 +265,7 @@ class ISMCTSPlayer:
         return [scores[root.mover] for _, scores in walks]
 
     def _search_by_ucb(
-        self, deal: _Deal, seat: int, moves: list[Action], rng: random.Random
+        self, deal: Deal, seat: int, moves: list[Action], rng: random.Random
     ) -> Action:
         """Plain ISMCTS: UCB1 at the root too, worlds reused, the best mean returned."""
         root, spread = _Node(seat), _Spread()

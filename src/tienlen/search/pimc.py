@@ -38,7 +38,7 @@ from tienlen.search._rollouts import (
     is_declined_jump_in,
     play_out,
 )
-from tienlen.search.sampling import _Deal
+from tienlen.search.sampling import Deal
 
 __all__ = ["PIMCPlayer"]
 
@@ -108,7 +108,7 @@ class PIMCPlayer:
         seat = observation.seat
         totals = [0] * len(searched)
         end = deadline(self.seconds)
-        deal = _Deal.of(observation, first_game=self.first_game)
+        deal = Deal.of(observation, first_game=self.first_game)
         for number in range(self.worlds):
             world = deal.sample(rng)
             scores = []

@@ -132,7 +132,7 @@ def sample_world(
     if type(max_tries) is not int or max_tries < 1:
         msg = f"max_tries must be a positive int, got {max_tries!r}"
         raise InvalidArgumentError(msg)
-    deal = _Deal.of(
+    deal = Deal.of(
         observation, first_game=first_game, after_instant_win=after_instant_win
     )
     return deal.sample(rng, max_tries)
@@ -154,8 +154,12 @@ def _leader(observation: Observation) -> int | None:
     return observation.to_act
 
 
-class _Deal:
-    """What is known of the deal: the fixed part of each hand and the unseen cards."""
+class Deal:
+    """What is known of the deal: the fixed part of each hand and the unseen cards.
+
+    The search package's own (not in `__all__`): `sample_world` draws from it, and the
+    search and learned bots keep one per decision.
+    """
 
     def __init__(
         self,
@@ -181,7 +185,7 @@ class _Deal:
         *,
         first_game: bool | None = None,
         after_instant_win: bool | None = None,
-    ) -> _Deal:
+    ) -> Deal:
         """The known part of the deal behind *observation*.
 
         *first_game* and *after_instant_win* default (``None``) to the observation's.
