@@ -10,17 +10,15 @@ from __future__ import annotations
 
 import itertools
 import operator
+import os
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Final, SupportsIndex, overload
+from collections.abc import Iterable
+from typing import Final, SupportsIndex
 
 import attrs
 
 from tienlen.cards import Card, Hand
 from tienlen.rules.base import as_hand
-
-if TYPE_CHECKING:
-    from tienlen.game import GameState
 
 __all__ = ["Action", "Actions", "Pass", "Play"]
 
@@ -190,215 +188,7 @@ class _TrustTokens:
 
 
 TOKENS: Final = _TrustTokens()
-"""The process's trust-token source (private)."""
+"""The process's trust-token source (engine-level: `tienlen.engine` reads it)."""
+os.register_at_fork(after_in_child=TOKENS.reseed)
 
-
-class Actions(Sequence[Action]):
-    """The legal actions of a state: a lazy, immutable sequence.
-
-    The acting player's plays come first, then their pass (when allowed), then Poker
-    jump-ins by other players. ``len()`` is free, ``action in actions`` is
-    `GameState.is_legal` (nothing is enumerated), and an action object is built only
-    when you take it, so ``random.choice(state.legal_actions())`` is cheap.
-
-    What `play_game` hands a bot is a copy detached from the state: only the seat's
-    own actions, no reference to the `GameState` (which holds every hand); its ``in``
-    answers from those actions alone.
-
-    Example:
-        >>> from tienlen import CLASSIC, GameState
-        >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
-        >>> len(actions), Play(player=0, cards="3s") in actions, actions[0]
-        (1, True, Play(player=0, cards=Hand.parse('3s')))
-    """
-
-    __slots__ = (
-        "_count",
-        "_len",
-        "_masks",
-        "_others",
-        "_pass",
-        "_player",
-        "_plays",
-        "_serial",
-        "_singles",
-        "_state",
-    )
-
-    _state: GameState | None
-    """The state the actions belong to (it answers membership); ``None`` in the
-    detached copy a bot is handed (`_detached`), which answers from its own lists."""
-    _serial: int
-    """Its trust token, given to every play built here."""
-    _player: int
-    """The player to act."""
-    _singles: int
-    """Their single-card plays, as one mask (listed first, lowest first)."""
-    _count: int
-    """How many single-card plays `_singles` holds."""
-    _masks: Sequence[int]
-    """Their other plays."""
-    _plays: int
-    """How many plays they have: `_count` and the length of `_masks`."""
-    _pass: bool
-    """Whether they may pass."""
-    _others: Sequence[tuple[int, Sequence[int]]]
-    """Poker jump-ins: other players and their plays."""
-    _len: int
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> Action: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Action]: ...
-    def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
-        if type(index) is not int or index < 0:
-            return self._lookup(index)
-        count = self._count
-        if index < count:  # the index-th lowest card of the singles mask
-            bits = self._singles
-            while index:
-                bits &= bits - 1
-                index -= 1
-            mask = bits & -bits
-        elif index < self._plays:
-            mask = self._masks[index - count]
-        elif index == self._plays and self._pass:
-            return PASSES[self._player]
-        else:
-            return self._lookup(index)
-        play = _new(Play)  # `make_play`, inlined: the hot path
-        play._player = self._player
-        play._mask = mask
-        play._origin = self._serial
-        return play
-
-    def __contains__(self, item: object) -> bool:
-        """Whether *item* is legal in the state, as `GameState.is_legal` says.
-
-        A play listed here is legal by construction; anything else is checked.
-        """
-        if type(item) is Play and item._origin == self._serial:
-            return True
-        if type(item) is not Play and type(item) is not Pass:
-            return False
-        state = self._state
-        if state is not None:
-            return state.is_legal(item)
-        return self._lists(item)
-
-    def _lists(self, item: Play | Pass) -> bool:
-        """Whether *item* is one of the actions listed, read on the card masks."""
-        player = item._player if type(item) is Play else item.player
-        if type(player) is not int:
-            return False  # a look-alike seat (``True``, ``1.0``) is never listed
-        if type(item) is not Play:
-            return self._pass and player == self._player
-        mask = item._mask
-        if player == self._player:
-            if mask and not mask & (mask - 1) and mask & self._singles:
-                return True
-            return mask in self._masks
-        return any(seat == player and mask in group for seat, group in self._others)
-
-    @property
-    def masks(self) -> tuple[int, ...]:
-        """The card mask of each action, in order, a pass as 0 (the actions as ints).
-
-        ``actions.masks[i]`` is ``actions[i].cards.mask`` without building the play;
-        give a mask back with `GameState.apply_mask` or take ``actions[i]``. Built
-        afresh on each read (O(len)); keep it if you read it more than once.
-
-        Example:
-            >>> from tienlen import CLASSIC, GameState, Hand
-            >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
-            >>> actions.masks == (Hand.parse("3s").mask,)
-            True
-        """
-        found: list[int] = []
-        bits = self._singles
-        while bits:
-            low = bits & -bits
-            found.append(low)
-            bits ^= low
-        found.extend(self._masks)
-        if self._pass:
-            found.append(0)
-        for _, group in self._others:
-            found.extend(group)
-        return tuple(found)
-
-    def _detached(self) -> Actions:
-        """The acting player's own actions, without the state: what a bot is handed.
-
-        A copy that holds no reference to the `GameState` (every hand) nor to the
-        other players' Poker jump-ins, its lists made tuples; membership is read on
-        its own lists (issue 20 item 7).
-        """
-        copy = _new(Actions)
-        copy._state = None
-        copy._serial = self._serial
-        copy._player = self._player
-        copy._singles = self._singles
-        copy._count = self._count
-        masks = self._masks
-        copy._masks = tuple(masks) if type(masks) is list else masks
-        copy._plays = self._plays
-        copy._pass = self._pass
-        copy._others = ()
-        copy._len = self._plays + self._pass
-        return copy
-
-    def _lookup(self, index: int | slice) -> Action | Sequence[Action]:
-        """`__getitem__` for slices, negative indices and Poker jump-ins."""
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(self._len))]
-        index = operator.index(index)
-        if index < 0:
-            index += self._len
-        if not 0 <= index < self._len:
-            msg = "action index out of range"
-            raise IndexError(msg)
-        own = self._plays + self._pass
-        if index < own:
-            return self[index]
-        index -= own
-        for player, group in self._others:
-            if index < len(group):
-                return make_play(player, group[index], self._serial)
-            index -= len(group)
-        raise AssertionError  # pragma: no cover - guarded by the range check
-
-    def __iter__(self) -> Iterator[Action]:
-        player, serial = self._player, self._serial
-        bits = self._singles
-        while bits:
-            low = bits & -bits
-            play = _new(Play)  # `make_play`, inlined here and below: the hot path
-            play._player = player
-            play._mask = low
-            play._origin = serial
-            yield play
-            bits ^= low
-        for mask in self._masks:
-            play = _new(Play)
-            play._player = player
-            play._mask = mask
-            play._origin = serial
-            yield play
-        if self._pass:
-            yield PASSES[player]
-        for other, group in self._others:
-            for mask in group:
-                yield make_play(other, mask, serial)
-
-    def __reduce__(self) -> tuple[object, tuple[tuple[Action, ...]]]:
-        """Pickle and copy the actions as a plain tuple of untrusted actions."""
-        return tuple, (tuple(self),)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{a.player}:{a}" for a in self[:6])
-        more = ", ..." if len(self) > 6 else ""
-        return f"<Actions ({len(self)}): [{shown}{more}]>"
+from tienlen.engine.actions import Actions  # noqa: E402  # it lists Plays and Passes

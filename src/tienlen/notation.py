@@ -36,18 +36,18 @@ from tienlen.engine import bits as _bits
 from tienlen.engine import positions as _positions
 from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import structural_key
+from tienlen.engine.successor import from_fields, with_fields
 from tienlen.errors import TienLenError
-from tienlen.game import (
-    GameSetup,
-    GameState,
-    _built,
-    _Draft,
-    _draft,
-    _draft_from,
-    _sealed,
-)
+from tienlen.game import GameSetup, GameState
 from tienlen.policies import Seating
-from tienlen.records import _CUSTOM_POLICIES, RecordError, _settings
+from tienlen.records import (
+    CUSTOM_POLICIES,
+    JsonValue,
+    RecordError,
+    read_setting,
+    rules_to_json,
+    setting_names,
+)
 from tienlen.rules import RULESETS, BaseRules, RuleSet, get_rules
 from tienlen.scoring import ChopChain, Finish, GameResult, ScoreItem, ScoreKind
 
@@ -250,7 +250,7 @@ def _write_rules(rules: RuleSet) -> str:
 @functools.lru_cache(maxsize=64)
 def _write_settings(rules: BaseRules) -> str:
     """`_write_rules` for a `BaseRules`, cached: rule sets are immutable."""
-    for name in _CUSTOM_POLICIES:
+    for name in CUSTOM_POLICIES:
         if getattr(rules, name) is not None:
             raise NotationError(
                 "rules", None, f"{name}: a custom policy is code, not data"
@@ -258,7 +258,7 @@ def _write_settings(rules: BaseRules) -> str:
     presets = tuple(RULESETS.values())
     if rules in presets:
         return rules.name
-    settings = _settings()
+    settings = setting_names()
 
     def changed(preset: BaseRules) -> list[str]:
         return [key for key in settings if getattr(rules, key) != getattr(preset, key)]
@@ -269,11 +269,15 @@ def _write_settings(rules: BaseRules) -> str:
     words = [base.name]
     if rules.name != base.name:
         words.append("name=" + json.dumps(rules.name, ensure_ascii=False))
-    for key in changed(base):
+    written: dict[str, JsonValue] = {}
+    if changed(base):
         try:
-            value = settings[key].write(getattr(rules, key), key)
+            written = rules_to_json(rules)["settings"]  # type: ignore[assignment]
         except RecordError as error:
+            key = error.where.rpartition(".")[2]
             raise NotationError("rules", None, f"{key}: {error.problem}") from None
+    for key in changed(base):
+        value = written[key]
         words.append(
             f"{key}={json.dumps(value, ensure_ascii=False, separators=(',', ':'))}"
         )
@@ -419,9 +423,7 @@ def read(text: str) -> GameState:
 
 
 def _with_setup(state: GameState, setup: GameSetup) -> GameState:
-    draft = _draft(state)
-    draft.setup = setup
-    return _sealed(draft)
+    return with_fields(state, {"setup": setup})
 
 
 def _split(text: str) -> list[tuple[int, str]]:
@@ -547,17 +549,15 @@ class _Reader:
             "_top_combo": None,
         }
         self.check_end(out, len(finish_order))
-        draft = _draft_from(fields)
-        result = self.result(draft, chop)
+        state = from_fields(fields)
+        result = self.result(state, bottom, chop)
         if result is not None:
-            draft.result = result
-            draft.is_over = True
-            draft.chop = None
+            ended = {"result": result, "is_over": True, "chop": None}
+            state = with_fields(state, ended)
         elif to_act is None:
             raise self.fields["to"].error(
                 "nobody is to act, but neither 'over' nor 'won' ends the game"
             )
-        state = _built(draft)
         try:  # what the rules could have produced (issue 20)
             _positions.check(state, chop, won=self.field("won") is not None)
         except _positions.Refused as refused:
@@ -842,8 +842,13 @@ class _Reader:
             combos=combos,
         )
 
-    def result(self, fields: _Draft, chop: ChopChain | None) -> GameResult | None:
-        """The result of a game over, as the rule set's scorer gives it (RULES §2.5, §6.6)."""
+    def result(
+        self, fields: GameState, bottom: Sequence[int], chop: ChopChain | None
+    ) -> GameResult | None:
+        """The result of a game over, as the rule set's scorer gives it (RULES §2.5, §6.6).
+
+        *fields* holds the position read so far, *bottom* its bottom seats.
+        """
         ended = self.field("over") or self.field("won")
         if ended is None:
             return None
@@ -856,7 +861,6 @@ class _Reader:
             raise ended.error(
                 f"expected every seat 0-{self.players - 1} once, got {_seats(order)}"
             )
-        bottom = fields._bottom
         if order[: len(fields.finish_order)] != fields.finish_order or (
             bottom and order[-len(bottom) :] != bottom[::-1]
         ):
@@ -865,14 +869,14 @@ class _Reader:
             )
         finish = Finish(
             order=order,
-            hands=tuple(map(hand_of, fields._masks)),
+            hands=fields.hands,
             frozen=fields.frozen,
             items=fields.items,
             chop=chop,
         )
         return self.rules.scorer.settle(self.rules, finish)
 
-    def instant_win(self, field: _Field, fields: _Draft) -> GameResult:
+    def instant_win(self, field: _Field, fields: GameState) -> GameResult:
         """A game won at the deal (RULES §5.4, §6.7): the winner's dealt hand decides."""
         words = field.value.split()
         if len(words) != 2:
@@ -885,7 +889,7 @@ class _Reader:
         if win is None or win.value != words[1]:
             problem = f"seat {winner}'s hand {hand} is no instant win {_shown(words[1])} under {self.rules.name}"
             raise field.error(problem, field.value.find(words[1]))
-        if fields.dealt != tuple(map(hand_of, fields._masks)) or fields._top:
+        if fields.dealt != fields.hands or fields.top_mask:
             raise field.error(
                 "an instant win ends the game at the deal, before any play"
             )
@@ -956,7 +960,7 @@ def _read_rules(field: _Field) -> BaseRules:
             f"unknown rule set {_shown(name_match[1])} (presets: {', '.join(RULESETS)})"
         )
         raise field.error(problem, name_match.start(1)) from None
-    settings = _settings()
+    settings = setting_names()
     changes: dict[str, object] = {}
     decoder = json.JSONDecoder()
     at = name_match.end()
@@ -982,7 +986,7 @@ def _read_rules(field: _Field) -> BaseRules:
             changes[key] = value
             continue
         try:
-            changes[key] = settings[key].read(value, key)
+            changes[key] = read_setting(key, value, key)
         except RecordError as error:
             raise field.error(f"{key}: {error.problem}", match.end()) from None
     if not changes:

@@ -45,6 +45,7 @@ from tienlen.game import Action, GameState, Pass, Play
 from tienlen.rules import BaseRules
 
 __all__ = [
+    "CUSTOM_POLICIES",
     "FORMAT",
     "MAX_ACTIONS",
     "MAX_DEPTH",
@@ -59,9 +60,11 @@ __all__ = [
     "from_json",
     "load",
     "loads",
+    "read_setting",
     "record",
     "rules_from_json",
     "rules_to_json",
+    "setting_names",
     "to_json",
 ]
 
@@ -600,12 +603,48 @@ def _settings() -> dict[str, _Codec]:
         if field.init
         and field.eq
         and field.name != "name"
-        and field.name not in _CUSTOM_POLICIES
+        and field.name not in CUSTOM_POLICIES
     }
 
 
-_CUSTOM_POLICIES: Final = ("custom_turn_policy", "custom_deal_policy", "custom_scorer")
-"""Settings that hold a table's own policy object: code, which no record can hold."""
+CUSTOM_POLICIES: Final = ("custom_turn_policy", "custom_deal_policy", "custom_scorer")
+"""Settings that hold a table's own policy object: code, which no record (nor a
+position's notation) can hold."""
+
+
+def setting_names() -> tuple[str, ...]:
+    """The `BaseRules` settings a record stores, in field order (`tienlen.notation` too).
+
+    All the fields that make two rule sets differ but ``name`` (held apart),
+    ``aliases`` and the custom policies (`CUSTOM_POLICIES`, code).
+
+    Example:
+        >>> names = setting_names()
+        >>> names[0], "custom_scorer" in names, "name" in names
+        ('direction', False, False)
+    """
+    return tuple(_settings())
+
+
+def read_setting(name: str, value: object, where: str) -> object:
+    """The value of setting *name* written as the JSON *value* (as records store it).
+
+    Raises:
+        RecordError: *name* is no setting of `setting_names`, or *value* is not its
+            JSON form; its ``where`` is *where*.
+
+    Example:
+        >>> read_setting("twos_in_straights", False, "rules")
+        False
+        >>> read_setting("twos_in_straights", 3, "rules")
+        Traceback (most recent call last):
+        ...
+        tienlen.records.RecordError: invalid game record at rules: expected true or false, got 3
+    """
+    codec = _settings().get(name)
+    if codec is None:
+        raise RecordError(where, f"unknown setting {name!r}")
+    return codec.read(value, where)
 
 
 # -- rules as JSON ----------------------------------------------------------------
@@ -636,7 +675,7 @@ def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
             f"cannot write a rule set of class {type(rules).__name__}: "
             "a record holds BaseRules settings, not what a subclass changes",
         )
-    for name in _CUSTOM_POLICIES:
+    for name in CUSTOM_POLICIES:
         if getattr(rules, name) is not None:
             raise RecordError(
                 f"rules.settings.{name}", "a custom policy is code, not data"

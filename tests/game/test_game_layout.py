@@ -1,7 +1,8 @@
 """A `GameState` is a small slotted, frozen object, built by one draft path (issue 11 §1).
 
-Successors are copied into a draft (`tienlen.game._draft`), changed and sealed; these
-tests pin that the copy leaves no field out and that what users hold stays immutable.
+Successors are copied into a draft (`tienlen.engine.successor.draft`, generated from
+the attrs fields), changed and sealed; these tests pin that the copy leaves no field out
+and that what users hold stays immutable.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import attrs
 import pytest
 
 from tienlen import CLASSIC, POKER, GameState
-from tienlen.game import _draft
+from tienlen.engine.successor import draft, fields_of, from_fields, seal
 
 
 def _states(rules: object, games: int) -> list[GameState]:
@@ -33,11 +34,42 @@ def _states(rules: object, games: int) -> list[GameState]:
 
 @pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
 def test_a_draft_copies_every_field(rules: object) -> None:
-    """`_draft` holds every attrs field of the state it copies, the same objects."""
+    """`draft` holds every attrs field of the state it copies, the same objects.
+
+    Only the trust token and the cache of the state's own legal actions are not
+    inherited: sealing gives a fresh token, and the successor lists its own actions.
+    """
     for state in _states(rules, 3):
-        draft = _draft(state)
+        state.legal_actions()  # fills the cache the copy must not take
+        copy = draft(state)
         for field in attrs.fields(GameState):
-            assert getattr(draft, field.name) is getattr(state, field.name), field.name
+            if field.name == "_listed":
+                assert copy._listed is None
+            elif field.name != "_serial":
+                assert getattr(copy, field.name) is getattr(state, field.name), (
+                    field.name
+                )
+        sealed = seal(copy)
+        assert type(sealed) is GameState
+        assert sealed == state
+        assert sealed._serial != state._serial
+
+
+def test_a_field_added_to_the_state_is_copied() -> None:
+    """The copier is generated from the class's fields: its text names every field."""
+    code = draft.__code__
+    copied = set(code.co_names) - {"_new", "Draft"}
+    expected = {field.name for field in attrs.fields(GameState)} - {"_serial"}
+    assert copied == expected
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
+def test_fields_round_trip_through_the_engine_door(rules: object) -> None:
+    """`from_fields(fields_of(state))` is an equal state that plays on the same."""
+    for state in _states(rules, 2)[::5]:
+        copy = from_fields(fields_of(state))
+        assert copy == state
+        assert copy.legal_actions().masks == state.legal_actions().masks
 
 
 def test_a_state_is_small_and_has_no_dict() -> None:

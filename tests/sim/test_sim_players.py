@@ -729,7 +729,6 @@ def test_the_actions_a_bot_gets_answer_membership_on_their_own() -> None:
             own = [action for action in actions if action.player == seat]
             assert list(detached) == own
             assert len(detached) == len(own)
-            assert detached._state is None
             probes: list[object] = [
                 *own,
                 Pass(player=seat),

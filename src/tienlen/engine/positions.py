@@ -41,7 +41,8 @@ from tienlen.actions import hand_of
 from tienlen.cards import DECK
 from tienlen.combos import Combo
 from tienlen.engine import bits as _bits
-from tienlen.game import GameState, _lowest_holder
+from tienlen.engine import successor
+from tienlen.engine.state import GameState
 from tienlen.scoring import ChopChain, PokerScorer, ScoreItem, ScoreKind
 
 __all__ = ["Refused", "check"]
@@ -104,7 +105,7 @@ def _opening(state: GameState, dealt: list[int]) -> tuple[int | None, int | None
     if rules.lead_must_include(
         first_game=setup.first_game, after_instant_win=setup.after_instant_win
     ):
-        card, holder = _lowest_holder(rules, dealt, setup.dealer)
+        card, holder = successor.lowest_holder(rules, dealt, setup.dealer)
         return holder, card
     return setup.leader, None
 

@@ -11,11 +11,10 @@ is not (RULES §6.4).
 from __future__ import annotations
 
 import functools
-import os
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import attrs
 
@@ -23,7 +22,6 @@ from tienlen.actions import (
     PASSES,
     TOKENS,
     Action,
-    Actions,
     Pass,
     Play,
     hand_of,
@@ -33,11 +31,11 @@ from tienlen.actions import (
 from tienlen.cards import DECK, Card, Hand, normal_text
 from tienlen.combos import Combo, Plays, make_combo
 from tienlen.engine import bits as _bits
+from tienlen.engine.actions import Actions
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.rulebook import Context, context_of
 from tienlen.engine.shapes import SINGLE, STRUCTURES, shape_code, structural_key
-from tienlen.engine.turns import acting, turn_key, with_out
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -50,25 +48,38 @@ from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
 from tienlen.rules.base import BaseRules, as_hand
-from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
+from tienlen.scoring import ChopChain, GameResult, ScoreItem
 
-__all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
+__all__ = ["GameSetup", "GameState", "Log", "unwound"]
 
 
 _new: Final = object.__new__
 _hand: Final = hand_of
 _play: Final = make_play
-_PASSES: Final = PASSES
-_Log = tuple["_Log", "Action"] | None
-"""A game's actions as a linked list, latest first: ``(earlier actions, action)``."""
+Log = tuple["Log", "Action | int"] | None
+"""A game's actions as a linked list, latest first: ``(earlier actions, action)``.
+
+An action applied by its mask (`GameState.apply_mask`) is kept as the int
+``mask << 4 | player`` and built when `GameState.history` is read."""
 
 
-def _hands(values: Iterable[Hand]) -> tuple[Hand, ...]:
-    return tuple(values)
+def unwound(log: Log) -> tuple[Action, ...]:
+    """The actions of a state's log (newest last), first first.
 
-
-def _ints(values: Iterable[int]) -> tuple[int, ...]:
-    return tuple(values)
+    Example:
+        >>> from tienlen import CLASSIC, Hand
+        >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+        >>> unwound(state.apply_mask(Hand.parse("3s").mask)._log)
+        (Play(player=0, cards=Hand.parse('3s')),)
+    """
+    actions: list[Action] = []
+    while log is not None:
+        log, action = log
+        if type(action) is int:
+            action = _play(action & 15, action >> 4, 0)
+        actions.append(action)  # type: ignore[arg-type]  # an int is built above
+    actions.reverse()
+    return tuple(actions)
 
 
 @attrs.frozen(kw_only=True)
@@ -187,7 +198,7 @@ class GameState:
     """How the game ended; ``None`` while it goes on."""
     is_over: bool = attrs.field(default=False, eq=False)
     """Whether the game has ended (`result` is set)."""
-    _log: _Log = attrs.field(default=None, eq=False, repr=False)
+    _log: Log = attrs.field(default=None, eq=False, repr=False)
     """The actions applied since the deal, latest first (`history` lists them)."""
     setup: GameSetup = attrs.field(eq=False, repr=False)
     """How the game started, with its leader and dealer (not part of equality)."""
@@ -195,16 +206,15 @@ class GameState:
     """What every state of the game shares."""
     _serial: int = attrs.field(default=0, eq=False, repr=False)
     """The state's trust token (see `tienlen.actions`)."""
+    _listed: Actions | None = attrs.field(default=None, eq=False, repr=False)
+    """`legal_actions` once built (``None`` until then): `apply_mask` reads it."""
 
     def _derive(self, changes: Mapping[str, object]) -> GameState:
         """A copy of this state with the fields *changes* names changed (for tests).
 
-        The engine's transitions set their changes on a draft (`_draft`) instead, typed.
+        The engine builds through `tienlen.engine.successor` (`with_fields`).
         """
-        draft = _draft(self)
-        for name, value in changes.items():
-            setattr(draft, name, value)
-        return _built(draft)
+        return with_fields(self, changes)
 
     # -- construction -------------------------------------------------------------
 
@@ -262,10 +272,10 @@ class GameState:
         ]
         spare = deck[players * size :]
         if context_of(rules, players).deal.gives_spare_card(players, len(spare)):
-            starter = _spare_starter(rules, masks, setup)
+            starter = spare_starter(rules, masks, setup)
             masks[starter] |= 1 << spare[0]
-            return cls._start(rules, masks, leader=starter, required=0, setup=setup)
-        return cls._begin(rules, masks, setup)
+            return start(rules, masks, leader=starter, required=0, setup=setup)
+        return begin(rules, masks, setup)
 
     @classmethod
     def from_hands(
@@ -333,60 +343,8 @@ class GameState:
             if leader is not None and leader != starter:
                 msg = f"player {starter} holds the spare card and starts (RULES §4.1), not player {leader}"
                 raise InvalidStateError(msg)
-            return cls._start(rules, masks, leader=starter, required=0, setup=setup)
-        return cls._begin(rules, masks, setup)
-
-    @classmethod
-    def _begin(cls, rules: RuleSet, masks: list[int], setup: GameSetup) -> GameState:
-        """Fix the leader and the card the lead must include (RULES §2.4, §5.3, §6.5, D-4)."""
-        leader = setup.leader
-        if not rules.lead_must_include(
-            first_game=setup.first_game, after_instant_win=setup.after_instant_win
-        ):
-            if leader is None:
-                msg = "a later game needs its leader (the previous winner, RULES §2.4)"
-                raise InvalidStateError(msg)
-            return cls._start(rules, masks, leader=leader, required=0, setup=setup)
-        card, holder = _lowest_holder(rules, masks, setup.dealer)
-        if leader is not None and leader != holder:
-            msg = f"player {holder} holds {DECK[card]} and must lead (RULES §2.4), not player {leader}"
-            raise InvalidStateError(msg)
-        return cls._start(rules, masks, leader=holder, required=1 << card, setup=setup)
-
-    @classmethod
-    def _start(
-        cls,
-        rules: RuleSet,
-        masks: list[int],
-        *,
-        leader: int,
-        required: int,
-        setup: GameSetup,
-    ) -> GameState:
-        """The first state: check instant wins at the deal (RULES §5.4, §6.7), then play."""
-        context = context_of(rules, len(masks))
-        hands = tuple(map(_hand, masks))
-        fields = _FRESH | {
-            "rules": rules,
-            "_masks": tuple(masks),
-            "dealt": hands,
-            "to_act": leader,
-            "required": required,
-            "may_decline": required == _THREE_OF_SPADES
-            and rules.may_decline_first_lead,
-            "setup": setup,
-            "_context": context,
-        }
-        state = _state(fields)
-        for player in context.seating.order_from(leader):
-            win = context.deal.instant_win(
-                rules, hands[player], first_game=setup.first_game
-            )
-            if win is not None:
-                return state._instant_win(player, win)
-        return state._rot_if_stuck() if context.limits_going_out else state
-
-    # -- queries ------------------------------------------------------------------
+            return start(rules, masks, leader=starter, required=0, setup=setup)
+        return begin(rules, masks, setup)
 
     @property
     def hands(self) -> tuple[Hand, ...]:
@@ -477,7 +435,7 @@ class GameState:
             >>> state.play("3s").pass_turn().history
             (Play(player=0, cards=Hand.parse('3s')), Pass(player=1))
         """
-        return _unwound(self._log)
+        return unwound(self._log)
 
     @property
     def players(self) -> int:
@@ -578,8 +536,11 @@ class GameState:
             >>> [str(action) for action in state.legal_actions()]
             ['3s']
         """
+        listed = self._listed
+        if listed is not None:
+            return listed
         actions = _new(Actions)  # built here, without an __init__ call (hot path)
-        actions._state = self
+        _set_fields(self, "_listed", actions)  # a cache, not a change
         actions._serial = self._serial
         actions._singles = actions._count = 0
         actions._others = ()
@@ -748,7 +709,7 @@ class GameState:
         first = listed(hand, self.top).masks if listed is not None else ()
         kept: list[int] = []
         seen: set[int] = set()
-        for mask in (*first, *_every_combination().leads(hand._mask)):
+        for mask in (*first, *_every_combination().leads(hand.mask)):
             if mask not in seen:
                 seen.add(mask)
                 if self.is_legal(_play(player, mask, 0)):
@@ -810,24 +771,18 @@ class GameState:
         """
         if type(action) is Play:
             if action._origin == self._serial:  # from legal_actions(): legal here
-                mask = action._mask
-                key = (  # `structural_key`, inlined for a single card
-                    _SINGLE_KEY | mask.bit_length() - 1
-                    if not mask & (mask - 1)
-                    else structural_key(mask)
-                )
-                return self._after_play(action._player, mask, key, action)
+                return after(self, action._player, action._mask, action)
         elif (
             type(action) is Pass
             and type(action.player) is int  # not a look-alike forged around `Pass`
             and action.player == self.to_act
             and (self._top or self.may_decline)
         ):  # the whole rule for a pass (RULES §1.5.1-§1.5.2, §3.3)
-            return self._after_pass(action.player)
+            return after(self, action.player, 0)
         checked = self._verdict(action)
         if checked is None:
-            return self._after_pass(action.player)
-        return self._after_play(action.player, checked._mask, checked._key, action)
+            return after(self, action.player, 0)
+        return after(self, action.player, checked._mask, action, checked._key)
 
     def apply_mask(self, mask: int, player: int | None = None) -> GameState:
         """The state after *player* plays the cards of *mask* (0 passes): `apply` on ints.
@@ -847,6 +802,21 @@ class GameState:
             >>> str(after.top), after.apply_mask(0).to_act
             ('3s', 0)
         """
+        listed = self._listed
+        if listed is not None and type(mask) is int:  # a listed mask: no check
+            seat = listed._player if player is None else player
+            if seat == listed._player and type(seat) is int:
+                if not mask:
+                    if listed._pass:
+                        return after(self, seat, 0)
+                elif (
+                    not mask & (mask - 1) and mask & listed._singles
+                ) or mask in listed._masks:
+                    return after(self, seat, mask)
+            elif listed._others and type(seat) is int:
+                for other, group in listed._others:
+                    if other == seat and mask in group:
+                        return after(self, seat, mask)
         if type(mask) is not int:
             mask = _mask_index(mask)
         if not 0 <= mask < 1 << 2 * _bits.CARDS:
@@ -1135,211 +1105,6 @@ class GameState:
         """
         return self._context.seating.seats_after(self._seat(player))
 
-    def _after_pass(self, player: int) -> GameState:
-        """*player* passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4).
-
-        Its answer is looked up in the game's `TurnTable` (`tienlen.engine.turns`).
-        """
-        nxt, locked, ends, turn = self._context.turn_table.passes[self._turn]
-        draft = _draft(self)
-        draft._log = (self._log, _PASSES[player])
-        if ends:
-            return self._new_trick(nxt, turn, self.chop, self.items, draft)
-        if self.last_player is None:  # the first lead declined (RULES §3.3, D-6)
-            draft.required = 0
-            draft.may_decline = False
-            if self._context.limits_going_out:  # the new leader may be stuck (§12.12)
-                draft.to_act = nxt
-                draft.locked = locked
-                draft._turn = turn
-                return _sealed(draft)._rot_if_stuck()
-        draft.to_act = nxt
-        draft.locked = locked
-        draft._turn = turn
-        draft._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_sealed`, inlined
-        draft.__class__ = GameState  # type: ignore[assignment]  # the draft is done
-        return draft
-
-    def _after_play(
-        self, player: int, mask: int, key: int, action: Action
-    ) -> GameState:
-        """*player* played *mask*: catches, going out, then who acts (RULES §1.5, §6.6).
-
-        Who acts is looked up in the game's `TurnTable`, as for a pass.
-        """
-        context = self._context
-        masks = list(self._masks)
-        held = masks[player]
-        left = held ^ mask if held <= _LOW_HALF else _bits.difference(held, mask)
-        masks[player] = left
-        draft = _draft(self)
-        draft._masks = tuple(masks)
-        draft._top = key
-        draft._top_mask = mask
-        draft._top_combo = None
-        draft.last_player = player
-        draft._log = (self._log, action)
-        if self.required:  # the first lead is made (RULES §2.4)
-            draft.required = 0
-            draft.may_decline = False
-        if context.remembers_beaten:  # RULES §12.10
-            draft._beaten = self.last_player
-        if (
-            self._top
-            and context.scores_catches
-            and context.is_catch(mask, key, self._top_mask, self._top)
-        ):
-            draft.chop, draft.items = self._scored_catch(player, not left)
-        question = acting(self._turn, player)
-        if not left:
-            out = self._going_out(player, masks, draft)
-            turns = context.turns
-            if turns.is_over(len(masks), out, len(draft.finish_order)):
-                draft.locked = turns.after_play(
-                    context.seating, player, self.locked, out
-                )[1]
-                return _built(draft)._finished(player)
-            question = with_out(question, out)
-        nxt, locked, ends, turn = context.turn_table.plays[question]
-        if ends:
-            return self._new_trick(nxt, turn, draft.chop, draft.items, draft)
-        draft.to_act = nxt
-        draft.locked = locked
-        draft._turn = turn
-        draft._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `_sealed`, inlined
-        draft.__class__ = GameState  # type: ignore[assignment]  # the draft is done
-        return draft
-
-    def _going_out(self, player: int, masks: list[int], draft: _Draft) -> int:
-        """*player* played their last card (RULES §1.5.5): record it in *draft*.
-
-        On first place the scorer may freeze players (RULES §6.6.3). Returns the new
-        mask of players out of the game.
-        """
-        out = self.out | 1 << player
-        finish_order = (*self.finish_order, player)
-        draft.finish_order = finish_order
-        if len(finish_order) == 1 and self._context.freezes:
-            frozen, paid = self._first_out(player, masks, out)
-            draft.items = (*draft.items, *paid)
-            draft.frozen = frozen
-            draft._bottom = (*self._bottom, *reversed(frozen))
-            for victim in frozen:
-                out |= 1 << victim
-        draft.out = out
-        return out
-
-    def _scored_catch(
-        self,
-        player: int,
-        goes_out: bool,  # noqa: FBT001
-    ) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
-        """The chain and items after *player* catches the top (RULES §6.6.2)."""
-        top = self.top
-        assert top is not None  # a catch is played onto a top
-        victim = self.last_player
-        assert victim is not None  # a top has its player
-        catch = Catch(
-            catcher=player,
-            victim=victim,
-            caught=top,
-            victim_went_out=not self._masks[victim],
-            catcher_goes_out=goes_out,
-        )
-        chop, paid = self._context.scorer.on_catch(self.rules, catch, self.chop)
-        return chop, (*self.items, *paid)
-
-    def _first_out(
-        self, winner: int, masks: list[int], out: int
-    ) -> tuple[tuple[int, ...], tuple[ScoreItem, ...]]:
-        """The scorer's frozen players and their items when *winner* takes first place."""
-        order = [p for p in self._order_from(winner) if p == winner or not out >> p & 1]
-        hands = tuple(map(_hand, masks))
-        return self._context.scorer.on_first_out(self.rules, order, hands, self.dealt)
-
-    def _new_trick(
-        self,
-        leader: int,
-        turn: int,
-        chop: ChopChain | None,
-        items: tuple[ScoreItem, ...],
-        draft: _Draft,
-    ) -> GameState:
-        """The successor *draft* (a copy of every field) with the trick ended.
-
-        The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2);
-        *turn* is the new position's `turn_key`.
-        """
-        if chop is not None:
-            items = (*items, *self._context.scorer.on_trick_end(chop))
-        draft.to_act = leader
-        draft._top = 0
-        draft._top_mask = 0
-        draft._top_combo = None
-        draft.last_player = None
-        draft._beaten = None
-        draft.locked = 0
-        draft._turn = turn
-        draft.chop = None
-        draft.items = items
-        state = _sealed(draft)
-        return state._rot_if_stuck() if self._context.limits_going_out else state
-
-    def _rot_if_stuck(self) -> GameState:
-        """A leader with no play that may be played rots (RULES §12.12).
-
-        They take the lowest place still free at once and the next player in play
-        direction with cards leads (freely: a first-lead card is no longer required).
-        Only tables that forbid some ways of going out can leave a leader stuck.
-        """
-        player = self.to_act
-        if player is None or self._top or self.legal_actions():
-            return self
-        draft = _draft(self)
-        draft.out = out = self.out | 1 << player
-        draft._bottom = (*self._bottom, player)
-        if self._context.turns.is_over(self.players, out, len(self.finish_order)):
-            return _built(draft)._finished(player)
-        draft.to_act = self._context.seating.next_to_act(player, None, out)
-        draft.locked = draft.required = 0
-        draft.may_decline = False
-        return _built(draft)._rot_if_stuck()
-
-    def _finished(self, last_out: int) -> GameState:
-        """The game is over: the scorer settles it (RULES §2.5, §4.4, §6.6)."""
-        context = self._context
-        hands = self.hands
-        out = self.out
-        remaining = [p for p in self._order_from(last_out) if not out >> p & 1]
-        order = context.turns.places(
-            self.finish_order, remaining, hands, self._bottom[::-1]
-        )
-        finish = Finish(
-            order=order,
-            hands=hands,
-            frozen=self.frozen,
-            items=self.items,
-            chop=self.chop,
-        )
-        return self._with_result(context.scorer.settle(self.rules, finish))
-
-    def _instant_win(self, winner: int, win: object) -> GameState:
-        """A hand won at the deal (RULES §5.4, §6.7, D-14, D-21)."""
-        order = self._order_from(winner)
-        return self._with_result(
-            self._context.scorer.instant_win(self.rules, order, win)
-        )
-
-    def _with_result(self, result: GameResult) -> GameState:
-        """This state, ended with *result*: nobody acts any more."""
-        draft = _draft(self)
-        draft.to_act = draft.chop = None
-        draft.result = result
-        draft.is_over = True
-        draft.may_decline = False
-        draft.required = 0
-        return _built(draft)
-
     @property
     def rotted(self) -> tuple[int, ...]:
         """The players who rotted (stuck leading with no play, RULES §12.12), in order.
@@ -1402,18 +1167,20 @@ class GameState:
 
     def __getstate__(self) -> dict[str, object]:
         """Pickle the fields, the history as a flat tuple (no deep nesting to recurse)."""
-        fields = _fields_of(self)
+        fields = fields_of(self)
         del fields["_serial"]
         fields["_top_combo"] = None  # built again on demand
+        fields["_listed"] = None
         fields["_log"] = self.history
         return fields
 
     def __setstate__(self, fields: dict[str, object]) -> None:
         """Unpickle with a fresh trust token of this process (see `Play`)."""
-        log: _Log = None
+        log: Log = None
         for action in fields["_log"]:  # type: ignore[attr-defined]  # a flat tuple
             log = (log, action)
-        for name, value in {**fields, "_log": log, "_serial": _next_token()}.items():
+        fresh = {"_log": log, "_serial": TOKENS.next(), "_listed": None}
+        for name, value in {**fields, **fresh}.items():
             _set_fields(self, name, value)
 
     def __copy__(self) -> GameState:
@@ -1476,24 +1243,12 @@ def _lead_rule(rules: RuleSet, combo: Combo) -> str:
 
 
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
-_SINGLE_KEY: Final = _SINGLE_CODE << 6
-_LOW_HALF: Final = _bits.LOW_HALF
 _SEAT_PREFIX: Final = re.compile(r"\s*([0-9])\s*:", re.ASCII)
 """A seat before the action text, as in ``"2: 3s 3c 4s 4c 5s 5c 6s 6c"`` (seats 0-7)."""
 _PASS_WORDS: Final = frozenset(
     {"pass", "p", "bỏ", "bỏ lượt", "bỏ qua", "qua", "bo", "bo luot", "bo qua"}
 )
 """What `GameState.parse_action` reads as a pass, in English and Vietnamese."""
-
-
-_FRESH: Final = {
-    field.name: field.default
-    for field in attrs.fields(GameState)
-    if field.default is not attrs.NOTHING
-}
-"""The fields of a fresh deal that have defaults: no trick, nobody out, no score."""
-
-_set_fields: Final = object.__setattr__
 
 
 def _mask_index(mask: object) -> int:
@@ -1504,173 +1259,16 @@ def _mask_index(mask: object) -> int:
     return int(mask)
 
 
-def _unwound(log: _Log) -> tuple[Action, ...]:
-    """The actions of a state's log (newest last), first first."""
-    actions: list[Action] = []
-    while log is not None:
-        log, action = log
-        actions.append(action)
-    actions.reverse()
-    return tuple(actions)
+_set_fields: Final = object.__setattr__
+GameSetup.__module__ = GameState.__module__ = (
+    "tienlen.game"  # their public home, for pickles
+)
 
-
-def _state(fields: Mapping[str, object]) -> GameState:
-    """A `GameState` with these field values and its `turn_key`, without attrs' checks.
-
-    The deal's constructor; `tienlen.notation` builds through `_draft_from` and `_built`.
-    """
-    return _built(_draft_from(fields))
-
-
-def _draft_from(fields: Mapping[str, object]) -> _Draft:
-    """A draft holding *fields*, every field of a state by name."""
-    draft = _new(_Draft)
-    for name, value in fields.items():
-        setattr(draft, name, value)
-    return draft
-
-
-class _Draft(GameState):
-    """A `GameState` being built: its fields are set, then its class becomes `GameState`.
-
-    It adds no slot, so the class swap is allowed and costs one check; attributes are
-    set at C speed (``object.__setattr__`` and ``__delattr__``, which share one type
-    slot, replace the frozen class's). The hot transitions copy a state into a draft
-    (`_draft`), change what the action changes and seal it (`_sealed`): cheaper than
-    attrs' ``__init__`` or ``evolve``, and than a copied ``__dict__``.
-    """
-
-    __slots__ = ()
-
-    if TYPE_CHECKING:  # the fields, writable while the state is a draft
-        rules: RuleSet
-        _masks: tuple[int, ...]
-        dealt: tuple[Hand, ...]
-        to_act: int | None
-        _top: int
-        _top_mask: int
-        _top_combo: Combo | None
-        last_player: int | None
-        _beaten: int | None
-        _turn: int
-        locked: int
-        out: int
-        finish_order: tuple[int, ...]
-        frozen: tuple[int, ...]
-        _bottom: tuple[int, ...]
-        required: int
-        may_decline: bool
-        chop: ChopChain | None
-        items: tuple[ScoreItem, ...]
-        result: GameResult | None
-        is_over: bool
-        _log: _Log
-        setup: GameSetup
-        _context: Context
-        _serial: int
-
-
-_Draft.__setattr__ = object.__setattr__  # type: ignore[method-assign]  # C speed
-_Draft.__delattr__ = object.__delattr__  # type: ignore[method-assign]  # same slot
-
-
-def _draft(state: GameState) -> _Draft:
-    """A draft holding every field of *state* (a test checks none is left out)."""
-    draft = _new(_Draft)
-    draft.rules = state.rules
-    draft._masks = state._masks
-    draft.dealt = state.dealt
-    draft.to_act = state.to_act
-    draft._top = state._top
-    draft._top_mask = state._top_mask
-    draft._top_combo = state._top_combo
-    draft.last_player = state.last_player
-    draft._beaten = state._beaten
-    draft._turn = state._turn
-    draft.locked = state.locked
-    draft.out = state.out
-    draft.finish_order = state.finish_order
-    draft.frozen = state.frozen
-    draft._bottom = state._bottom
-    draft.required = state.required
-    draft.may_decline = state.may_decline
-    draft.chop = state.chop
-    draft.items = state.items
-    draft.result = state.result
-    draft.is_over = state.is_over
-    draft._log = state._log
-    draft.setup = state.setup
-    draft._context = state._context
-    draft._serial = state._serial
-    return draft
-
-
-def _turned(draft: _Draft) -> _Draft:
-    """*draft* with its `turn_key` (``_turn``) derived again."""
-    draft._turn = turn_key(
-        draft.to_act, draft.last_player, draft.locked, draft.out, draft._beaten
-    )
-    return draft
-
-
-def _built(draft: _Draft) -> GameState:
-    """*draft*, whose fields were set one by one, sealed with its `turn_key`."""
-    return _sealed(_turned(draft))
-
-
-def _sealed(draft: _Draft) -> GameState:
-    """*draft* made a `GameState`, with a fresh trust token (`TOKENS.next`, inlined)."""
-    draft._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)
-    draft.__class__ = GameState  # type: ignore[assignment]  # the draft is done
-    return draft
-
-
-_FIELD_NAMES: Final = tuple(field.name for field in attrs.fields(GameState))
-
-
-def _fields_of(state: GameState) -> dict[str, object]:
-    """Every field of *state*, by name."""
-    return {name: getattr(state, name) for name in _FIELD_NAMES}
-
-
-_next_token: Final = TOKENS.next
-_TOKEN_PREFIX: Final = TOKENS.prefix
-_TOKEN_COUNT: Final = TOKENS.count
-os.register_at_fork(after_in_child=TOKENS.reseed)
-
-
-_THREE_OF_SPADES: Final = 1
-"""The mask of 3♠, card 0: only its first lead may be declined (RULES §3.3)."""
-
-
-def _lowest_holder(rules: RuleSet, masks: list[int], dealer: int) -> tuple[int, int]:
-    """The first-lead card (3♠, else the lowest dealt, D-4) and who leads with it.
-
-    With two decks and two holders, the first in play direction from the dealer leads.
-    """
-    union = 0
-    for mask in masks:
-        union |= mask
-    card = ((union & _bits.LOW_HALF) & -(union & _bits.LOW_HALF)).bit_length() - 1
-    seating = Seating.of(rules.direction.value, len(masks))
-    for player in (*seating.seats_after(dealer), dealer):
-        if masks[player] >> card & 1:
-            return card, player
-    raise AssertionError  # pragma: no cover - some player holds the lowest card
-
-
-def _spare_starter(rules: RuleSet, masks: list[int], setup: GameSetup) -> int:
-    """Kenneth Lo's three-player starter, decided on the 51 dealt cards (RULES §4.1, D-8).
-
-    The first game: the holder of 3♠, or of the lowest dealt card; later: the leader.
-    """
-    if not setup.first_game:
-        if setup.leader is None:
-            msg = "a later game needs its leader (the previous winner, RULES §4.1)"
-            raise InvalidStateError(msg)
-        return setup.leader
-    card, holder = _lowest_holder(rules, masks, setup.dealer)
-    if setup.leader is not None and setup.leader != holder:
-        msg = f"player {holder} holds {DECK[card]} and starts (RULES §4.1), not player {setup.leader}"
-        raise InvalidStateError(msg)
-    return holder
+from tienlen.engine.successor import (  # noqa: E402  # the transitions build GameStates
+    after,
+    begin,
+    fields_of,
+    spare_starter,
+    start,
+    with_fields,
+)

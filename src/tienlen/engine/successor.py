@@ -1,0 +1,535 @@
+# mypy: disable-error-code="misc"
+# A `Draft` is written field by field: mypy's attrs plugin sees `GameState`'s frozen
+# fields (read-only properties, error code "misc") and cannot know the draft's are not.
+"""The engine's one transition: the state after an action (RULES §1.5, §2–§6).
+
+Every way to act (`GameState.apply`, `GameState.apply_mask`, ``play``, ``pass_turn``,
+notation and record replays, search rollouts and the RL environments, which call
+those) ends in `after`: *player* plays the cards of *mask*, a pass being mask 0. It
+trusts its input: `GameState.apply` checks what it is handed (the legality check is
+the one door for unchecked input) unless the state itself listed it.
+
+A successor is a copy of its state with what the action changed. `draft` copies a
+state into a writable `Draft` (one function generated, once, from the state's attrs
+fields: the field list is written only in the class); `seal` makes the draft a
+`GameState` with a fresh trust token. `from_fields` is the door for code outside the
+transitions (`tienlen.notation`) that builds a state from every field by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Final
+
+import attrs
+
+from tienlen.actions import PASSES, TOKENS, Action, hand_of
+from tienlen.cards import DECK
+from tienlen.engine import bits
+from tienlen.engine.rulebook import context_of
+from tienlen.engine.shapes import SINGLE, shape_code, structural_key
+from tienlen.engine.state import GameSetup, GameState
+from tienlen.engine.turns import acting, turn_key, with_out
+from tienlen.errors import InvalidStateError
+from tienlen.policies import Seating
+from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
+
+if TYPE_CHECKING:
+    from tienlen.rules import RuleSet
+
+__all__ = [
+    "Draft",
+    "after",
+    "build",
+    "draft",
+    "fields_of",
+    "from_fields",
+    "lowest_holder",
+    "seal",
+    "spare_starter",
+    "start",
+    "with_fields",
+]
+
+_new: Final = object.__new__
+_SINGLE_KEY: Final = shape_code(SINGLE, 1) << 6
+_LOW_HALF: Final = bits.LOW_HALF
+_THREE_OF_SPADES: Final = 1
+"""The mask of 3♠, card 0: only its first lead may be declined (RULES §3.3)."""
+_TOKEN_PREFIX: Final = TOKENS.prefix
+_TOKEN_COUNT: Final = TOKENS.count
+
+
+# -- the one transition -------------------------------------------------------------
+
+
+def after(
+    state: GameState,
+    player: int,
+    mask: int,
+    action: Action | None = None,
+    key: int = 0,
+) -> GameState:
+    """The state after *player* plays *mask* (0: passes), an action known to be legal.
+
+    *action* is what the history records (``None``: the play is recorded by its
+    mask and built when `GameState.history` is read); *key* is the combination's
+    `structural_key` when the caller has it (0: computed here).
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Hand
+        >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+        >>> nxt = after(state, 0, Hand.parse("3s").mask)
+        >>> str(nxt.top), nxt.to_act, after(nxt, 1, 0).to_act, nxt.history
+        ('3s', 1, 0, (Play(player=0, cards=Hand.parse('3s')),))
+    """
+    if not mask:
+        return _after_pass(state, PASSES[player] if action is None else action)
+    if not key:
+        key = (  # `structural_key`, inlined for a single card
+            _SINGLE_KEY | mask.bit_length() - 1
+            if not mask & (mask - 1)
+            else structural_key(mask)
+        )
+    return _after_play(
+        state, player, mask, key, mask << 4 | player if action is None else action
+    )
+
+
+def _after_pass(state: GameState, action: Action) -> GameState:
+    """*action*'s player passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4).
+
+    Its answer is looked up in the game's `TurnTable` (`tienlen.engine.turns`).
+    """
+    nxt, locked, ends, turn = state._context.turn_table.passes[state._turn]
+    new = draft(state)
+    new._log = (state._log, action)
+    if ends:
+        return _new_trick(state, nxt, turn, state.chop, state.items, new)
+    new.to_act = nxt
+    new.locked = locked
+    new._turn = turn
+    if state.last_player is None:  # the first lead declined (RULES §3.3, D-6)
+        new.required = 0
+        new.may_decline = False
+        if state._context.limits_going_out:  # the new leader may be stuck (§12.12)
+            return _rot_if_stuck(seal(new))
+    new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
+    new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+    return new
+
+
+def _after_play(
+    state: GameState, player: int, mask: int, key: int, action: Action | int
+) -> GameState:
+    """*player* played *mask*: catches, going out, then who acts (RULES §1.5, §6.6).
+
+    Who acts is looked up in the game's `TurnTable`, as for a pass.
+    """
+    context = state._context
+    masks = list(state._masks)
+    held = masks[player]
+    left = held ^ mask if held <= _LOW_HALF else bits.difference(held, mask)
+    masks[player] = left
+    new = draft(state)
+    new._masks = tuple(masks)
+    new._top = key
+    new._top_mask = mask
+    new._top_combo = None
+    new.last_player = player
+    new._log = (state._log, action)
+    if state.required:  # the first lead is made (RULES §2.4)
+        new.required = 0
+        new.may_decline = False
+    if context.remembers_beaten:  # RULES §12.10
+        new._beaten = state.last_player
+    if (
+        state._top
+        and context.scores_catches
+        and context.is_catch(mask, key, state._top_mask, state._top)
+    ):
+        new.chop, new.items = _scored_catch(state, player, goes_out=not left)
+    question = acting(state._turn, player)
+    if not left:
+        out = _going_out(state, player, masks, new)
+        turns = context.turns
+        if turns.is_over(len(masks), out, len(new.finish_order)):
+            new.locked = turns.after_play(context.seating, player, state.locked, out)[1]
+            return _finished(build(new), player)
+        question = with_out(question, out)
+    nxt, locked, ends, turn = context.turn_table.plays[question]
+    if ends:
+        return _new_trick(state, nxt, turn, new.chop, new.items, new)
+    new.to_act = nxt
+    new.locked = locked
+    new._turn = turn
+    new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
+    new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+    return new
+
+
+def _going_out(state: GameState, player: int, masks: list[int], new: Draft) -> int:
+    """*player* played their last card (RULES §1.5.5): record it in *new*.
+
+    On first place the scorer may freeze players (RULES §6.6.3). Returns the new
+    mask of players out of the game.
+    """
+    out = state.out | 1 << player
+    finish_order = (*state.finish_order, player)
+    new.finish_order = finish_order
+    if len(finish_order) == 1 and state._context.freezes:
+        frozen, paid = _first_out(state, player, masks, out)
+        new.items = (*new.items, *paid)
+        new.frozen = frozen
+        new._bottom = (*state._bottom, *reversed(frozen))
+        for victim in frozen:
+            out |= 1 << victim
+    new.out = out
+    return out
+
+
+def _scored_catch(
+    state: GameState, player: int, *, goes_out: bool
+) -> tuple[ChopChain | None, tuple[ScoreItem, ...]]:
+    """The chain and items after *player* catches the top (RULES §6.6.2)."""
+    top = state.top
+    victim = state.last_player
+    if top is None or victim is None:  # pragma: no cover - a catch lands on a top
+        raise InvalidStateError("a catch needs a combination to catch")
+    catch = Catch(
+        catcher=player,
+        victim=victim,
+        caught=top,
+        victim_went_out=not state._masks[victim],
+        catcher_goes_out=goes_out,
+    )
+    chop, paid = state._context.scorer.on_catch(state.rules, catch, state.chop)
+    return chop, (*state.items, *paid)
+
+
+def _first_out(
+    state: GameState, winner: int, masks: list[int], out: int
+) -> tuple[tuple[int, ...], tuple[ScoreItem, ...]]:
+    """The scorer's frozen players and their items when *winner* takes first place."""
+    order = [p for p in state._order_from(winner) if p == winner or not out >> p & 1]
+    hands = tuple(map(hand_of, masks))
+    return state._context.scorer.on_first_out(state.rules, order, hands, state.dealt)
+
+
+def _new_trick(
+    state: GameState,
+    leader: int,
+    turn: int,
+    chop: ChopChain | None,
+    items: tuple[ScoreItem, ...],
+    new: Draft,
+) -> GameState:
+    """The successor *new* (a copy of every field) with the trick ended.
+
+    The pile is cleared, its chain settled, and *leader* leads (RULES §1.5.4, §6.6.2);
+    *turn* is the new position's `turn_key`.
+    """
+    if chop is not None:
+        items = (*items, *state._context.scorer.on_trick_end(chop))
+    new.to_act = leader
+    new._top = 0
+    new._top_mask = 0
+    new._top_combo = None
+    new.last_player = None
+    new._beaten = None
+    new.locked = 0
+    new._turn = turn
+    new.chop = None
+    new.items = items
+    done = seal(new)
+    return _rot_if_stuck(done) if state._context.limits_going_out else done
+
+
+def _rot_if_stuck(state: GameState) -> GameState:
+    """A leader with no play that may be played rots (RULES §12.12).
+
+    They take the lowest place still free at once and the next player in play
+    direction with cards leads (freely: a first-lead card is no longer required).
+    Only tables that forbid some ways of going out can leave a leader stuck.
+    """
+    player = state.to_act
+    if player is None or state._top or state.legal_actions():
+        return state
+    new = draft(state)
+    new.out = out = state.out | 1 << player
+    new._bottom = (*state._bottom, player)
+    if state._context.turns.is_over(state.players, out, len(state.finish_order)):
+        return _finished(build(new), player)
+    new.to_act = state._context.seating.next_to_act(player, None, out)
+    new.locked = new.required = 0
+    new.may_decline = False
+    return _rot_if_stuck(build(new))
+
+
+def _finished(state: GameState, last_out: int) -> GameState:
+    """The game is over: the scorer settles it (RULES §2.5, §4.4, §6.6)."""
+    context = state._context
+    hands = state.hands
+    out = state.out
+    remaining = [p for p in state._order_from(last_out) if not out >> p & 1]
+    order = context.turns.places(
+        state.finish_order, remaining, hands, state._bottom[::-1]
+    )
+    finish = Finish(
+        order=order,
+        hands=hands,
+        frozen=state.frozen,
+        items=state.items,
+        chop=state.chop,
+    )
+    return _with_result(state, context.scorer.settle(state.rules, finish))
+
+
+def _with_result(state: GameState, result: GameResult) -> GameState:
+    """*state*, ended with *result*: nobody acts any more."""
+    new = draft(state)
+    new.to_act = new.chop = None
+    new.result = result
+    new.is_over = True
+    new.may_decline = False
+    new.required = 0
+    return build(new)
+
+
+# -- the first state ------------------------------------------------------------------
+
+
+def begin(rules: RuleSet, masks: list[int], setup: GameSetup) -> GameState:
+    """The first state: fix the leader and the card the lead must include.
+
+    RULES §2.4, §5.3, §6.5, D-4.
+
+    Raises:
+        InvalidStateError: a later game without a leader, or a wrong leader.
+
+    Example:
+        >>> from tienlen import CLASSIC, Hand
+        >>> setup = GameSetup.checked(2, True, None, False, 1)
+        >>> masks = [Hand.parse("4s 9h").mask, Hand.parse("3s 8c").mask]
+        >>> state = begin(CLASSIC, masks, setup)
+        >>> state.to_act, str(state.must_include)
+        (1, '3s')
+    """
+    leader = setup.leader
+    if not rules.lead_must_include(
+        first_game=setup.first_game, after_instant_win=setup.after_instant_win
+    ):
+        if leader is None:
+            msg = "a later game needs its leader (the previous winner, RULES §2.4)"
+            raise InvalidStateError(msg)
+        return start(rules, masks, leader=leader, required=0, setup=setup)
+    card, holder = lowest_holder(rules, masks, setup.dealer)
+    if leader is not None and leader != holder:
+        msg = f"player {holder} holds {DECK[card]} and must lead (RULES §2.4), not player {leader}"
+        raise InvalidStateError(msg)
+    return start(rules, masks, leader=holder, required=1 << card, setup=setup)
+
+
+def start(
+    rules: RuleSet,
+    masks: list[int],
+    *,
+    leader: int,
+    required: int,
+    setup: GameSetup,
+) -> GameState:
+    """The first state, *leader* to lead: instant wins at the deal (RULES §5.4, §6.7), then play.
+
+    Example:
+        >>> from tienlen import CLASSIC, Hand
+        >>> setup = GameSetup.checked(2, False, 0, False, 1)
+        >>> masks = [Hand.parse("4s 9h").mask, Hand.parse("3s 8c").mask]
+        >>> start(CLASSIC, masks, leader=0, required=0, setup=setup).to_act
+        0
+    """
+    context = context_of(rules, len(masks))
+    hands = tuple(map(hand_of, masks))
+    fields = _FRESH | {
+        "rules": rules,
+        "_masks": tuple(masks),
+        "dealt": hands,
+        "to_act": leader,
+        "required": required,
+        "may_decline": required == _THREE_OF_SPADES and rules.may_decline_first_lead,
+        "setup": setup,
+        "_context": context,
+    }
+    state = from_fields(fields)
+    for player in context.seating.order_from(leader):
+        win = context.deal.instant_win(
+            rules, hands[player], first_game=setup.first_game
+        )
+        if win is not None:
+            order = state._order_from(player)
+            return _with_result(state, context.scorer.instant_win(rules, order, win))
+    return _rot_if_stuck(state) if context.limits_going_out else state
+
+
+def lowest_holder(rules: RuleSet, masks: list[int], dealer: int) -> tuple[int, int]:
+    """The first-lead card (3♠, else the lowest dealt, D-4) and who leads with it.
+
+    With two decks and two holders, the first in play direction from the dealer leads.
+
+    Example:
+        >>> from tienlen import CLASSIC, Hand
+        >>> lowest_holder(CLASSIC, [Hand.parse("5s").mask, Hand.parse("4d").mask], 0)
+        (6, 1)
+    """
+    union = 0
+    for mask in masks:
+        union |= mask
+    card = ((union & _LOW_HALF) & -(union & _LOW_HALF)).bit_length() - 1
+    seating = Seating.of(rules.direction.value, len(masks))
+    for player in (*seating.seats_after(dealer), dealer):
+        if masks[player] >> card & 1:
+            return card, player
+    msg = "nobody holds a card"
+    raise InvalidStateError(msg)
+
+
+def spare_starter(rules: RuleSet, masks: list[int], setup: GameSetup) -> int:
+    """Kenneth Lo's three-player starter, decided on the 51 dealt cards (RULES §4.1, D-8).
+
+    The first game: the holder of 3♠, or of the lowest dealt card; later: the leader.
+
+    Raises:
+        InvalidStateError: a later game without a leader, or a wrong leader.
+
+    Example:
+        >>> from tienlen import KENNETH_LO, Hand
+        >>> setup = GameSetup.checked(3, True, None, False, 0)
+        >>> masks = [Hand.parse(text).mask for text in ("5s", "4d", "3s")]
+        >>> spare_starter(KENNETH_LO, masks, setup)
+        2
+    """
+    if not setup.first_game:
+        if setup.leader is None:
+            msg = "a later game needs its leader (the previous winner, RULES §4.1)"
+            raise InvalidStateError(msg)
+        return setup.leader
+    card, holder = lowest_holder(rules, masks, setup.dealer)
+    if setup.leader is not None and setup.leader != holder:
+        msg = f"player {holder} holds {DECK[card]} and starts (RULES §4.1), not player {setup.leader}"
+        raise InvalidStateError(msg)
+    return holder
+
+
+# -- drafts: the generated field copy --------------------------------------------------
+
+
+class Draft(GameState):
+    """A `GameState` being built: its fields are set, then `seal` makes it a `GameState`.
+
+    It adds no slot, so the class swap in `seal` is allowed and costs one check;
+    attributes are set at C speed (``object.__setattr__`` and ``__delattr__``, which
+    share one type slot, replace the frozen class's). Copying a state into a draft,
+    changing what an action changes and sealing it is about three times cheaper than
+    setting a frozen slotted class's fields through ``object.__setattr__`` (what attrs'
+    generated ``__init__`` does), measured in issue 21.
+    """
+
+    __slots__ = ()
+
+
+Draft.__setattr__ = object.__setattr__  # type: ignore[method-assign]  # C speed
+Draft.__delattr__ = object.__delattr__  # type: ignore[method-assign]  # same slot
+
+_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState))
+_PER_STATE: Final = frozenset({"_serial", "_listed"})
+"""Fields a successor never inherits: the trust token (`seal` sets it) and caches of
+what this very state lists."""
+_FRESH: Final = {
+    field.name: field.default
+    for field in attrs.fields(GameState)
+    if field.default is not attrs.NOTHING
+}
+"""The fields of a fresh deal that have defaults: no trick, nobody out, no score."""
+
+
+def _copier() -> Callable[[GameState], Draft]:
+    """The field copy, generated once from the state's attrs fields (as attrs builds ``__init__``)."""
+    lines = ["def draft(state):", "    new = _new(Draft)"]
+    lines.extend(f"    new.{n} = state.{n}" for n in _FIELDS if n not in _PER_STATE)
+    lines += ["    new._listed = None", "    return new"]
+    namespace: dict[str, object] = {"_new": _new, "Draft": Draft}
+    code = compile("\n".join(lines), "<tienlen.engine.successor.draft>", "exec")
+    exec(code, namespace)  # noqa: S102  # our own text, built from the field names
+    copier: Callable[[GameState], Draft] = namespace["draft"]  # type: ignore[assignment]
+    copier.__doc__ = "A draft holding every field of *state* but its token and caches."
+    copier.__qualname__ = copier.__name__ = "draft"
+    copier.__module__ = __name__
+    return copier
+
+
+draft: Final = _copier()
+"""A `Draft` holding every field of a state (generated from its attrs fields)."""
+
+
+def seal(new: Draft) -> GameState:
+    """*new* made a `GameState`, with a fresh trust token (`TOKENS.next`, inlined).
+
+    Its `turn_key` must be right already (`build` derives it).
+    """
+    new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)
+    new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+    return new
+
+
+def build(new: Draft) -> GameState:
+    """*new*, whose fields were set one by one, sealed with its `turn_key` derived."""
+    new._turn = turn_key(new.to_act, new.last_player, new.locked, new.out, new._beaten)
+    return seal(new)
+
+
+def from_fields(fields: Mapping[str, object]) -> GameState:
+    """A `GameState` holding *fields* (every field of a state by name), without checks.
+
+    The engine's door for building a state from its parts (`tienlen.notation` reads a
+    position into fields, `tienlen.engine.positions` checks it). The `turn_key` is
+    derived and a fresh trust token given; the trust token and caches are not taken
+    from *fields*.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> state = GameState.from_hands(["3s 7h", "4d"], CLASSIC)
+        >>> from_fields(fields_of(state)) == state
+        True
+    """
+    new = _new(Draft)
+    for name, value in fields.items():
+        if name not in _PER_STATE:
+            setattr(new, name, value)
+    new._listed = None
+    return build(new)
+
+
+def fields_of(state: GameState) -> dict[str, object]:
+    """Every field of *state* by name (what `from_fields` takes back).
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> fields = fields_of(GameState.from_hands(["3s 7h", "4d"], CLASSIC))
+        >>> fields["to_act"], fields["required"]
+        (0, 1)
+    """
+    return {name: getattr(state, name) for name in _FIELDS}
+
+
+def with_fields(state: GameState, changes: Mapping[str, object]) -> GameState:
+    """A copy of *state* with the fields *changes* names changed (no checks).
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> state = GameState.from_hands(["3s 7h", "4d"], CLASSIC)
+        >>> with_fields(state, {}) == state, with_fields(state, {"to_act": 1}).to_act
+        (True, 1)
+    """
+    new = draft(state)
+    for name, value in changes.items():
+        setattr(new, name, value)
+    return build(new)

@@ -1,0 +1,162 @@
+"""The engine owns the state; one transition; ints underneath (issue 21 items 1-2).
+
+`GameState` lives in `tienlen.engine.state`, its transitions in
+`tienlen.engine.successor`; `tienlen.game` stays the public module. Every way to act
+ends in `tienlen.engine.successor.after`, and `GameState.apply_mask` applies a listed
+mask without building an object, anything else checked exactly as `apply` checks.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+import subprocess
+import sys
+
+import pytest
+
+import tienlen
+from tienlen import CLASSIC, POKER, GameState, Hand, IllegalPlayError, Pass, Play
+from tienlen.actions import Actions
+from tienlen.engine import actions as engine_actions
+from tienlen.engine import state as engine_state
+from tienlen.engine import successor
+from tienlen.game import GameSetup
+
+PRESETS = list(tienlen.RULESETS.values())
+
+
+def _games(rules: object, games: int, seed: int) -> list[GameState]:
+    """Every state of *games* random games (lazy indexing)."""
+    rng = random.Random(seed)
+    states = []
+    for _ in range(games):
+        state = GameState.deal(rules, 4, rng)  # type: ignore[arg-type]
+        while not state.is_over:
+            states.append(state)
+            actions = state.legal_actions()
+            state = state.apply(actions[rng.randrange(len(actions))])
+        states.append(state)
+    return states
+
+
+def test_the_public_names_are_the_engine_classes() -> None:
+    """`tienlen.game` and `tienlen.actions` publish the engine's classes, same objects."""
+    assert tienlen.GameState is GameState is engine_state.GameState
+    assert GameSetup is engine_state.GameSetup
+    assert tienlen.Actions is Actions is engine_actions.Actions
+    assert GameState.__module__ == GameSetup.__module__ == "tienlen.game"
+
+
+def test_a_pickled_state_names_the_public_module() -> None:
+    """A state pickles under ``tienlen.game.GameState``, so old and new pickles agree."""
+    state = GameState.deal(CLASSIC, 4, seed=3)
+    data = pickle.dumps(state)
+    assert b"tienlen.game" in data
+    assert b"tienlen.engine.state" not in data
+    assert pickle.loads(data) == state  # noqa: S301 - our own bytes
+
+
+def test_the_engine_imports_first_in_a_fresh_process() -> None:
+    """Importing an engine module before anything else works (no import cycle)."""
+    for module in ("tienlen.engine.successor", "tienlen.engine.actions"):
+        code = f"import {module}; import tienlen; print(tienlen.GameState.__name__)"
+        done = subprocess.run(  # noqa: S603 - this interpreter, our own code
+            [sys.executable, "-c", code], capture_output=True, text=True, check=False
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "GameState"
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
+def test_apply_mask_plays_the_same_game_as_apply(rules: object) -> None:
+    """Each listed mask, jump-ins included, gives the state its listed play gives."""
+    for state in _games(rules, 4, 11):
+        actions = state.legal_actions()
+        for action, mask in zip(actions, actions.masks, strict=True):
+            by_mask = state.apply_mask(mask, action.player)
+            by_object = state.apply(action)
+            assert by_mask == by_object
+            assert by_mask.history == by_object.history
+            assert by_mask.to_act == by_object.to_act
+
+
+def test_a_listed_mask_builds_no_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A listed mask goes straight to the transition: no `Play` object is made."""
+    state = GameState.from_hands(["3s 4s 9h", "5d 6d 9c"], CLASSIC).play("3s")
+    state.legal_actions()
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a Play was built")
+
+    monkeypatch.setattr(Play, "__init__", refuse)
+    after = state.apply_mask(Hand.parse("5d").mask)
+    assert str(after.top) == "5d"
+    assert after.apply_mask(0).to_act == 1
+
+
+def test_an_unlisted_mask_is_refused_as_apply_refuses() -> None:
+    """A mask not listed is checked in full, with `apply`'s exact error."""
+    state = GameState.from_hands(["3s 4s 9h", "5d 6d 9c", "7c 8c"], CLASSIC).play("3s")
+    for listed in (False, True):
+        if listed:
+            state.legal_actions()
+        for text, player in (
+            ("4s", None),  # not held
+            ("5d 6d", None),  # no combination
+            ("9c", 2),  # not their turn
+            ("", 2),  # a pass out of turn
+        ):
+            seat = 1 if player is None else player
+            mask = Hand.parse(text).mask
+            action = Play(player=seat, cards=text) if text else Pass(player=seat)
+            with pytest.raises(IllegalPlayError) as by_object:
+                state.apply(action)
+            with pytest.raises(IllegalPlayError) as by_mask:
+                state.apply_mask(mask, player)
+            assert str(by_mask.value) == str(by_object.value)
+            assert by_mask.value.reason == by_object.value.reason
+
+
+def test_a_mask_played_is_a_play_in_the_history_and_pickles() -> None:
+    """A play applied by its mask is recorded as a `Play`; the state pickles equal."""
+    state = GameState.from_hands(["3s 4s 9h", "5d 6d 9c"], CLASSIC)
+    state.legal_actions()
+    state = state.apply_mask(Hand.parse("3s").mask)
+    state.legal_actions()
+    state = state.apply_mask(0)
+    assert state.history == (Play(player=0, cards="3s"), Pass(player=1))
+    copy = pickle.loads(pickle.dumps(state))  # noqa: S301 - our own bytes
+    assert copy == state
+    assert copy.history == state.history
+
+
+def test_the_legal_actions_are_built_once_per_state() -> None:
+    """`legal_actions` is kept on the state: a second call returns the same value."""
+    state = GameState.from_hands(["3s 4s 9h", "5d 6d 9c"], POKER)
+    assert state.legal_actions() is state.legal_actions()
+    nxt = state.apply(state.legal_actions()[0])
+    assert nxt.legal_actions() is not state.legal_actions()
+
+
+@pytest.mark.parametrize("rules", PRESETS, ids=lambda rules: rules.name)
+def test_membership_reads_the_listed_masks(rules: object) -> None:
+    """``action in actions`` is `is_legal`, answered from the masks (no state held)."""
+    for state in _games(rules, 2, 7)[::3]:
+        actions = state.legal_actions()
+        probes: list[object] = [*actions, "pass"]
+        for seat in range(state.players):
+            probes.append(Pass(player=seat))
+            probes.extend(Play(player=seat, cards=[card]) for card in state.hand(seat))
+        for probe in probes:
+            expected = isinstance(probe, Play | Pass) and state.is_legal(probe)
+            assert (probe in actions) == expected, probe
+
+
+def test_from_fields_is_the_door_for_a_position() -> None:
+    """`successor.from_fields` builds an equal state that plays on the same."""
+    state = GameState.from_hands(["3s 4s 9h", "5d 6d 9c"], CLASSIC).play("3s")
+    copy = successor.from_fields(successor.fields_of(state))
+    assert copy == state
+    assert copy.legal_actions().masks == state.legal_actions().masks
+    assert copy.play("5d") == state.play("5d")
