@@ -40,7 +40,9 @@ def test_a_draft_copies_every_field(rules: object) -> None:
     inherited: sealing gives a fresh token, and the successor lists its own actions.
     """
     for state in _states(rules, 3):
-        state.legal_actions()  # fills the cache the copy must not take
+        masks = state.legal_actions().masks  # the state keeps what it lists
+        assert state._listed is not None
+        assert len(masks) == len(state.legal_actions())
         copy = draft(state)
         for field in attrs.fields(GameState):
             if field.name == "_listed":

@@ -9,13 +9,41 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Iterator, Sequence
-from typing import Final, overload
+from typing import TYPE_CHECKING, Final, overload
 
 from tienlen.actions import PASSES, Action, Pass, Play, make_play
 
-__all__ = ["Actions"]
+if TYPE_CHECKING:
+    from tienlen.engine.state import GameState
+
+__all__ = ["Actions", "Listing", "lists"]
 
 _new: Final = object.__new__
+_set_fields: Final = object.__setattr__
+
+Listing = tuple[int, int, Sequence[int], bool, Sequence[tuple[int, Sequence[int]]]]
+"""What a state's `Actions` list, as ints: the player to act, their singles as one
+mask, their other plays, whether they may pass, and the Poker jump-ins (other
+players and their plays). A state keeps it once its `Actions.masks` were read."""
+
+
+def lists(listing: Listing, player: object, mask: int) -> bool:
+    """Whether *listing* holds *player* playing *mask* (0: passing): no object built.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Hand
+        >>> listing = (0, Hand.parse("3s").mask, [Hand.parse("3s 4s").mask], False, ())
+        >>> lists(listing, 0, Hand.parse("3s").mask), lists(listing, 0, 0), lists(listing, 1, 0)
+        (True, False, False)
+    """
+    if type(player) is not int:
+        return False  # a look-alike seat (``True``, ``1.0``) is never listed
+    acting, singles, masks, may_pass, others = listing
+    if player == acting:
+        if not mask:
+            return may_pass
+        return bool(not mask & (mask - 1) and mask & singles) or mask in masks
+    return any(seat == player and mask in group for seat, group in others)
 
 
 class Actions(Sequence[Action]):
@@ -47,8 +75,12 @@ class Actions(Sequence[Action]):
         "_plays",
         "_serial",
         "_singles",
+        "_state",
     )
 
+    _state: GameState | None
+    """The state that listed the actions (``None`` in a bot's detached copy): reading
+    `masks` tells it what it lists, so `GameState.apply_mask` needs no check."""
     _serial: int
     """Its trust token, given to every play built here."""
     _player: int
@@ -103,25 +135,13 @@ class Actions(Sequence[Action]):
         play listed here by its token, anything else by its player and cards.
         """
         if type(item) is Play:
-            return item._origin == self._serial or self._lists_mask(
-                item._player, item._mask
+            return item._origin == self._serial or lists(
+                self._listing(), item._player, item._mask
             )
         if type(item) is Pass:
             player = item.player
             return type(player) is int and self._pass and player == self._player
         return False
-
-    def _lists_mask(self, player: object, mask: int) -> bool:
-        """Whether *player* playing *mask* (0: passing) is listed: no object built."""
-        if type(player) is not int:
-            return False  # a look-alike seat (``True``, ``1.0``) is never listed
-        if player == self._player:
-            if not mask:
-                return self._pass
-            if not mask & (mask - 1) and mask & self._singles:
-                return True
-            return mask in self._masks
-        return any(seat == player and mask in group for seat, group in self._others)
 
     @property
     def masks(self) -> tuple[int, ...]:
@@ -148,7 +168,14 @@ class Actions(Sequence[Action]):
             found.append(0)
         for _, group in self._others:
             found.extend(group)
+        state = self._state
+        if state is not None:  # a cache, not a change: `apply_mask` reads it
+            _set_fields(state, "_listed", self._listing())
         return tuple(found)
+
+    def _listing(self) -> Listing:
+        """What the actions list, as ints (`lists` reads it)."""
+        return self._player, self._singles, self._masks, self._pass, self._others
 
     def _detached(self) -> Actions:
         """The acting player's own actions, without the state: what a bot is handed.
@@ -158,6 +185,7 @@ class Actions(Sequence[Action]):
         its own lists (issue 20 item 7).
         """
         copy = _new(Actions)
+        copy._state = None
         copy._serial = self._serial
         copy._player = self._player
         copy._singles = self._singles

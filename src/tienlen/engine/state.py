@@ -31,7 +31,7 @@ from tienlen.actions import (
 from tienlen.cards import DECK, Card, Hand, normal_text
 from tienlen.combos import Combo, Plays, make_combo
 from tienlen.engine import bits as _bits
-from tienlen.engine.actions import Actions
+from tienlen.engine.actions import Actions, Listing, lists
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.rulebook import Context, context_of
@@ -206,8 +206,9 @@ class GameState:
     """What every state of the game shares."""
     _serial: int = attrs.field(default=0, eq=False, repr=False)
     """The state's trust token (see `tienlen.actions`)."""
-    _listed: Actions | None = attrs.field(default=None, eq=False, repr=False)
-    """`legal_actions` once built (``None`` until then): `apply_mask` reads it."""
+    _listed: Listing | None = attrs.field(default=None, eq=False, repr=False)
+    """What `legal_actions` lists, once its masks were read (`Actions.masks`; ``None``
+    until then): `apply_mask` applies a listed mask without a check."""
 
     def _derive(self, changes: Mapping[str, object]) -> GameState:
         """A copy of this state with the fields *changes* names changed (for tests).
@@ -536,11 +537,8 @@ class GameState:
             >>> [str(action) for action in state.legal_actions()]
             ['3s']
         """
-        listed = self._listed
-        if listed is not None:
-            return listed
         actions = _new(Actions)  # built here, without an __init__ call (hot path)
-        _set_fields(self, "_listed", actions)  # a cache, not a change
+        actions._state = self
         actions._serial = self._serial
         actions._singles = actions._count = 0
         actions._others = ()
@@ -788,8 +786,10 @@ class GameState:
         """The state after *player* plays the cards of *mask* (0 passes): `apply` on ints.
 
         *mask* is a card mask as `Hand.mask` and `Actions.masks` give it; *player* is
-        by default the player to act (name one for a Poker jump-in). Checked exactly
-        as `apply` checks a `Play` or `Pass`; nothing is built for a listed mask.
+        by default the player to act (name one for a Poker jump-in). A mask listed in
+        the `Actions.masks` of this state is applied at once, without building any
+        object; any other is checked exactly as `apply` checks a `Play` or `Pass`,
+        with the same errors.
 
         Raises:
             IllegalPlayError: the action is illegal now.
@@ -803,20 +803,10 @@ class GameState:
             ('3s', 0)
         """
         listed = self._listed
-        if listed is not None and type(mask) is int:  # a listed mask: no check
-            seat = listed._player if player is None else player
-            if seat == listed._player and type(seat) is int:
-                if not mask:
-                    if listed._pass:
-                        return after(self, seat, 0)
-                elif (
-                    not mask & (mask - 1) and mask & listed._singles
-                ) or mask in listed._masks:
-                    return after(self, seat, mask)
-            elif listed._others and type(seat) is int:
-                for other, group in listed._others:
-                    if other == seat and mask in group:
-                        return after(self, seat, mask)
+        if listed is not None and type(mask) is int:  # read from `Actions.masks`
+            seat = listed[0] if player is None else player
+            if lists(listed, seat, mask):  # legal by construction: no check
+                return after(self, seat, mask)
         if type(mask) is not int:
             mask = _mask_index(mask)
         if not 0 <= mask < 1 << 2 * _bits.CARDS:

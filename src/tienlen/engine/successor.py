@@ -72,9 +72,11 @@ def after(
 ) -> GameState:
     """The state after *player* plays *mask* (0: passes), an action known to be legal.
 
-    *action* is what the history records (``None``: the play is recorded by its
-    mask and built when `GameState.history` is read); *key* is the combination's
-    `structural_key` when the caller has it (0: computed here).
+    Catches, going out, then who acts, looked up in the game's `TurnTable`
+    (`tienlen.engine.turns`): RULES §1.5, §3.3, §6.6. *action* is what the history
+    records (``None``: the action is recorded by its mask and built when
+    `GameState.history` is read); *key* is the combination's `structural_key` when
+    the caller has it (0: computed here).
 
     Example:
         >>> from tienlen import CLASSIC, GameState, Hand
@@ -83,50 +85,30 @@ def after(
         >>> str(nxt.top), nxt.to_act, after(nxt, 1, 0).to_act, nxt.history
         ('3s', 1, 0, (Play(player=0, cards=Hand.parse('3s')),))
     """
-    if not mask:
-        return _after_pass(state, PASSES[player] if action is None else action)
+    context = state._context
+    if not mask:  # a pass (RULES §1.5.2-§1.5.4)
+        nxt, locked, ends, turn = context.turn_table.passes[state._turn]
+        new = draft(state)
+        new._log = (state._log, PASSES[player] if action is None else action)
+        if ends:
+            return _new_trick(state, nxt, turn, state.chop, state.items, new)
+        new.to_act = nxt
+        new.locked = locked
+        new._turn = turn
+        if state.last_player is None:  # the first lead declined (RULES §3.3, D-6)
+            new.required = 0
+            new.may_decline = False
+            if context.limits_going_out:  # the new leader may be stuck (§12.12)
+                return _rot_if_stuck(seal(new))
+        new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
+        new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+        return new
     if not key:
         key = (  # `structural_key`, inlined for a single card
             _SINGLE_KEY | mask.bit_length() - 1
             if not mask & (mask - 1)
             else structural_key(mask)
         )
-    return _after_play(
-        state, player, mask, key, mask << 4 | player if action is None else action
-    )
-
-
-def _after_pass(state: GameState, action: Action) -> GameState:
-    """*action*'s player passed: the turn policy says who acts next (RULES §1.5.2-§1.5.4).
-
-    Its answer is looked up in the game's `TurnTable` (`tienlen.engine.turns`).
-    """
-    nxt, locked, ends, turn = state._context.turn_table.passes[state._turn]
-    new = draft(state)
-    new._log = (state._log, action)
-    if ends:
-        return _new_trick(state, nxt, turn, state.chop, state.items, new)
-    new.to_act = nxt
-    new.locked = locked
-    new._turn = turn
-    if state.last_player is None:  # the first lead declined (RULES §3.3, D-6)
-        new.required = 0
-        new.may_decline = False
-        if state._context.limits_going_out:  # the new leader may be stuck (§12.12)
-            return _rot_if_stuck(seal(new))
-    new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
-    new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
-    return new
-
-
-def _after_play(
-    state: GameState, player: int, mask: int, key: int, action: Action | int
-) -> GameState:
-    """*player* played *mask*: catches, going out, then who acts (RULES §1.5, §6.6).
-
-    Who acts is looked up in the game's `TurnTable`, as for a pass.
-    """
-    context = state._context
     masks = list(state._masks)
     held = masks[player]
     left = held ^ mask if held <= _LOW_HALF else bits.difference(held, mask)
@@ -137,7 +119,7 @@ def _after_play(
     new._top_mask = mask
     new._top_combo = None
     new.last_player = player
-    new._log = (state._log, action)
+    new._log = (state._log, mask << 4 | player if action is None else action)
     if state.required:  # the first lead is made (RULES §2.4)
         new.required = 0
         new.may_decline = False
