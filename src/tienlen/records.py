@@ -608,8 +608,8 @@ def _settings() -> dict[str, _Codec]:
 
 
 CUSTOM_POLICIES: Final = ("custom_turn_policy", "custom_deal_policy", "custom_scorer")
-"""Settings that hold a table's own policy object: code, which no record (nor a
-position's notation) can hold."""
+"""The settings that hold a table's own policy object. A policy is code, so no
+record (nor a position's notation) can hold one."""
 
 
 def setting_names() -> tuple[str, ...]:

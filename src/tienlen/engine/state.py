@@ -1250,9 +1250,6 @@ def _mask_index(mask: object) -> int:
 
 
 _set_fields: Final = object.__setattr__
-GameSetup.__module__ = GameState.__module__ = (
-    "tienlen.game"  # their public home, for pickles
-)
 
 from tienlen.engine.successor import (  # noqa: E402  # the transitions build GameStates
     after,
