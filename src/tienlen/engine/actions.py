@@ -31,7 +31,7 @@ def lists(listing: Listing, player: object, mask: int) -> bool:
     """Whether *listing* holds *player* playing *mask* (0: passing): no object built.
 
     Example:
-        >>> from tienlen import CLASSIC, GameState, Hand
+        >>> from tienlen import Hand
         >>> listing = (0, Hand.parse("3s").mask, [Hand.parse("3s 4s").mask], False, ())
         >>> lists(listing, 0, Hand.parse("3s").mask), lists(listing, 0, 0), lists(listing, 1, 0)
         (True, False, False)
@@ -54,9 +54,9 @@ class Actions(Sequence[Action]):
     `GameState.is_legal` (nothing is enumerated), and an action object is built only
     when you take it, so ``random.choice(state.legal_actions())`` is cheap.
 
-    The actions hold no reference to their `GameState` (which holds every hand);
-    ``in`` answers from the listed masks. What `play_game` hands a bot is a copy with
-    only the seat's own actions.
+    The list is exact, so ``in`` answers from the listed masks. What `play_game`
+    hands a bot is a copy with only the seat's own actions and no reference to the
+    `GameState` (which holds every hand).
 
     Example:
         >>> from tienlen import CLASSIC, GameState
