@@ -85,6 +85,19 @@ class Play:
         return self._player
 
     @property
+    def mask(self) -> int:
+        """The cards played as a card mask (`Hand.mask`), without building the `Hand`.
+
+        Example:
+            >>> from tienlen import Hand
+            >>> Play(player=0, cards="4d 3s").mask == Hand.parse("3s 4d").mask
+            True
+
+        .. versionadded:: 0.3
+        """
+        return self._mask
+
+    @property
     def cards(self) -> Hand:
         """The cards played, as a `Hand` (in card order, whatever the text's order).
 

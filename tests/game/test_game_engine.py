@@ -166,3 +166,15 @@ def test_from_fields_is_the_door_for_a_position() -> None:
     assert copy == state
     assert copy.legal_actions().masks == state.legal_actions().masks
     assert copy.play("5d") == state.play("5d")
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
+def test_a_play_is_its_mask(rules: object) -> None:
+    """`Play.mask` is its cards' mask, for every listed play and after a pickle."""
+    for state in _games(rules, 2, 3)[::4]:
+        actions = state.legal_actions()
+        for action, mask in zip(actions, actions.masks, strict=True):
+            if isinstance(action, Play):
+                assert action.mask == action.cards.mask == mask
+                copy = pickle.loads(pickle.dumps(action))  # noqa: S301 - our own bytes
+                assert copy.mask == mask
