@@ -30,6 +30,7 @@ from tienlen import (
     RandomPlayer,
     play_game,
 )
+from tienlen.engine.view import LOG
 
 PRESET_IDS = [rules.name for rules in PRESETS]
 
@@ -107,8 +108,8 @@ def test_observations_share_the_states_record() -> None:
     """No history is copied per decision: observations hold the state's record."""
     state = GameState.from_hands(["3s 7h 8h", "4d 9c", "5c Jd 2s"], CLASSIC).play("3s")
     seen = Observation.of(state, 1)
-    assert seen.__dict__["_public"]._log is state._log
-    assert "history" not in vars(seen)
+    assert seen.__dict__["_view"][LOG] is state._log
+    assert set(vars(seen)) == {"_view"}  # nothing computed until read
     assert [str(action) for action in seen.history] == ["3s"]
     assert seen.played == Hand.parse("3s")
 
