@@ -47,7 +47,10 @@ from tienlen.engine.keys import SEQUENCES, BombAnswers, bomb_answers, keys_of
 from tienlen.engine.view import (
     COUNTS,
     FIELDS,
+    GAME,
+    GAME_ITEMS,
     HAND,
+    ITEMS,
     OUT,
     SEAT,
     TO_ACT,
@@ -291,9 +294,48 @@ class _Lazy:
         return value
 
 
-for _name, _compute in FIELDS.items():
-    setattr(Observation, _name, _Lazy(_name, _compute))
-del _name, _compute
+class _Item:
+    """An observation field that is an item of the snapshot (`ITEMS`), kept once read."""
+
+    __slots__ = ("index", "name")
+
+    def __init__(self, name: str, index: int) -> None:
+        self.name = name
+        self.index = index
+
+    def __get__(self, observation: object, owner: type | None = None) -> object:
+        if observation is None:
+            return self
+        fields = observation.__dict__
+        value = fields[self.name] = fields["_view"][self.index]
+        return value
+
+
+class _GameItem(_Item):
+    """An observation field that is an item of the game's part of the snapshot."""
+
+    __slots__ = ()
+
+    def __get__(self, observation: object, owner: type | None = None) -> object:
+        if observation is None:
+            return self
+        fields = observation.__dict__
+        value = fields[self.name] = fields["_view"][GAME][self.index]
+        return value
+
+
+def _descriptor(name: str) -> _Lazy | _Item:
+    """How the observation field *name* is read from its snapshot."""
+    if name in ITEMS:
+        return _Item(name, ITEMS[name])
+    if name in GAME_ITEMS:
+        return _GameItem(name, GAME_ITEMS[name])
+    return _Lazy(name, FIELDS[name])
+
+
+for _name in FIELDS:
+    setattr(Observation, _name, _descriptor(_name))
+del _name
 
 
 def observe(view: SeatView) -> Observation:

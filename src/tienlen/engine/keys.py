@@ -26,7 +26,15 @@ from tienlen.engine.shapes import structural_key
 from tienlen.rules import CLASSIC, RuleSet
 from tienlen.rules.base import BaseRules
 
-__all__ = ["KEYS", "SEQUENCES", "BombAnswers", "Keys", "bomb_answers", "keys_of"]
+__all__ = [
+    "KEYS",
+    "SEQUENCES",
+    "BombAnswers",
+    "Keys",
+    "bomb_answers",
+    "keys_of",
+    "least_bomb_share",
+]
 
 SEQUENCES: Final = frozenset(kind.value for kind in ComboKind if kind.is_sequence)
 """The kind codes (``key >> 12``) of the sequences: straights and consecutive pairs."""
@@ -41,8 +49,9 @@ class Keys(dict[int, int]):
 
     Example:
         >>> from tienlen import Hand
-        >>> KEYS[Hand.parse("3s").mask] == KEYS[1] == 1 | KEYS[1] >> 6 << 6
-        True
+        >>> key = KEYS[Hand.parse("3s").mask]
+        >>> key & 63, key == KEYS[1]
+        (0, True)
     """
 
     LIMIT: ClassVar[int] = 1 << 18
@@ -75,10 +84,10 @@ class BombAnswers(dict[int, bool]):
     """Whether each shape code is a bomb under one rule set, asked once per code.
 
     Example:
-        >>> from tienlen import CLASSIC, Hand
-        >>> answers = BombAnswers(CLASSIC)
+        >>> from tienlen import POKER, Hand
+        >>> answers = BombAnswers(POKER)
         >>> answers[KEYS[Hand.parse("9s 9c 9d 9h").mask] >> 6], answers.least_share
-        (True, 4)
+        (True, 2)
     """
 
     __slots__ = ("least_share", "rules")
@@ -101,9 +110,9 @@ def least_bomb_share(rules: RuleSet) -> int | None:
     to the 2: such a play holds a 2, so its other cards are precious too.
 
     Example:
-        >>> from tienlen import CLASSIC
-        >>> least_bomb_share(CLASSIC)
-        4
+        >>> from tienlen import CLASSIC, POKER
+        >>> least_bomb_share(POKER), least_bomb_share(CLASSIC)  # None: no quick answer
+        (2, None)
     """
     if not isinstance(rules, BaseRules) or overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
         return None

@@ -144,52 +144,33 @@ class Referee:
         offered: Actions | tuple[Action, ...],
         counts: tuple[int, ...],
     ) -> Action:
-        """*seat*'s choice among *offered* in *state*, checked (`decide`).
+        """*seat*'s choice among *offered* in *state*, checked.
 
         The player's ``act`` is always called, with a lazy observation. A bot that
         declares ``changes_nothing`` (`trusts`) is handed *offered* itself and asked
-        without the snapshot; any other bot gets the actions detached from the state.
-        A Poker jump-in offer is always checked.
+        without the snapshot (no time limit); any other bot gets the actions detached
+        from the state and is asked through `decide`. A Poker jump-in offer is
+        always asked through `decide`. Then the choice is checked: a play made by
+        the state's legal actions (its trust token) on its cards against *offered*,
+        the referee's own copy (`listed`); anything else in full (`resolve`).
+
+        Raises:
+            PlayerError: the player raised, failed `decide`'s checks, or chose an
+                action it was not offered.
         """
         seen = _new(Observation)  # `tienlen.players.observe`, inlined: the hot path
         seen.__dict__["_view"] = seat_view(state, seat, counts, self._game)
-        if type(offered) is not Actions:  # a jump-in offer (rare): always checked
-            return self.decide(seat, seen, offered, offered, state)
-        if not self._trusted[seat]:
-            return self.decide(seat, seen, offered._detached(), offered, state)
         player = self._players[seat]
-        handed = offered if self._declared[seat] else offered._detached()
-        try:
-            choice = player.act(seen, handed, self._rng)
-        except Exception as error:
-            raise _raised(seat, player, error) from error
-        if (
-            type(choice) is Play
-            and choice._origin == state._serial  # made by the state's legal actions
-            and type(choice._player) is int
-            and choice._player == seat
-            and listed(choice, offered)  # and not changed since
-        ):
-            return choice
-        return self.accept(seat, player, choice, offered, state)
-
-    def accept(
-        self,
-        seat: int,
-        player: Player,
-        choice: object,
-        offered: Actions | tuple[Action, ...],
-        state: GameState,
-    ) -> Action:
-        """*choice*, checked to be one of the actions *offered* to *seat*.
-
-        A play made by the state's legal actions (its trust token) is checked on its
-        cards against *offered*, the referee's own copy; anything else is checked in
-        full (`resolve`).
-
-        Raises:
-            PlayerError: *choice* is not one of the offered actions.
-        """
+        if type(offered) is not Actions:  # a jump-in offer (rare)
+            choice = self.decide(seat, seen, offered)
+        elif not self._trusted[seat]:
+            choice = self.decide(seat, seen, offered._detached())
+        else:
+            handed = offered if self._declared[seat] else offered._detached()
+            try:
+                choice = player.act(seen, handed, self._rng)
+            except Exception as error:
+                raise _raised(seat, player, error) from error
         if type(choice) is Play:
             if (
                 choice._origin == state._serial  # made by the state's legal actions
@@ -207,16 +188,15 @@ class Referee:
         seat: int,
         seen: Observation,
         handed: Actions | tuple[Action, ...],
-        offered: Actions | tuple[Action, ...],
-        state: GameState,
-    ) -> Action:
-        """Ask *seat*'s player to choose among *handed*, and check its choice.
+    ) -> object:
+        """Ask *seat*'s player to choose among *handed*: its choice, not yet checked.
 
-        *handed* is the detached copy of *offered* that the player gets.
+        The observation is compared before and after with its snapshot and *handed*
+        with its fingerprint, and the call is timed against the time limit.
 
         Raises:
-            PlayerError: the player raised, changed *seen* or *handed*, took longer
-                than the time limit, or chose an action it was not offered.
+            PlayerError: the player raised, changed *seen* or *handed*, or took
+                longer than the time limit.
         """
         player = self._players[seat]
         printed = fingerprint(handed)
@@ -238,7 +218,7 @@ class Referee:
                 f"took {elapsed:.3f} s to decide, over the time limit of {limit:g} s"
             )
             raise PlayerError(seat, player, choice, problem=problem)
-        return self.accept(seat, player, choice, offered, state)
+        return choice
 
 
 def _raised(seat: int, player: Player, error: Exception) -> PlayerError:

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "FIELDS",
+    "GAME_ITEMS",
+    "ITEMS",
     "SEAT_SETS",
     "GameView",
     "SeatView",
@@ -234,3 +236,25 @@ FIELDS: Final[dict[str, Callable[[SeatView], object]]] = {
     "after_instant_win": lambda view: view[GAME][4],
 }
 """Each `tienlen.players.Observation` field, computed from a `SeatView`."""
+
+
+ITEMS: Final = {
+    "seat": SEAT,
+    "to_act": TO_ACT,
+    "last_player": LAST_PLAYER,
+    "finish_order": FINISH_ORDER,
+    "frozen": FROZEN,
+    "card_counts": COUNTS,
+    "may_decline": MAY_DECLINE,
+    "may_continue": MAY_CONTINUE,
+}
+"""The observation fields that are a `SeatView` item as it is (``FIELDS`` reads them so)."""
+
+GAME_ITEMS: Final = {
+    "rules": 0,
+    "players": 1,
+    "direction": 2,
+    "first_game": 3,
+    "after_instant_win": 4,
+}
+"""The observation fields that are a `GameView` item as it is."""
