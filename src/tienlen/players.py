@@ -667,7 +667,7 @@ class RandomPlayer:
 
     .. versionadded:: 0.1
     .. versionchanged:: 0.3
-       Declares `changes_nothing`, as any bot may.
+       Declares ``changes_nothing``, as any bot may.
     """
 
     changes_nothing: ClassVar[bool] = True
@@ -728,7 +728,7 @@ class GreedyPlayer:
 
     .. versionadded:: 0.1
     .. versionchanged:: 0.3
-       Declares `changes_nothing`, as any bot may; reads its actions as ints
+       Declares ``changes_nothing``, as any bot may; reads its actions as ints
        (`Actions.masks`), which any bot may too.
     """
 
