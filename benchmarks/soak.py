@@ -61,7 +61,7 @@ from tienlen import (
     RandomPlayer,
 )
 from tienlen import records as records_module
-from tienlen.players import _play
+from tienlen.engine.referee import play_out
 from tienlen.policies import LeaderAfterGoingOut
 from tienlen.rules import Scoring, two_decks
 
@@ -162,14 +162,15 @@ def _samples(state: GameState, rng: random.Random) -> Iterator[Action]:
 
 
 class Checker:
-    """Checks every action of a game as it is applied (the `_play` tally protocol)."""
+    """Checks every action of a game as it is applied (a `tienlen.engine.referee.Tally`)."""
 
     def __init__(self, rng: random.Random) -> None:
         self.actions = 0
         self.rng = rng
 
-    def count(self, state: GameState, action: Action) -> None:
-        """Check *state* and *action* before the engine applies it."""
+    def count(self, state: GameState, action: Action, mask: int = 0) -> None:
+        """Check *state* and *action* (its cards *mask*) before the engine applies it."""
+        del mask
         self.actions += 1
         if self.actions > MAX_ACTIONS:
             raise SoakError("the game does not end")
@@ -278,7 +279,7 @@ def soak_game(
     acting = WAYS[way]
     if acting is None:
         checker = Checker(random.Random(~seed))
-        final = _play(start, players, rng, checker)
+        final = play_out(start, players, rng, checker)
         actions = checker.actions
     else:
         final = _play_by_way(start, acting, rng)

@@ -111,7 +111,7 @@ def _describe(combo: Combo, lang: str) -> str:
 
 
 def _classify(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = _rules(args)
+    rules = rules_from_args(args)
     cards = parse_cards(" ".join(args.cards))
     combo = rules.classify(cards)
     why = None if combo is not None else why_not_combination(cards, rules)
@@ -155,7 +155,7 @@ def _section_json(label: str) -> dict[str, str]:
 
 
 def _beats(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = _rules(args)
+    rules = rules_from_args(args)
     play = _combination(args.play, rules, args.lang)
     top = _combination(args.top, rules, args.lang)
     explanation = explain_beats(play, top, rules)
@@ -194,7 +194,7 @@ def _combination(cards: str, rules: BaseRules, lang: str) -> Combo:
 
 
 def _plays(args: argparse.Namespace, out: IO[str]) -> int:
-    rules = _rules(args)
+    rules = rules_from_args(args)
     lang = args.lang
     hand = as_hand(args.hand)
     top = None if args.on is None else as_combo(args.on, rules)
@@ -315,7 +315,7 @@ _MAX_RULES_FILE: Final = 1_000_000
 """The most bytes ``--rules-file`` reads: a rule set is a few kilobytes."""
 
 
-def _rules(args: argparse.Namespace) -> BaseRules:
+def rules_from_args(args: argparse.Namespace) -> BaseRules:
     """The rule set of ``--rules-file`` when given, else the preset ``--rules`` names.
 
     The file holds a rule set as `tienlen.records.rules_to_json` writes it, or a whole
@@ -365,7 +365,7 @@ def _table_rules(args: argparse.Namespace) -> BaseRules:
         _BadInputError: five or more players on one deck, or ``--decks 1`` for a
             two-deck variant.
     """
-    rules = _rules(args)
+    rules = rules_from_args(args)
     if args.decks == 2:
         return two_decks(rules)
     if args.decks == 1 and rules.decks == 2:

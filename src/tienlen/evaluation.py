@@ -30,11 +30,12 @@ from typing import Final
 
 import attrs
 
+from tienlen._checks import check_type
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
-from tienlen.players import Player, PlayerError, _check_type, play_game
+from tienlen.players import Player, PlayerError, play_game
 from tienlen.rules import RuleSet, as_rules, get_rules
-from tienlen.simulation import MapExecutor, _add, _guarded, _Planned, _unguarded
+from tienlen.simulation import MapExecutor, Planned, add_counts, guarded, unguarded
 
 __all__ = [
     "BATCH_SIZE",
@@ -68,7 +69,7 @@ def _rules_name(rules: RuleSet | None) -> str:
 def _add_rows(
     a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]
 ) -> tuple[tuple[int, ...], ...]:
-    return tuple(_add(x, y) for x, y in zip(a, b, strict=True))
+    return tuple(add_counts(x, y) for x, y in zip(a, b, strict=True))
 
 
 @attrs.frozen(kw_only=True)
@@ -173,7 +174,7 @@ class EvaluationStats:
             >>> a == b + c
             True
         """
-        _check_type("other", other, EvaluationStats)
+        check_type("other", other, EvaluationStats)
         if (other.players, other.rotations) != (self.players, self.rotations):
             msg = (
                 f"cannot merge stats of {self.players} players x {self.rotations} "
@@ -195,8 +196,10 @@ class EvaluationStats:
             rotations=self.rotations,
             deals=self.deals + other.deals,
             places=_add_rows(self.places, other.places),
-            score_sums=_add(self.score_sums, other.score_sums),
-            deal_score_squares=_add(self.deal_score_squares, other.deal_score_squares),
+            score_sums=add_counts(self.score_sums, other.score_sums),
+            deal_score_squares=add_counts(
+                self.deal_score_squares, other.deal_score_squares
+            ),
             ahead=_add_rows(self.ahead, other.ahead),
         )
 
@@ -316,7 +319,7 @@ def _run_batch(batch: _Batch) -> EvaluationStats:
         PlayerError: a player failed a decision (a bot's `SystemExit` or
             `KeyboardInterrupt` too, as in `simulate`).
     """
-    players = _guarded(batch.players)
+    players = guarded(batch.players)
     n = len(players)
     seed = f"tienlen-eval:{batch.seed}:{batch.index}"
     deal_rng = random.Random(seed)
@@ -334,7 +337,7 @@ def _run_batch(batch: _Batch) -> EvaluationStats:
             try:
                 result = play_game(start, seated, game_rng).result
             except PlayerError as error:
-                plain = _unguarded(error)
+                plain = unguarded(error)
                 raise plain from plain.__cause__
             assert result is not None
             order = [(seat + rotation) % n for seat in result.finish_order]
@@ -425,7 +428,7 @@ def evaluate(
     rules.deal_size(seats)  # raises InvalidRulesError for a wrong table size
     rotations = seats if rotate_seats else 1
     team = tuple(players)
-    batches = _Planned(  # made as they are run, as in `simulate`
+    batches = Planned(  # made as they are run, as in `simulate`
         range(first_batch, first_batch + -(-deals // batch_size)),
         lambda index: _Batch(
             index=index,

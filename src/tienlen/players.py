@@ -25,29 +25,45 @@ Example:
 
 from __future__ import annotations
 
-import math
-import operator
 import pickle
 import random
-import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import ClassVar, Final, Protocol
 
 import attrs
 
-from tienlen._checks import check_count
-from tienlen.actions import PASSES, Actions, make_play
+from tienlen._checks import (
+    check_count,
+    check_players,
+    check_time_limit,
+    check_type,
+    short_repr,
+)
+from tienlen.actions import Actions
 from tienlen.cards import Card, Hand, Rank
-from tienlen.combos import Combo, ComboKind, Plays, Shape
+from tienlen.combos import Combo, Plays
 from tienlen.engine import bits as _bits
-from tienlen.engine.kinds import KINDS
-from tienlen.engine.movegen import Leads
-from tienlen.engine.rulebook import overrides_rule_hooks
-from tienlen.engine.shapes import structural_key
+from tienlen.engine.keys import SEQUENCES, BombAnswers, bomb_answers, keys_of
+from tienlen.engine.view import (
+    COUNTS,
+    FIELDS,
+    GAME,
+    GAME_ITEMS,
+    HAND,
+    ITEMS,
+    OUT,
+    SEAT,
+    TO_ACT,
+    TOP_KEY,
+    SeatView,
+    card_counts,
+    game_view,
+    seat_view,
+)
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Pass, Play, _Log, _unwound
-from tienlen.rules import CLASSIC, RuleSet
-from tienlen.rules.base import BaseRules, Direction
+from tienlen.game import Action, GameState, Play
+from tienlen.rules import RuleSet
+from tienlen.rules.base import Direction
 
 __all__ = [
     "GreedyPlayer",
@@ -72,56 +88,17 @@ def _actions(values: Iterable[Action]) -> tuple[Action, ...]:
     return tuple(values)
 
 
-class _Public:
-    """The public record an observation reads lazily: the actions, as the state keeps them.
-
-    Every observation of a game shares its state's log (nothing is copied per action);
-    `Observation.history` and `Observation.played` are computed from it when first read
-    and kept here, one record per observation (built without ``__init__``, only
-    ``_log`` set: `_observation`).
-    """
-
-    __slots__ = ("_history", "_log", "_played")
-
-    _log: _Log
-    _history: tuple[Action, ...]
-    """Unset until first read."""
-    _played: Hand
-    """Unset until first read."""
-
-    def history(self) -> tuple[Action, ...]:
-        """Every action, first first."""
-        try:
-            return self._history
-        except AttributeError:
-            self._history = history = _unwound(self._log)
-            return history
-
-    def played(self) -> Hand:
-        """Every card played: the cards of every `Play` of the history."""
-        try:
-            return self._played
-        except AttributeError:
-            mask = 0
-            for action in self.history():
-                if type(action) is Play:
-                    mask |= action.cards.mask
-            self._played = played = Hand(mask)
-            return played
-
-
-_LAZY: Final = {"history": _Public.history, "played": _Public.played}
-"""The fields an observation computes from its `_Public` record when first read."""
-
-
 @attrs.frozen(kw_only=True, slots=False)
 class Observation:
     """What one seat may see of a game: its own hand and everything played in public.
 
     It never holds another player's cards, nor the `GameState`: only card counts for
     the others. Build one with `Observation.of`; `play_game` builds one for every
-    decision it asks of a `Player`, cheaply: `history` and `played` are computed from
-    the game's shared record of actions only when first read.
+    decision it asks of a `Player`. It is lazy: each field is computed when first
+    read, then kept, from a snapshot of what the seat may see (its own hand's mask,
+    the public table, the game's shared record of actions). A bot that reads little
+    pays little; equality, hashing, ``repr`` and pickling read every field, so an
+    observation compares and pickles as if it had been built whole.
 
     Example:
         >>> from tienlen import CLASSIC, GameState
@@ -135,6 +112,8 @@ class Observation:
     .. versionadded:: 0.1
     .. versionchanged:: 0.2
        The `first_game` and `after_instant_win` fields.
+    .. versionchanged:: 0.3
+       Every field is computed when first read.
     """
 
     seat: int
@@ -195,19 +174,8 @@ class Observation:
         (False, True)
     """
 
-    if not TYPE_CHECKING:  # hidden from type checkers: a typo stays a typing error
-
-        def __getattr__(self, name: str) -> object:
-            """`history` and `played`, computed from the record when first read."""
-            lazy = _LAZY.get(name)
-            public = self.__dict__.get("_public")
-            if lazy is None or public is None:
-                msg = f"{type(self).__name__!r} object has no attribute {name!r}"
-                raise AttributeError(msg)
-            return lazy(public)
-
     def __getstate__(self) -> dict[str, object]:
-        """Pickle and copy every field, `history` as a flat tuple (not the shared record)."""
+        """Pickle and copy every field (computing those not read yet), not the snapshot."""
         return {field.name: getattr(self, field.name) for field in _FIELDS}
 
     def __setstate__(self, state: dict[str, object]) -> None:
@@ -233,7 +201,22 @@ class Observation:
         if type(player) is not int or not 0 <= player < state.players:
             msg = f"no player {player!r} at a {state.players}-player table"
             raise InvalidArgumentError(msg)
-        return _observe(state, player, _counts(state))
+        return observe(seat_view(state, player, card_counts(state), game_view(state)))
+
+    @property
+    def hand_mask(self) -> int:
+        """The seat's own cards as an int mask (`Hand.mask`), without building the hand.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState, Hand
+            >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+            >>> Observation.of(state, 1).hand_mask == Hand.parse("4d 9c").mask
+            True
+
+        .. versionadded:: 0.3
+        """
+        view = self.__dict__.get("_view")
+        return self.hand.mask if view is None else view[HAND]
 
     @property
     def is_leading(self) -> bool:
@@ -245,6 +228,9 @@ class Observation:
             >>> Observation.of(state, 0).is_leading, Observation.of(state.play("3s"), 1).is_leading
             (True, False)
         """
+        view = self.__dict__.get("_view")
+        if view is not None:  # the top's key, without building the top
+            return not view[TOP_KEY] and view[SEAT] == view[TO_ACT]
         return self.top is None and self.seat == self.to_act
 
     @property
@@ -271,79 +257,107 @@ class Observation:
             >>> Observation.of(state, 0).fewest_opponent_cards
             1
         """
-        counts = [self.card_counts[seat] for seat in self.opponents]
+        view = self.__dict__.get("_view")
+        if view is not None:  # on the snapshot's ints
+            out = view[OUT] | 1 << view[SEAT]
+            counts = [
+                count
+                for other, count in enumerate(view[COUNTS])
+                if not out >> other & 1
+            ]
+        else:
+            counts = [self.card_counts[seat] for seat in self.opponents]
         return min(counts) if counts else None
 
 
 _FIELDS: Final = attrs.fields(Observation)
 
 
-def _observe(state: GameState, player: int, counts: tuple[int, ...]) -> Observation:
-    """`Observation.of` with the card counts known."""
-    return _observation(_game_fields(state), state, player, counts)
+class _Lazy:
+    """An observation field computed from the snapshot when first read, then kept.
 
-
-def _game_fields(state: GameState) -> dict[str, object]:
-    """The fields of every observation of *state*'s game, those fixed for the game set.
-
-    A test checks these keys, and the lazy fields (`_LAZY`), are exactly the attrs
-    fields.
+    A non-data descriptor: once the value is in the instance ``__dict__``, reading
+    the field is a plain attribute read.
     """
-    rules = state.rules
-    setup = state.setup
-    fields = dict.fromkeys(_EAGER)
-    fields["rules"] = rules
-    fields["players"] = len(state._masks)
-    fields["direction"] = rules.direction
-    fields["first_game"] = setup.first_game
-    fields["after_instant_win"] = setup.after_instant_win
-    return fields
+
+    __slots__ = ("compute", "name")
+
+    def __init__(self, name: str, compute: Callable[[SeatView], object]) -> None:
+        self.name = name
+        self.compute = compute
+
+    def __get__(self, observation: object, owner: type | None = None) -> object:
+        if observation is None:
+            return self
+        fields = observation.__dict__
+        value = fields[self.name] = self.compute(fields["_view"])
+        return value
 
 
-def _observation(
-    game: dict[str, object], state: GameState, player: int, counts: tuple[int, ...]
-) -> Observation:
-    """What *player* sees of *state*, from its *game*'s fixed fields (`_game_fields`).
+class _Item:
+    """An observation field that is an item of the snapshot (`ITEMS`), kept once read."""
 
-    Built without attrs' init, from a copy of *game*: `play_game` makes one for
-    every decision (hot path).
+    __slots__ = ("index", "name")
+
+    def __init__(self, name: str, index: int) -> None:
+        self.name = name
+        self.index = index
+
+    def __get__(self, observation: object, owner: type | None = None) -> object:
+        if observation is None:
+            return self
+        fields = observation.__dict__
+        value = fields[self.name] = fields["_view"][self.index]
+        return value
+
+
+class _GameItem(_Item):
+    """An observation field that is an item of the game's part of the snapshot."""
+
+    __slots__ = ()
+
+    def __get__(self, observation: object, owner: type | None = None) -> object:
+        if observation is None:
+            return self
+        fields = observation.__dict__
+        value = fields[self.name] = fields["_view"][GAME][self.index]
+        return value
+
+
+def _descriptor(name: str) -> _Lazy | _Item:
+    """How the observation field *name* is read from its snapshot."""
+    if name in ITEMS:
+        return _Item(name, ITEMS[name])
+    if name in GAME_ITEMS:
+        return _GameItem(name, GAME_ITEMS[name])
+    return _Lazy(name, FIELDS[name])
+
+
+for _name in FIELDS:
+    setattr(Observation, _name, _descriptor(_name))
+del _name
+
+
+def observe(view: SeatView) -> Observation:
+    """The lazy `Observation` of *view* (`tienlen.engine.view.seat_view`).
+
+    Its fields are computed when first read; the referee builds one per decision.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen.engine.view import game_view, seat_view
+        >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+        >>> seen = observe(seat_view(state, 1, (2, 2), game_view(state)))
+        >>> seen == Observation.of(state, 1), str(seen.hand)
+        (True, '4d 9c')
     """
-    fields = game.copy()
-    to_act = state.to_act
-    acting = player == to_act
-    fields["seat"] = player
-    fields["hand"] = hand = _new(Hand)  # `actions.hand_of`, inlined
-    _set_hand_mask(hand, state._masks[player])
-    fields["to_act"] = to_act
-    fields["jumping_in"] = to_act is not None and not acting
-    fields["top"] = state.top
-    fields["last_player"] = state.last_player
-    fields["passed"] = _SEAT_SETS[state.locked]
-    fields["out"] = _SEAT_SETS[state.out]
-    fields["finish_order"] = state.finish_order
-    fields["frozen"] = state.frozen
-    fields["card_counts"] = counts
-    fields["must_include"] = state.must_include if acting and state.required else None
-    fields["may_decline"] = acting and state.may_decline
-    fields["may_continue"] = (
-        acting and player == state.last_player and state.is_continuing
-    )
-    fields["_public"] = public = _new(_Public)  # a record with nothing read yet
-    public._log = state._log
-    new = _new(Observation)
-    _set_fields(new, "__dict__", fields)
-    return new
+    observation = _new(Observation)
+    observation.__dict__["_view"] = view
+    return observation
 
 
-_EAGER: Final = (*(f.name for f in _FIELDS if f.name not in _LAZY), "_public")
-"""The keys of an observation's ``__dict__``: the eager fields and the lazy record."""
 _new: Final = object.__new__
 _set_fields: Final = object.__setattr__
-_set_hand_mask: Final = Hand.__dict__["_mask"].__set__
-_SEAT_SETS: Final = tuple(
-    frozenset(seat for seat in range(8) if mask >> seat & 1) for mask in range(256)
-)
-"""``_SEAT_SETS[mask]``: the seats whose bits are set in *mask* (at most 8 players)."""
 
 
 class Player(Protocol):
@@ -351,6 +365,19 @@ class Player(Protocol):
 
     Keep players stateless and picklable (frozen attrs classes work well): the same
     player object may be asked about several games at once, in other processes.
+
+    `play_game` always calls ``act``. By default it guards each call: it snapshots
+    the observation and fingerprints the actions before, and compares after, so a bot
+    that changes what it was handed is caught. A bot class may declare
+    ``changes_nothing: ClassVar[bool] = True``: a promise that ``act`` changes
+    nothing it is handed. Without a time limit such a bot is asked without the
+    snapshot and fingerprint (a cheaper path, the one `RandomPlayer` and
+    `GreedyPlayer` take: they declare it like anyone may). Its choice is still
+    checked to be one of the actions offered, on the cards, and a bot that raises
+    still ends the game with a `PlayerError`; what is no longer detected is a change
+    to the observation or the actions object that leaves the choice one of the
+    offered actions (docs/bots.md, "Fast bots"). The declaration is read from the
+    class, never from an instance, and subclasses inherit it.
 
     Example:
         >>> import random
@@ -444,7 +471,7 @@ class PlayerError(TienLenError, ValueError):
             shown = ", ".join(repr(str(a)) for a in offered[:8])
             more = ", ..." if len(offered) > 8 else ""
             problem = (
-                f"chose {_short_repr(action)}, which is not one of its "
+                f"chose {short_repr(action)}, which is not one of its "
                 f"{len(offered)} legal actions: {shown}{more}"
             )
         self.problem = problem
@@ -510,21 +537,12 @@ def _restore_player_error(
     return error
 
 
-def _short_repr(value: object, limit: int = 200) -> str:
-    """``repr(value)``, cut to *limit* characters; never raises."""
-    try:
-        text = repr(value)
-    except Exception as error:  # noqa: BLE001 - a hostile __repr__ must not escape
-        text = f"<{type(value).__name__} whose repr raised {type(error).__name__}>"
-    return text if len(text) <= limit else f"{text[: limit - 3]}..."
-
-
 def _picklable(value: object) -> object:
     """*value* if it pickles, else its (short) repr."""
     try:
         pickle.dumps(value)
     except Exception:  # noqa: BLE001 - any failure to pickle means "send the repr"
-        return _short_repr(value)
+        return short_repr(value)
     return value
 
 
@@ -535,269 +553,8 @@ def _picklable_cause(cause: BaseException | None) -> BaseException | None:
     try:
         pickle.loads(pickle.dumps(cause))  # noqa: S301 - our own bytes
     except Exception:  # noqa: BLE001 - any failure means "send the repr"
-        return RuntimeError(_short_repr(cause))
+        return RuntimeError(short_repr(cause))
     return cause
-
-
-class _Referee:
-    """What `play_game` keeps for one game: the players, the rng, the time limit.
-
-    It asks a player for each decision and checks the answer (issue 14 §4): a player
-    that raises, changes what it was handed, exceeds the time limit or chooses an
-    action it was not offered ends the game with a `PlayerError`. What it hands is
-    cheap to check by construction: the observation's fields are immutable values in
-    one dict, and the actions hold tuples (`Actions._detached`), so comparing before
-    and after is a dict compare and a tuple compare of identities.
-
-    Nothing a bot's code is handed reaches another seat's cards (issue 20 item 7): the
-    observation holds the seat's own hand and the public record, and the actions
-    are a copy detached from the state, holding only the seat's own actions. The
-    referee alone keeps the `GameState`.
-
-    The library's own bots (`RandomPlayer`, `GreedyPlayer`, exactly those types) are
-    trusted when there is no time limit: they change nothing and choose among the
-    actions offered, so they are asked without a snapshot; `RandomPlayer`, which never
-    reads its observation, gets none, and `GreedyPlayer` on its own turn a `_Glance` of
-    the fields it reads. A bot that raises still ends the game with a `PlayerError`, and
-    `GameState.apply` checks whatever it is given.
-    """
-
-    __slots__ = ("_blind", "_game", "_limit", "_players", "_rng", "_trusted")
-
-    def __init__(
-        self,
-        state: GameState,
-        players: Sequence[Player],
-        rng: random.Random,
-        time_limit: float | None,
-        *,
-        checked: bool = True,
-    ) -> None:
-        self._players = players
-        self._rng = rng
-        self._limit = time_limit
-        self._game = _game_fields(state)
-        self._trusted = tuple(
-            not checked or (time_limit is None and type(player) in _LIBRARY_BOTS)
-            for player in players
-        )
-        """Per seat: whether its decisions go unchecked (`_play`'s *checked*)."""
-        self._blind = tuple(type(player) is RandomPlayer for player in players)
-        """Per seat: whether its player never reads the observation."""
-
-    def turn(self, state: GameState, counts: tuple[int, ...]) -> Action:
-        """The action of *state*'s turn: a Poker jump-in, else the player to act's."""
-        actions = state.legal_actions()
-        seat = state.to_act
-        assert seat is not None
-        if actions._others:  # somebody may jump in (Poker, RULES §6.4)
-            return self._poll(state, actions, counts)
-        return self.ask(state, seat, actions, counts)
-
-    def _poll(
-        self, state: GameState, actions: Actions, counts: tuple[int, ...]
-    ) -> Action:
-        """`turn` when other seats may jump in: ask them first (`poll_jump_ins`)."""
-
-        def ask(seat: int, offer: tuple[Action, ...]) -> Action:
-            return self.ask(state, seat, offer, counts)
-
-        own, jump_in = _poll(state, actions, ask)
-        if jump_in is not None:
-            return jump_in
-        seat = state.to_act
-        assert seat is not None
-        return self.ask(state, seat, own, counts)
-
-    def ask(
-        self,
-        state: GameState,
-        seat: int,
-        offered: Actions | tuple[Action, ...],
-        counts: tuple[int, ...],
-    ) -> Action:
-        """*seat*'s choice among *offered* in *state*: checked (`decide`), or trusted.
-
-        A trusted bot is handed what it reads: `RandomPlayer` nothing, `GreedyPlayer`
-        on its own turn a `_Glance`, any other an `Observation`.
-        """
-        if not self._trusted[seat]:
-            seen = _observation(self._game, state, seat, counts)
-            if type(offered) is Actions:
-                offered = offered._detached()
-            return self.decide(seat, seen, offered, state)
-        if self._blind[seat]:
-            return _uniform(offered, self._rng)
-        player = self._players[seat]
-        try:
-            if type(player) is GreedyPlayer and seat == state.to_act:
-                return player._answer(_Glance(state, seat, counts), offered)
-            seen = _observation(self._game, state, seat, counts)
-            if type(offered) is Actions:  # a bot's own code runs: no state for it
-                offered = offered._detached()
-            return player.act(seen, offered, self._rng)
-        except Exception as error:
-            raise _raised(seat, player, error) from error
-
-    def decide(
-        self,
-        seat: int,
-        seen: Observation,
-        offered: Actions | tuple[Action, ...],
-        state: GameState,
-    ) -> Action:
-        """Ask *seat*'s player to choose among *offered*, and check its choice.
-
-        *offered* holds no reference to *state* (`Actions._detached`): the referee
-        keeps the state, the player gets only its own view.
-
-        Raises:
-            PlayerError: the player raised, changed *seen* or *offered*, took longer
-                than the time limit, or chose an action it was not offered.
-        """
-        player = self._players[seat]
-        fields = seen.__dict__.copy()  # immutable values: a shallow copy is a snapshot
-        printed = _fingerprint(offered)
-        limit = self._limit
-        start = elapsed = 0.0
-        if limit is not None:
-            start = time.perf_counter()
-        try:
-            choice = player.act(seen, offered, self._rng)
-        except Exception as error:
-            raise _raised(seat, player, error) from error
-        if limit is not None:
-            elapsed = time.perf_counter() - start
-        if _changed(seen, fields, offered, printed):
-            problem = "changed the observation or the actions it was handed"
-            raise PlayerError(seat, player, choice, problem=problem)
-        if limit is not None and elapsed > limit:
-            problem = (
-                f"took {elapsed:.3f} s to decide, over the time limit of {limit:g} s"
-            )
-            raise PlayerError(seat, player, choice, problem=problem)
-        if type(choice) is Play:
-            if (
-                choice._origin == state._serial  # made by the state's legal actions
-                and type(choice._player) is int
-                and choice._player == seat
-                and _listed(choice, offered)  # and not changed since
-            ):
-                return choice
-        elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
-            return choice
-        return _resolve(seat, player, choice, offered, state)
-
-
-def _raised(seat: int, player: Player, error: Exception) -> PlayerError:
-    """The `PlayerError` of *seat*'s *player* raising *error* while deciding."""
-    return PlayerError(seat, player, None, problem=f"raised {_short_repr(error)}")
-
-
-def _fingerprint(offered: Actions | tuple[Action, ...]) -> object:
-    """What *offered* holds, to compare before and after a player's decision.
-
-    `Actions` are their attributes, and a lazy `Leads` of the move generator the
-    lists it holds (counted, as every `Actions` has it: its blocks exist); a tuple (a Poker jump-in offer) is the seat and cards of each of
-    its actions.
-    """
-    if type(offered) is not Actions:
-        return tuple(
-            (a._player, a._mask) if type(a) is Play else (a, a.player) for a in offered
-        )
-    printed = _ACTION_FIELDS(offered)
-    masks = offered._masks
-    if type(masks) is Leads:
-        blocks = masks._blocks
-        return (
-            printed,
-            tuple(masks._head),
-            masks._hand,
-            tuple(masks._found),  # the maximal runs iterating expands
-            tuple(blocks),
-            masks._len,
-            *[tuple(block[1]) for block in blocks],  # each block's rank states
-        )
-    return printed
-
-
-_ACTION_FIELDS: Final = operator.attrgetter(*Actions.__slots__)
-
-
-def _changed(
-    seen: Observation,
-    fields: dict[str, object],
-    offered: Actions | tuple[Action, ...],
-    printed: object,
-) -> bool:
-    """Whether *seen* no longer holds *fields*, or *offered* its fingerprint *printed*.
-
-    Something a player put in their place that cannot even be compared (its
-    ``__eq__`` raises) counts as a change.
-    """
-    try:
-        return seen.__dict__ != fields or _fingerprint(offered) != printed
-    except Exception:  # noqa: BLE001 - a hostile __eq__ planted by the player
-        return True
-
-
-def _listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
-    """Whether *play*'s cards are among the plays *offered* lists (for its seat).
-
-    The trust token says a play was made by the state's legal actions, not that the
-    player left it as it was: this is what makes a trusted play safe to apply.
-    Computed on masks, without building the actions (a lazy `Leads` finds a run by
-    its suit digits).
-    """
-    if type(offered) is not Actions:
-        return play in offered  # the offer's plays are fingerprinted unchanged
-    mask = play._mask
-    if not mask & (mask - 1) and mask & offered._singles:
-        return True
-    return mask in offered._masks
-
-
-def _resolve(
-    seat: int,
-    player: Player,
-    choice: object,
-    offered: Actions | tuple[Action, ...],
-    state: GameState,
-) -> Action:
-    """*choice*, checked to be one of the offered actions (or equal to one).
-
-    Only a real `Play` or `Pass` for a real ``int`` seat qualifies: a subclass, or a
-    look-alike player number (``True``, ``1.0``, an ``int`` subclass) never does. A
-    play is checked on its cards, whatever trust token it carries.
-
-    Raises:
-        PlayerError: *choice* is not one of the offered actions.
-    """
-    if (
-        (type(choice) is Play or type(choice) is Pass)
-        and type(choice.player) is int
-        and choice.player == seat
-        and _offers(offered, choice, state)
-    ):
-        return choice
-    raise PlayerError(seat, player, choice, offered)
-
-
-def _offers(
-    offered: Actions | tuple[Action, ...], choice: Play | Pass, state: GameState
-) -> bool:
-    """Whether *choice* (a real action for the right seat) is one of *offered*."""
-    if type(offered) is Actions:  # on its cards, whatever token it carries
-        return state.is_legal(choice)
-    return choice in offered
-
-
-class _Tally(Protocol):
-    """What `tienlen.simulation` counts while a game is played (private)."""
-
-    def count(self, state: GameState, play: Play) -> None:
-        """Note *play*, about to be applied to *state* (passes are not told)."""
-        ...
 
 
 def play_game(
@@ -845,118 +602,13 @@ def play_game(
         >>> final.result.winner == final.finish_order[0]
         True
     """
-    _check_players(players)
-    _check_time_limit(time_limit)
-    _check_type("state", state, GameState)
-    _check_type("rng", rng, random.Random)
-    return _play(state, players, rng, None, time_limit)
+    check_players(players)
+    check_time_limit(time_limit)
+    check_type("state", state, GameState)
+    check_type("rng", rng, random.Random)
+    from tienlen.engine.referee import play_out  # noqa: PLC0415 - it imports this module
 
-
-def _check_type(name: str, value: object, kind: type) -> None:
-    """Refuse *value* unless it is a *kind*.
-
-    Raises:
-        TypeError: it is not.
-
-    Example:
-        >>> _check_type("rng", 3, random.Random)
-        Traceback (most recent call last):
-        ...
-        TypeError: rng must be a Random, not int
-    """
-    if not isinstance(value, kind):
-        msg = f"{name} must be a {kind.__name__}, not {type(value).__name__}"
-        raise TypeError(msg)
-
-
-def _check_players(players: object) -> None:
-    """Refuse *players* unless it is a sequence of objects with an ``act`` method.
-
-    Raises:
-        TypeError: *players* is not a sequence (text is not), or a player has no
-            callable ``act``.
-
-    Example:
-        >>> _check_players([RandomPlayer(), None])
-        Traceback (most recent call last):
-        ...
-        TypeError: player 1 is not a Player (it has no act method): None
-    """
-    if not isinstance(players, Sequence) or isinstance(players, str | bytes):
-        msg = f"players must be a sequence of players, not {type(players).__name__}"
-        raise TypeError(msg)
-    for seat, player in enumerate(players):
-        if not callable(getattr(player, "act", None)):
-            msg = (
-                f"player {seat} is not a Player (it has no act method): "
-                f"{_short_repr(player)}"
-            )
-            raise TypeError(msg)
-
-
-def _check_time_limit(time_limit: object, name: str = "time_limit") -> None:
-    """Refuse a *time_limit* that is not ``None`` or a positive, finite number of seconds.
-
-    Raises:
-        TypeError: *time_limit* is not a number (``bool`` is not).
-        InvalidArgumentError: it is not positive and finite.
-
-    Example:
-        >>> _check_time_limit(0.5)
-        >>> _check_time_limit(0)
-        Traceback (most recent call last):
-        ...
-        tienlen.errors.InvalidArgumentError: time_limit must be a positive, finite number of seconds, got 0
-    """
-    if time_limit is None:
-        return
-    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float):
-        msg = f"{name} must be a number of seconds, not {type(time_limit).__name__}"
-        raise TypeError(msg)
-    if not 0 < time_limit < math.inf:
-        msg = f"{name} must be a positive, finite number of seconds, got {time_limit!r}"
-        raise InvalidArgumentError(msg)
-
-
-def _play(
-    state: GameState,
-    players: Sequence[Player],
-    rng: random.Random,
-    tally: _Tally | None,
-    time_limit: float | None = None,
-    *,
-    checked: bool = True,
-) -> GameState:
-    """`play_game`, telling *tally* about every play before it is applied.
-
-    With *checked* false, every seat is trusted as the library's own bots are (no
-    snapshot, no time limit; one that raises is still a `PlayerError`): only for bots
-    whose choices are offered actions (the search's rollouts). `GameState.apply`
-    still checks any action that does not carry the state's trust token, and a Poker
-    jump-in is taken only if it is one of the offered plays.
-    """
-    if len(players) != state.players:
-        msg = f"{len(players)} players for a {state.players}-player game"
-        raise InvalidArgumentError(msg)
-    referee = _Referee(state, players, rng, time_limit, checked=checked)
-    left = [mask.bit_count() for mask in state._masks]  # cards held, by seat
-    counts = tuple(left)
-    while state.to_act is not None:
-        chosen = referee.turn(state, counts)
-        if type(chosen) is not Play:
-            state = state.apply(chosen)
-            continue
-        if tally is not None:
-            tally.count(state, chosen)
-        state = state.apply(chosen)
-        left[chosen._player] -= chosen._mask.bit_count()
-        counts = tuple(left)
-    return state
-
-
-def _counts(state: GameState) -> tuple[int, ...]:
-    """How many cards each player holds."""
-    return tuple(mask.bit_count() for mask in state._masks)
+    return play_out(state, players, rng, None, time_limit)
 
 
 def poll_jump_ins(
@@ -993,26 +645,9 @@ def poll_jump_ins(
     if type(state) is not GameState:
         msg = f"expected a GameState, got {type(state).__name__}"
         raise TypeError(msg)
-    return _poll(state, state.legal_actions(), ask)
+    from tienlen.engine.referee import poll  # noqa: PLC0415 - it imports this module
 
-
-def _poll(
-    state: GameState,
-    actions: Actions,
-    ask: Callable[[int, tuple[Action, ...]], Action],
-) -> tuple[Actions | tuple[Action, ...], Play | None]:
-    """`poll_jump_ins` with the state's legal *actions* known."""
-    if not actions._others:  # the common case: nobody may jump in
-        return actions, None
-    to_act = state.to_act
-    own = tuple(action for action in actions if action.player == to_act)
-    for seat, group in actions._others:
-        plays = tuple(make_play(seat, mask, actions._serial) for mask in group)
-        offer: tuple[Action, ...] = (*plays, Pass(player=seat))
-        choice = ask(seat, offer)
-        if type(choice) is Play and choice in plays:
-            return own, choice
-    return own, None
+    return poll(state, state.legal_actions(), ask)
 
 
 # -- the reference bots --------------------------------------------------------------
@@ -1031,7 +666,12 @@ class RandomPlayer:
         True
 
     .. versionadded:: 0.1
+    .. versionchanged:: 0.3
+       Declares ``changes_nothing``, as any bot may.
     """
+
+    changes_nothing: ClassVar[bool] = True
+    """It changes nothing it is handed (see `Player`)."""
 
     def act(
         self, observation: Observation, actions: Sequence[Action], rng: random.Random
@@ -1048,15 +688,7 @@ class RandomPlayer:
             ['3s', '4s']
         """
         del observation
-        return _uniform(actions, rng)
-
-
-def _uniform(actions: Sequence[Action], rng: random.Random) -> Action:
-    """One of *actions*, uniformly at random from *rng* (`RandomPlayer`'s choice)."""
-    return actions[int(rng.random() * len(actions))]
-
-
-_TWO: Final = Rank.TWO.value
+        return actions[int(rng.random() * len(actions))]
 
 
 @attrs.frozen(kw_only=True)
@@ -1095,7 +727,13 @@ class GreedyPlayer:
         'pass'
 
     .. versionadded:: 0.1
+    .. versionchanged:: 0.3
+       Declares ``changes_nothing``, as any bot may; reads its actions as ints
+       (`Actions.masks`), which any bot may too.
     """
+
+    changes_nothing: ClassVar[bool] = True
+    """It changes nothing it is handed (see `Player`)."""
 
     danger: int = attrs.field(default=2)
     """An opponent with at most this many cards is about to go out (0 or more)."""
@@ -1117,36 +755,40 @@ class GreedyPlayer:
             '3s 4d 5h'
         """
         del rng
-        return self._answer(observation, actions)
-
-    def _answer(
-        self, observation: Observation | _Glance, actions: Sequence[Action]
-    ) -> Action:
-        """`act`, from an observation or a `_Glance` of the seat's own turn."""
-        masks, keys, pass_action, chosen = _offer(actions)
-        index = self._choose(observation, masks, keys, may_pass=pass_action is not None)
+        masks = (
+            actions.masks
+            if isinstance(actions, Actions)
+            else tuple(a.cards.mask if isinstance(a, Play) else 0 for a in actions)
+        )
+        try:
+            passing = masks.index(0)  # the pass, if offered: every play holds cards
+        except ValueError:
+            passing = -1
+            plays = masks
+        else:
+            plays = masks[:passing] + masks[passing + 1 :]
+        index = self._choose(observation, plays, keys_of(plays), may_pass=passing >= 0)
         if index < 0:
-            assert pass_action is not None
-            return pass_action
-        return chosen(index)
+            return actions[passing]
+        return actions[index if passing < 0 or index < passing else index + 1]
 
     def _choose(
         self,
-        observation: Observation | _Glance,
+        observation: Observation,
         masks: Sequence[int],
         keys: Sequence[int],
         *,
         may_pass: bool,
     ) -> int:
         """The index of the play to make among *masks* (of *keys*); -1 to pass."""
-        hand_size = len(observation.hand)
+        hand_size = observation.hand_mask.bit_count()
         sizes = [mask.bit_count() for mask in masks]
         if hand_size in sizes:
             return sizes.index(hand_size)  # going out: the first such play
         if not masks:
             return -1
         rules = observation.rules
-        bombs = _bombs(rules)
+        bombs = bomb_answers(rules)
         normal = [  # the plays that are not precious: no 2, no bomb
             index
             for index, key in enumerate(keys)
@@ -1170,175 +812,18 @@ class GreedyPlayer:
         if (
             self._threatened(observation)
             or hand_size - sizes[index] <= self.danger
-            or _only_precious(observation.hand, rules, bombs)
+            or _only_precious(observation.hand_mask, rules, bombs)
         ):
             return index
         return -1
 
-    def _threatened(self, observation: Observation | _Glance) -> bool:
+    def _threatened(self, observation: Observation) -> bool:
         """Whether an opponent holds at most `danger` cards."""
         fewest = observation.fewest_opponent_cards
         return fewest is not None and fewest <= self.danger
 
 
-class _Glance:
-    """What `GreedyPlayer` reads of its own turn, taken from the state by `_Referee`.
-
-    The fields it reads of an `Observation`, under the same names, without the rest.
-    """
-
-    __slots__ = (
-        "_counts",
-        "_out",
-        "hand",
-        "is_leading",
-        "jumping_in",
-        "may_continue",
-        "rules",
-        "seat",
-    )
-
-    def __init__(self, state: GameState, seat: int, counts: tuple[int, ...]) -> None:
-        self.seat = seat
-        self.rules = state.rules
-        self.hand = hand = _new(Hand)  # `actions.hand_of`, inlined
-        _set_hand_mask(hand, state._masks[seat])
-        self.jumping_in = False
-        self.is_leading = not state._top  # its own turn; the top is never built
-        self.may_continue = seat == state.last_player and state.is_continuing
-        self._counts = counts
-        self._out = state.out
-
-    @property
-    def fewest_opponent_cards(self) -> int | None:
-        """`Observation.fewest_opponent_cards`."""
-        seat, out = self.seat, self._out
-        counts = [
-            n
-            for other, n in enumerate(self._counts)
-            if other != seat and not out >> other & 1
-        ]
-        return min(counts) if counts else None
-
-
-_LIBRARY_BOTS: Final = frozenset({RandomPlayer, GreedyPlayer})
-"""The bots `play_game` trusts without a time limit (see `_Referee`)."""
-
-
-def _offer(
-    actions: Sequence[Action],
-) -> tuple[list[int], list[int], Action | None, Callable[[int], Action]]:
-    """The plays of *actions* as masks and keys, in order; their pass; a builder.
-
-    ``chosen(i)`` is the action of the *i*-th play. `Actions` are read in place, on
-    the int core's masks and keys (only the chosen play is built); any other
-    sequence is walked.
-    """
-    if type(actions) is Actions and not actions._others:
-        player, serial = actions._player, actions._serial
-        singles = actions._singles
-        masks: list[int] = []
-        while singles:  # lowest first, as `Actions` lists them
-            low = singles & -singles
-            masks.append(low)
-            singles ^= low
-        keys = [_SINGLE_KEY | mask.bit_length() - 1 for mask in masks]
-        _add_keyed(actions._masks, masks, keys)
-        pass_action = PASSES[player] if actions._pass else None
-        return masks, keys, pass_action, lambda i: make_play(player, masks[i], serial)
-    plays: list[Play] = []
-    pass_action = None
-    for action in actions:
-        if isinstance(action, Pass):
-            pass_action = action
-        else:
-            plays.append(action)
-    masks = [play._mask for play in plays]
-    return masks, list(map(_KEYS.__getitem__, masks)), pass_action, plays.__getitem__
-
-
-def _add_keyed(listed: Sequence[int], masks: list[int], keys: list[int]) -> None:
-    """Add the plays *listed* (by the move generator) to *masks*, their keys to *keys*.
-
-    A lazy `Leads` gives its runs' keys as it expands them.
-    """
-    if type(listed) is Leads:
-        sets, runs, run_keys = listed.keyed()
-        masks += sets
-        masks += runs
-        keys += map(_KEYS.__getitem__, sets)
-        keys += run_keys
-    else:
-        masks += listed
-        keys += map(_KEYS.__getitem__, listed)
-
-
-class _Keys(dict[int, int]):
-    """The key (`tienlen.engine.shapes.structural_key`) of a trusted play's mask.
-
-    The sets (one rank, at most 8 cards) are kept once looked up; runs, which are
-    millions, are computed each time. A dict subclass, so that mapping its
-    ``__getitem__`` over masks runs at C speed for the sets.
-    """
-
-    def __missing__(self, mask: int) -> int:
-        key = structural_key(mask)
-        if key >> 12 not in _SEQUENCES:
-            self[mask] = key
-        return key
-
-
-class _Bombs(dict[int, bool]):
-    """Whether each shape code is a bomb under one rule set, asked once per code."""
-
-    __slots__ = ("least_share", "rules")
-
-    def __init__(self, rules: RuleSet) -> None:
-        super().__init__()
-        self.rules = rules
-        self.least_share = _least_bomb_share(rules)
-        """The fewest cards of one rank any bomb takes (0: no bomb; ``None``: unknown)."""
-
-    def __missing__(self, code: int) -> bool:
-        bomb = self[code] = self.rules.is_bomb(Shape.from_code(code))
-        return bomb
-
-
-def _least_bomb_share(rules: RuleSet) -> int | None:
-    """`_Bombs.least_share`, for a `BaseRules` answering its rule questions itself.
-
-    ``None`` (no quick answer) for any other rule set, and where a sequence may run up
-    to the 2: such a play holds a 2, so its other cards are precious too.
-    """
-    if not isinstance(rules, BaseRules) or overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
-        return None
-    for kind in rules.kinds:
-        if kind.is_sequence and any(
-            rules.max_top_rank(Shape.of(kind, length)) is Rank.TWO
-            for length in range(
-                KINDS[kind.value].shortest, KINDS[kind.value].longest + 1
-            )
-        ):
-            return None
-    return min((shape.kind.per_rank for shape in rules._bomb_shapes), default=0)
-
-
-def _bombs(rules: RuleSet) -> _Bombs:
-    """The bomb answers of *rules*, remembered for the last rule set asked.
-
-    Read and replaced as one reference, so threads sharing it never mix two rule
-    sets' answers.
-    """
-    bombs = _LAST_BOMBS[0]
-    if bombs.rules is not rules:
-        bombs = _LAST_BOMBS[0] = _Bombs(rules)
-    return bombs
-
-
-_KEYS: Final = _Keys()
-_LAST_BOMBS: Final = [_Bombs(CLASSIC)]
-_SEQUENCES: Final = frozenset(kind.value for kind in ComboKind if kind.is_sequence)
-_SINGLE_KEY: Final = structural_key(1) & ~63
+_TWO: Final = Rank.TWO.value
 _ANY_TWO: Final = _bits.RANK_CARDS[_TWO]
 """The four 2s of either deck."""
 
@@ -1358,7 +843,7 @@ _INDEX: Final = (1 << 32) - 1
 
 def _lead(indices: Sequence[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
     """The longest sequence (lowest top among equals), else the lowest rank, fullest."""
-    sequences = [index for index in indices if keys[index] >> 12 in _SEQUENCES]
+    sequences = [index for index in indices if keys[index] >> 12 in SEQUENCES]
     if not sequences:
         lowest = min((keys[index] & 63) >> 2 for index in indices)
         sequences = [index for index in indices if (keys[index] & 63) >> 2 == lowest]
@@ -1366,27 +851,25 @@ def _lead(indices: Sequence[int], keys: Sequence[int], sizes: Sequence[int]) -> 
     return min(order, key=order.__getitem__)
 
 
-def _only_precious(hand: Hand, rules: RuleSet, bombs: _Bombs) -> bool:
-    """Whether every card of *hand* is a 2 or part of a bomb it holds."""
+def _only_precious(hand: int, rules: RuleSet, bombs: BombAnswers) -> bool:
+    """Whether every card of the mask *hand* is a 2 or part of a bomb it holds."""
     share = bombs.least_share
     if share is not None:
-        others = _bits.rank_counts(hand.mask & ~_ANY_TWO)  # per rank, 2s left out
+        others = _bits.rank_counts(hand & ~_ANY_TWO)  # per rank, 2s left out
         if not share:  # no bomb at all: only 2s are precious
             return not others
         held = (others + _bits.at_least_offset(1)) >> 3 & _bits.ONES
         if held & ~((others + _bits.at_least_offset(share)) >> 3):
             return False  # a rank holds fewer cards than any bomb takes of one
-    plays = rules.legal_plays(hand)
-    masks: list[int] = []
-    keys: list[int] = []
+    plays = rules.legal_plays(Hand(hand))
     if type(plays) is Plays:  # on the int core's masks and keys
-        _add_keyed(plays._masks, masks, keys)
+        masks: Sequence[int] = plays.masks
+        keys = keys_of(masks)
     else:
-        for combo in plays:
-            masks.append(combo.mask)
-            keys.append(combo.key)
+        masks = [combo.mask for combo in plays]
+        keys = [combo.key for combo in plays]
     covered = 0
     for mask, key in zip(masks, keys, strict=True):
         if (key & 63) >> 2 == _TWO or bombs[key >> 6]:
             covered |= mask
-    return hand.mask & ~covered == 0
+    return hand & ~covered == 0

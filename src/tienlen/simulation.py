@@ -35,28 +35,20 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
+from os import _exit as exit_now
 from types import FrameType
-from typing import Final, Protocol, TypeVar, overload
+from typing import ClassVar, Final, Protocol, TypeVar, overload
 
 import attrs
 
+from tienlen._checks import check_players, check_time_limit, check_type, short_repr
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind
+from tienlen.engine.keys import KEYS, BombAnswers
+from tienlen.engine.referee import play_out, trusts
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Play
-from tienlen.players import (
-    _KEYS,
-    _LIBRARY_BOTS,
-    Observation,
-    Player,
-    PlayerError,
-    _Bombs,
-    _check_players,
-    _check_time_limit,
-    _check_type,
-    _play,
-    _short_repr,
-)
+from tienlen.players import Observation, Player, PlayerError
 from tienlen.records import GameRecord, RecordError, record
 from tienlen.rules import BaseRules, RuleSet, as_rules
 from tienlen.rules.base import InstantWin, InstantWinHand
@@ -137,7 +129,7 @@ def _records(values: Iterable[GameRecord]) -> tuple[GameRecord, ...]:
     return tuple(values)
 
 
-def _add(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
+def add_counts(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
@@ -233,7 +225,7 @@ class SimulationStats:
             >>> empty.merge(empty) == empty
             True
         """
-        _check_type("other", other, SimulationStats)
+        check_type("other", other, SimulationStats)
         if other.seats != self.seats:
             msg = f"cannot merge stats of {self.seats} and {other.seats} seats"
             raise InvalidArgumentError(msg)
@@ -242,15 +234,17 @@ class SimulationStats:
         return SimulationStats(
             seats=self.seats,
             games=self.games + other.games,
-            wins=_add(self.wins, other.wins),
-            places=[_add(a, b) for a, b in zip(self.places, other.places, strict=True)],
-            score_sums=_add(self.score_sums, other.score_sums),
-            score_squares=_add(self.score_squares, other.score_squares),
+            wins=add_counts(self.wins, other.wins),
+            places=[
+                add_counts(a, b) for a, b in zip(self.places, other.places, strict=True)
+            ],
+            score_sums=add_counts(self.score_sums, other.score_sums),
+            score_squares=add_counts(self.score_squares, other.score_squares),
             total_actions=self.total_actions + other.total_actions,
             min_actions=min(mins) if mins else None,
             max_actions=max(maxs) if maxs else None,
-            bombs=_add(self.bombs, other.bombs),
-            chops=_add(self.chops, other.chops),
+            bombs=add_counts(self.bombs, other.bombs),
+            chops=add_counts(self.chops, other.chops),
             instant_wins=(*self.instant_wins, *other.instant_wins),
             records=(*self.records, *other.records),
         )
@@ -370,7 +364,7 @@ class _Batch:
 
 
 class _Counter:
-    """Counts bombs and catches as a game is played (the `players._Tally` protocol).
+    """Counts bombs and catches as a game is played (a `tienlen.engine.referee.Tally`).
 
     Under a `BaseRules` (the presets and any table built from settings) it works on
     keys, asking the rule set about each shape once (RULES §6.2, §6.6.2); any other
@@ -382,23 +376,24 @@ class _Counter:
     def __init__(self, seats: int) -> None:
         self.bombs = [0] * seats
         self.chops = [0] * seats
-        self._bombs: _Bombs | None = None
+        self._bombs: BombAnswers | None = None
         """Whether each shape code is a bomb under the rule set being played."""
 
-    def count(self, state: GameState, play: Play) -> None:
+    def count(self, state: GameState, play: Play, mask: int) -> None:
         rules = state.rules
         if type(rules) is not BaseRules:
             self._count_any(rules, state, play)
             return
         bombs = self._bombs
         if bombs is None or bombs.rules is not rules:
-            bombs = self._bombs = _Bombs(rules)
-        if not bombs[_KEYS[play._mask] >> 6]:
+            bombs = self._bombs = BombAnswers(rules)
+        if not bombs[KEYS[mask] >> 6]:
             return  # a catch is a bomb (RULES §6.6.2)
-        self.bombs[play._player] += 1
-        top = state._top
-        if top and _is_chop_target(bombs, top):
-            self.chops[play._player] += 1
+        player = play.player
+        self.bombs[player] += 1
+        top = state.top_mask
+        if top and _is_chop_target(bombs, KEYS[top]):
+            self.chops[player] += 1
 
     def _count_any(self, rules: RuleSet, state: GameState, play: Play) -> None:
         """`count` under any rule set, through its public methods."""
@@ -411,7 +406,7 @@ class _Counter:
             self.chops[play.player] += 1
 
 
-def _is_chop_target(bombs: _Bombs, key: int) -> bool:
+def _is_chop_target(bombs: BombAnswers, key: int) -> bool:
     """`BaseRules.is_chop_target` on a key: a single or pair of 2s, or a bomb."""
     if key >> 12 in _SINGLE_OR_PAIR:
         return (key & 63) >> 2 == Rank.TWO.value
@@ -477,15 +472,23 @@ def _is_a_signal(error: BaseException) -> bool:
     )
 
 
-def _guarded(players: tuple[Player, ...]) -> tuple[Player, ...]:
-    """*players*, each but the library's own bots (which never exit) `_Guarded`."""
+class _DeclaredGuard(_Guarded):
+    """The `_Guarded` of a bot that declares ``changes_nothing``: so does its guard."""
+
+    __slots__ = ()
+
+    changes_nothing: ClassVar[bool] = True
+
+
+def guarded(players: tuple[Player, ...]) -> tuple[Player, ...]:
+    """*players*, each `_Guarded`, keeping what it declares (`trusts`)."""
     return tuple(
-        player if type(player) in _LIBRARY_BOTS else _Guarded(player)
+        _DeclaredGuard(player) if trusts(player) else _Guarded(player)
         for player in players
     )
 
 
-def _unguarded(error: PlayerError) -> PlayerError:
+def unguarded(error: PlayerError) -> PlayerError:
     """*error* naming the bot itself rather than its `_Guarded`, and its own exit."""
     guard = error.player
     if not isinstance(guard, _Guarded):
@@ -494,7 +497,7 @@ def _unguarded(error: PlayerError) -> PlayerError:
     problem = error.problem
     if isinstance(cause, _Quit):
         cause = cause.error
-        problem = f"raised {_short_repr(cause)}"
+        problem = f"raised {short_repr(cause)}"
     plain = PlayerError(error.seat, guard.player, error.action, problem=problem)
     plain.__cause__ = cause
     return plain
@@ -507,7 +510,7 @@ def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
         PlayerError: a player failed a decision; the error names the batch and game.
     """
     rng = random.Random(f"tienlen-sim:{batch.seed}:{batch.index}")
-    players = _guarded(batch.players)
+    players = guarded(batch.players)
     seats = len(players)
     counter = _Counter(seats)
     wins = [0] * seats
@@ -521,9 +524,9 @@ def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
     for game in range(batch.games):
         start = GameState.deal(batch.rules, seats, rng)
         try:
-            final = _play(start, players, rng, counter, batch.time_limit)
+            final = play_out(start, players, rng, counter, batch.time_limit)
         except PlayerError as error:
-            located = _unguarded(error)
+            located = unguarded(error)
             raise located.in_game(batch.index, game) from located.__cause__
         result = final.result
         assert result is not None
@@ -579,7 +582,7 @@ class ExecutorError(TienLenError, RuntimeError):
     """
 
 
-class _Planned(Sequence[_T]):
+class Planned(Sequence[_T]):
     """The batches of a run, each made when it is read: a sequence, not a list.
 
     A sequence, not an iterator, so that every executor takes it (Dask's refuses
@@ -815,15 +818,15 @@ def simulate(
     first_batch = _check_count("first_batch", first_batch, 0)
     rules = as_rules(rules)
     _check_arguments(seed, executor, record_games)
-    _check_players(players)
-    _check_time_limit(time_limit)
+    check_players(players)
+    check_time_limit(time_limit)
     seats = len(players)
     rules.deal_size(seats)  # raises InvalidRulesError for a wrong table size
     if record_games and not isinstance(rules, BaseRules):
         raise RecordError("rules", f"cannot record a custom rule set {rules!r}")
     team = tuple(players)
     indices = range(first_batch, first_batch + -(-n_games // batch_size))
-    batches = _Planned(  # made as they are run: a huge simulation starts at once
+    batches = Planned(  # made as they are run: a huge simulation starts at once
         indices,
         lambda index: _Batch(
             index=index,
@@ -907,7 +910,7 @@ def _start_worker(parent: int) -> None:
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:  # the parent died before the line above
-        os._exit(1)
+        exit_now(1)
 
 
 _PR_SET_PDEATHSIG: Final = 1
@@ -927,7 +930,7 @@ def _stop(executor: ProcessPoolExecutor, grace: float = 0.0) -> None:
     thread a bot left behind (a process waits for its non-daemon threads at exit).
     """
     # The executor only lends its processes through this private mapping.
-    processes = list((executor._processes or {}).values())
+    processes = list((vars(executor).get("_processes") or {}).values())
     executor.shutdown(wait=False, cancel_futures=True)
     deadline = time.monotonic() + grace
     for process in processes:
@@ -1003,7 +1006,7 @@ def process_pool(
     if workers > _MAX_WORKERS:
         msg = f"workers must be at most {_MAX_WORKERS}, got {workers}"
         raise InvalidArgumentError(msg)
-    _check_time_limit(timeout, "timeout")
+    check_time_limit(timeout, "timeout")
     executor = ProcessPoolExecutor(
         workers, initializer=_start_worker, initargs=(os.getpid(),)
     )

@@ -23,11 +23,11 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
+from tienlen._checks import check_type
 from tienlen.cards import Card, Hand, Rank
 from tienlen.combos import Combo
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
-from tienlen.players import _check_type
 
 __all__ = ["card", "cards", "combo", "hand", "state"]
 
@@ -161,7 +161,7 @@ def _card_row(cards: object) -> tuple[Card, ...]:
         raise TypeError(msg)
     row = tuple(cards)
     for item in row:
-        _check_type("every card", item, Card)
+        check_type("every card", item, Card)
     return row
 
 
@@ -231,7 +231,7 @@ def card(card: Card, *, size: float = 1.0) -> str:
 
     .. versionadded:: 0.1
     """
-    _check_type("card", card, Card)
+    check_type("card", card, Card)
     _check(size, 0)
     return _document(
         _CARD_W, _CARD_H, _card_group(card, 0, 0), label=_name(card), size=size
@@ -302,7 +302,7 @@ def hand(
 
     .. versionadded:: 0.1
     """
-    _check_type("hand", hand, Hand)
+    check_type("hand", hand, Hand)
     row = hand.cards
     text = _count(len(row)) if caption is None else caption
     return _captioned(row, text, size=size, overlap=overlap)
@@ -339,7 +339,7 @@ def combo(
 
     .. versionadded:: 0.1
     """
-    _check_type("combo", combo, Combo)
+    check_type("combo", combo, Combo)
     text = str(combo.shape) if caption is None else caption
     return _captioned(combo.cards, text, size=size, overlap=overlap)
 
@@ -414,7 +414,7 @@ def state(state: GameState, *, size: float = 0.6) -> str:
 
     .. versionadded:: 0.1
     """
-    _check_type("state", state, GameState)
+    check_type("state", state, GameState)
     _check(size, 0)
     header = f"{state.rules.name}, {state.players} players"
     result = _result_line(state)

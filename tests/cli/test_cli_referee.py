@@ -297,7 +297,7 @@ def test_every_command_turns_ctrl_c_into_one_line_and_130(
     def interrupted(*_: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("tienlen.cli._rules", interrupted)
+    monkeypatch.setattr("tienlen.cli.rules_from_args", interrupted)
     assert main(argv, out=io.StringIO()) == 130
     assert capsys.readouterr().err == "tienlen: interrupted\n"
     assert main([*argv, "--lang", "vi"], out=io.StringIO()) == 130

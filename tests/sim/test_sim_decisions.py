@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
+import attrs
 import pytest
 
 from tienlen import (
@@ -21,7 +22,6 @@ from tienlen import (
     Action,
     GameState,
     GreedyPlayer,
-    IllegalPlayError,
     Observation,
     Play,
     Player,
@@ -31,7 +31,7 @@ from tienlen import (
 )
 from tienlen.actions import Actions
 from tienlen.engine.movegen import Leads
-from tienlen.players import _Glance, _play
+from tienlen.engine.referee import play_out
 
 
 class Tampering:
@@ -187,7 +187,7 @@ def test_a_planted_value_that_cannot_be_compared_is_a_change() -> None:
 
 @pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
 def test_the_unchecked_entry_plays_the_same_games(rules: object) -> None:
-    """`players._play(..., checked=False)` (search rollouts) gives `play_game`'s games."""
+    """`players.play_out(..., checked=False)` (search rollouts) gives `play_game`'s games."""
     bots: list[Player] = [
         GreedyPlayer(),
         RandomPlayer(),
@@ -197,13 +197,16 @@ def test_the_unchecked_entry_plays_the_same_games(rules: object) -> None:
     for seed in range(8):
         start = GameState.deal(rules, 4, seed)  # type: ignore[arg-type]
         checked = play_game(start, bots, random.Random(seed))
-        fast = _play(start, bots, random.Random(seed), None, checked=False)
+        fast = play_out(start, bots, random.Random(seed), None, checked=False)
         assert fast == checked
         assert fast.history == checked.history
 
 
 def test_the_unchecked_entry_still_refuses_an_illegal_action() -> None:
-    """Unchecked, a bot's illegal action is refused by `GameState.apply` (RULES §1.5)."""
+    """Unchecked, a bot's illegal action is still refused (RULES §1.5).
+
+    The referee checks in full every choice that is not a play the state listed.
+    """
 
     class Illegal:
         def act(
@@ -213,8 +216,8 @@ def test_the_unchecked_entry_still_refuses_an_illegal_action() -> None:
             return Play(player=observation.seat, cards="2h 2d")
 
     start = GameState.deal(CLASSIC, 4, 1)
-    with pytest.raises(IllegalPlayError):
-        _play(start, [Illegal()] * 4, random.Random(1), None, checked=False)
+    with pytest.raises(PlayerError, match="not one of its"):
+        play_out(start, [Illegal()] * 4, random.Random(1), None, checked=False)
 
 
 def test_a_play_changed_inside_a_jump_in_offer_is_seen() -> None:
@@ -326,18 +329,22 @@ def test_a_time_limit_checks_the_library_bots_too(
 
 
 @pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
-def test_a_glance_reads_as_the_observation(rules: object) -> None:
-    """What a trusted `GreedyPlayer` reads of its turn equals its `Observation`'s."""
+def test_a_lazy_observation_reads_as_a_whole_one(rules: object) -> None:
+    """Read from the snapshot, the quick properties equal a whole observation's.
+
+    `attrs.evolve` builds the observation whole (every field through ``__init__``),
+    so its properties are computed from its fields, not from the snapshot.
+    """
     rng = random.Random(7)
     for seed in range(6):
         state = GameState.deal(rules, 4, seed)  # type: ignore[arg-type]
         while not state.is_over:
-            seat = state.to_act
-            assert seat is not None
-            counts = tuple(mask.bit_count() for mask in state._masks)
-            seen, glance = Observation.of(state, seat), _Glance(state, seat, counts)
-            for name in ("hand", "rules", "jumping_in", "is_leading", "may_continue"):
-                assert getattr(glance, name) == getattr(seen, name), name
-            assert glance.fewest_opponent_cards == seen.fewest_opponent_cards
+            for seat in range(4):
+                lazy = Observation.of(state, seat)
+                whole = attrs.evolve(Observation.of(state, seat))
+                assert "_view" not in vars(whole)
+                for name in ("hand_mask", "is_leading", "fewest_opponent_cards"):
+                    assert getattr(lazy, name) == getattr(whole, name), name
+                assert lazy == whole
             actions = state.legal_actions()
             state = state.apply(actions[rng.randrange(len(actions))])

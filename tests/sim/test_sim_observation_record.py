@@ -18,6 +18,7 @@ import pytest
 from tests.strategies import PRESETS
 from tienlen import (
     CLASSIC,
+    JUSTUS_PANG,
     POKER,
     Action,
     BaseRules,
@@ -30,6 +31,7 @@ from tienlen import (
     RandomPlayer,
     play_game,
 )
+from tienlen.engine.view import LOG
 
 PRESET_IDS = [rules.name for rules in PRESETS]
 
@@ -107,8 +109,8 @@ def test_observations_share_the_states_record() -> None:
     """No history is copied per decision: observations hold the state's record."""
     state = GameState.from_hands(["3s 7h 8h", "4d 9c", "5c Jd 2s"], CLASSIC).play("3s")
     seen = Observation.of(state, 1)
-    assert seen.__dict__["_public"]._log is state._log
-    assert "history" not in vars(seen)
+    assert seen.__dict__["_view"][LOG] is state._log
+    assert set(vars(seen)) == {"_view"}  # nothing computed until read
     assert [str(action) for action in seen.history] == ["3s"]
     assert seen.played == Hand.parse("3s")
 
@@ -142,3 +144,58 @@ def test_setup_flags_follow_the_deal() -> None:
     assert (seen.first_game, seen.after_instant_win) == (False, True)
     built = attrs.evolve(seen)
     assert (built.first_game, built.after_instant_win) == (False, True)
+
+
+def _reference(state: GameState, seat: int) -> dict[str, object]:
+    """Every observation field of *seat*, from the state's public API alone."""
+    acting = seat == state.to_act
+    return {
+        "seat": seat,
+        "hand": state.hand(seat),
+        "rules": state.rules,
+        "players": state.players,
+        "direction": state.rules.direction,
+        "to_act": state.to_act,
+        "jumping_in": state.to_act is not None and not acting,
+        "top": state.top,
+        "last_player": state.last_player,
+        "passed": state.passed,
+        "out": frozenset(p for p in range(state.players) if state.out >> p & 1),
+        "finish_order": state.finish_order,
+        "frozen": state.frozen,
+        "card_counts": tuple(len(hand) for hand in state.hands),
+        "played": Hand(sum(a.cards.mask for a in state.history if isinstance(a, Play))),
+        "history": state.history,
+        "must_include": state.must_include if acting else None,
+        "may_decline": acting and state.may_decline,
+        "may_continue": acting and seat == state.last_player and state.is_continuing,
+        "first_game": state.setup.first_game,
+        "after_instant_win": state.setup.after_instant_win,
+    }
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER, JUSTUS_PANG], ids=lambda r: r.name)
+def test_every_lazy_field_reads_as_the_state_says(rules: BaseRules) -> None:
+    """Issue 21 item 3: each field, read alone from a fresh lazy observation, is right.
+
+    Fields are read one per fresh observation (so none is computed by another), and
+    compared with the state's public API; the quick properties too.
+    """
+    rng = random.Random(11)
+    state = GameState.deal(rules, 4, rng)
+    while not state.is_over:
+        for seat in range(4):
+            expected = _reference(state, seat)
+            for name, value in expected.items():
+                assert getattr(Observation.of(state, seat), name) == value, name
+            seen = Observation.of(state, seat)
+            assert seen.hand_mask == state.hand(seat).mask
+            assert seen.is_leading == (seat == state.to_act and state.top is None)
+            others = [
+                len(state.hand(p))
+                for p in range(4)
+                if p != seat and not state.out >> p & 1
+            ]
+            assert seen.fewest_opponent_cards == (min(others) if others else None)
+        actions = state.legal_actions()
+        state = state.apply(actions[rng.randrange(len(actions))])

@@ -47,7 +47,9 @@ from tienlen import (
     TienLenError,
     play_game,
 )
-from tienlen.players import _bombs, _only_precious, _play
+from tienlen.engine.keys import bomb_answers
+from tienlen.engine.referee import play_out
+from tienlen.players import _only_precious
 
 PRESETS = list(RULESETS.values())
 PRESET_IDS = [rules.name for rules in PRESETS]
@@ -237,10 +239,9 @@ def test_observation_fields() -> None:
     assert other.fewest_opponent_cards == 2
     assert seen.first_game
     assert not seen.after_instant_win
-    # built without attrs' init, yet exactly the attrs fields (history and played
-    # read lazily from the shared record), equal to a rebuilt one
-    lazy = {"history", "played"}
-    assert set(vars(seen)) == OBSERVATION_FIELDS - lazy | {"_public"}
+    # built without attrs' init, each field computed when read, equal to a rebuilt one
+    assert set(vars(seen)) <= OBSERVATION_FIELDS | {"_view"}
+    assert set(vars(Observation.of(state, 0))) == {"_view"}
     assert attrs.evolve(seen) == seen
     assert hash(attrs.evolve(seen)) == hash(seen)
 
@@ -617,9 +618,9 @@ def test_greedy_knows_a_hand_of_only_2s_and_bombs(
     The quick test: no rank but the 2s holds fewer cards than any bomb takes of one.
     """
     hand = Hand(sum(1 << card for card in cards))
-    assert _only_precious(hand, rules, _bombs(rules)) is _precious_by_listing(
-        hand, rules
-    )
+    assert _only_precious(
+        hand.mask, rules, bomb_answers(rules)
+    ) is _precious_by_listing(hand, rules)
 
 
 GREEDY_GAMES = "d93bbc0555e38c15dfb55905c7d6436eaeb49dcdc63e978e8b90ea224230c664"
@@ -701,7 +702,7 @@ def test_nothing_a_bot_is_handed_reaches_a_hidden_hand(
             )
         ]
         if way == "unchecked":
-            final = _play(start, peekers, rng, None, checked=False)
+            final = play_out(start, peekers, rng, None, checked=False)
         else:
             limit = 60.0 if way == "time limit" else None
             final = play_game(start, peekers, rng, time_limit=limit)

@@ -13,7 +13,7 @@ import pytest
 
 from tests.strategies import PRESETS
 from tienlen import Action, BaseRules, GameState, GreedyPlayer, Play
-from tienlen.players import _play
+from tienlen.engine.referee import play_out
 from tienlen.simulation import _Counter
 
 PRESET_IDS = [rules.name for rules in PRESETS]
@@ -24,7 +24,8 @@ class _Generic(_Counter):
 
     __slots__ = ()
 
-    def count(self, state: GameState, action: Action) -> None:
+    def count(self, state: GameState, action: Action, mask: int) -> None:
+        del mask
         if isinstance(action, Play):
             self._count_any(state.rules, state, action)
 
@@ -35,9 +36,9 @@ class _Both:
     def __init__(self, seats: int) -> None:
         self.fast, self.generic = _Counter(seats), _Generic(seats)
 
-    def count(self, state: GameState, play: Play) -> None:
-        self.fast.count(state, play)
-        self.generic.count(state, play)
+    def count(self, state: GameState, play: Play, mask: int) -> None:
+        self.fast.count(state, play, mask)
+        self.generic.count(state, play, mask)
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
@@ -47,7 +48,7 @@ def test_key_tally_equals_the_rule_sets_answers(rules: BaseRules) -> None:
     both = _Both(4)
     for _ in range(40):
         state = GameState.deal(rules, players=4, seed=rng)
-        _play(state, [GreedyPlayer(danger=13)] * 4, rng, both)
+        play_out(state, [GreedyPlayer(danger=13)] * 4, rng, both)
     assert both.fast.bombs == both.generic.bombs
     assert both.fast.chops == both.generic.chops
     assert sum(both.fast.bombs) > 0

@@ -18,9 +18,10 @@ from typing import Final
 import attrs
 
 from tienlen._checks import check_count
+from tienlen.engine import referee
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, _play
+from tienlen.players import GreedyPlayer, Observation, Player
 
 _GREEDY: Final = GreedyPlayer()
 
@@ -105,21 +106,17 @@ def play_out(
     """Every seat's score once *world* is played to the end, everyone following *policy*.
 
     *declining* is a seat that has just declined a jump-in in *world*: it is not
-    asked again at that moment. The library's own policies play unchecked (their
-    choices are offered actions); any other policy's decisions are checked as in
-    `play_game`.
+    asked again at that moment. A policy that declares ``changes_nothing``
+    (`tienlen.players.Player`; the library's own bots do) plays unchecked; any other
+    policy's decisions are checked as in `play_game`.
     """
     players: list[Player] = [policy] * world.players
     if declining is not None:
         players[declining] = _Declining(policy, declining, len(world.history))
-    trusted = type(policy) in _TRUSTED_POLICIES
-    final = _play(world, players, rng, None, checked=not trusted)
+    trusted = referee.trusts(policy)
+    final = referee.play_out(world, players, rng, None, checked=not trusted)
     assert final.result is not None
     return final.result.scores
-
-
-_TRUSTED_POLICIES: Final = (GreedyPlayer, RandomPlayer)
-"""The rollout policies whose decisions need no per-decision checks."""
 
 
 def own_actions(world: GameState) -> list[Action]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from argparse import _SubParsersAction
 from importlib.util import find_spec
 from pathlib import Path
 from typing import IO, Final
@@ -42,7 +43,7 @@ def data_dir() -> Path:
 
 
 def add_commands(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    commands: _SubParsersAction[argparse.ArgumentParser],
     formatter: type[argparse.HelpFormatter],
 ) -> None:
     """Add ``serve`` and ``bot`` to the command line's *commands*.
@@ -122,9 +123,9 @@ def _available(*modules: str) -> bool:
 
 def _rules(args: argparse.Namespace) -> BaseRules:
     """The main table's rules: read as every command reads ``--rules``/``--rules-file``."""
-    from tienlen.cli import _rules as read_rules  # noqa: PLC0415  # no import cycle
+    from tienlen.cli import rules_from_args  # noqa: PLC0415  # no import cycle
 
-    return read_rules(args)
+    return rules_from_args(args)
 
 
 def _serve(args: argparse.Namespace, out: IO[str]) -> int:

@@ -1,0 +1,441 @@
+"""The referee: asks each seat's bot for its decisions and checks every answer.
+
+`play_out` plays a state to its end, asking the bots (`tienlen.players.Player`) through
+a `Referee`; `tienlen.players.play_game`, `tienlen.simulation.simulate` and the search's
+rollouts all go through it. `poll` asks the seats that may jump in (Poker, RULES §6.4).
+
+**One path.** Every decision calls the bot's ``act`` with a lazy
+`tienlen.players.Observation` and the seat's own actions, detached from the state.
+A bot may declare, with the class attribute ``changes_nothing = True``, that it
+changes nothing it is handed and needs no isolation: without a time limit it is
+then handed the state's own actions and asked without the snapshot and
+fingerprint taken around ``act`` (`trusts`). `RandomPlayer` and `GreedyPlayer`
+declare it; any class may. What the referee still checks of a declared bot: that
+it did not raise, and that its choice is one of the actions it was offered, on the
+cards (`listed`); `GameState.apply` checks any action without the state's trust
+token. What it no longer sees: a change to the observation, or to the actions
+object, that leaves the choice one of the offered actions.
+
+Example:
+    >>> import random
+    >>> from tienlen import CLASSIC, GameState, RandomPlayer
+    >>> state = GameState.deal(CLASSIC, players=4, seed=5)
+    >>> play_out(state, [RandomPlayer()] * 4, random.Random(5), None).is_over
+    True
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Final, Protocol
+
+from tienlen._checks import short_repr
+from tienlen.actions import PASSES, Actions, make_play
+from tienlen.engine.movegen import Leads
+from tienlen.engine.view import FIELDS, card_counts, game_view, seat_view
+from tienlen.errors import InvalidArgumentError
+from tienlen.game import Action, GameState, Pass, Play
+from tienlen.players import Observation, PlayerError
+
+if TYPE_CHECKING:
+    from tienlen.players import Player
+
+__all__ = [
+    "Referee",
+    "Tally",
+    "changed",
+    "fingerprint",
+    "listed",
+    "play_out",
+    "poll",
+    "resolve",
+    "trusts",
+]
+
+
+def trusts(player: object) -> bool:
+    """Whether *player* declares that it changes nothing it is handed.
+
+    The declaration is a class attribute, ``changes_nothing = True`` (exactly
+    ``True``); an instance attribute does not count.
+
+    Example:
+        >>> from tienlen import GreedyPlayer
+        >>> class Mine:
+        ...     changes_nothing = True
+        ...     def act(self, observation, actions, rng):
+        ...         return actions[0]
+        >>> trusts(GreedyPlayer()), trusts(Mine()), trusts(object())
+        (True, True, False)
+    """
+    return getattr(type(player), "changes_nothing", False) is True
+
+
+class Tally(Protocol):
+    """What `play_out` tells about each play (`tienlen.simulation` counts bombs)."""
+
+    def count(self, state: GameState, play: Play, mask: int) -> None:
+        """Note *play* (its cards *mask*), about to be applied to *state*.
+
+        Passes are not told.
+        """
+        ...
+
+
+class Referee:
+    """What `play_out` keeps for one game: the players, the rng, the time limit.
+
+    It asks a player for each decision and checks the answer (issue 14 §4): a player
+    that raises, changes what it was handed, exceeds the time limit or chooses an
+    action it was not offered ends the game with a `PlayerError`.
+
+    Nothing a guarded bot's code is handed reaches another seat's cards (issue 20
+    item 7): the observation holds a snapshot of what the seat may see
+    (`seat_view`), and the actions are a copy detached from the state, holding only
+    the seat's own actions. A bot that declares ``changes_nothing`` promises it
+    needs no such isolation: it is handed the state's own `Actions` (no copy).
+    """
+
+    __slots__ = ("_declared", "_game", "_limit", "_players", "_rng", "_trusted")
+
+    def __init__(
+        self,
+        state: GameState,
+        players: Sequence[Player],
+        rng: random.Random,
+        time_limit: float | None,
+        *,
+        checked: bool = True,
+    ) -> None:
+        self._players = players
+        self._rng = rng
+        self._limit = time_limit
+        self._game = game_view(state)
+        self._declared = tuple(
+            time_limit is None and trusts(player) for player in players
+        )
+        """Per seat: whether its bot declares ``changes_nothing`` (no time limit)."""
+        self._trusted = tuple(not checked or declared for declared in self._declared)
+        """Per seat: whether its decisions go without snapshot (`decide`)."""
+
+    def poll_turn(
+        self, state: GameState, actions: Actions, counts: tuple[int, ...]
+    ) -> Action:
+        """The action of *state*'s turn when other seats may jump in (`poll`).
+
+        They are asked first (Poker, RULES §6.4); then the player to act.
+        """
+
+        def ask(seat: int, offer: tuple[Action, ...]) -> Action:
+            return self.ask(state, seat, offer, counts)
+
+        own, jump_in = poll(state, actions, ask)
+        if jump_in is not None:
+            return jump_in
+        return self.ask(state, actions._player, own, counts)
+
+    def ask(
+        self,
+        state: GameState,
+        seat: int,
+        offered: Actions | tuple[Action, ...],
+        counts: tuple[int, ...],
+    ) -> Action:
+        """*seat*'s choice among *offered* in *state*, checked.
+
+        The player's ``act`` is always called, with a lazy observation. A bot that
+        declares ``changes_nothing`` (`trusts`) is handed *offered* itself and asked
+        without the snapshot (no time limit); any other bot gets the actions detached
+        from the state and is asked through `decide`. A Poker jump-in offer is
+        always asked through `decide`. Then the choice is checked: a play made by
+        the state's legal actions (its trust token) on its cards against *offered*,
+        the referee's own copy (`listed`); anything else in full (`resolve`).
+
+        Raises:
+            PlayerError: the player raised, failed `decide`'s checks, or chose an
+                action it was not offered.
+        """
+        seen = _new(Observation)  # `tienlen.players.observe`, inlined: the hot path
+        seen.__dict__["_view"] = seat_view(state, seat, counts, self._game)
+        player = self._players[seat]
+        if type(offered) is not Actions:  # a jump-in offer (rare)
+            choice = self.decide(seat, seen, offered)
+        elif not self._trusted[seat]:
+            choice = self.decide(seat, seen, offered._detached())
+        else:
+            handed = offered if self._declared[seat] else offered._detached()
+            try:
+                choice = player.act(seen, handed, self._rng)
+            except Exception as error:
+                raise _raised(seat, player, error) from error
+        if type(choice) is Play:
+            if (
+                choice._origin == state._serial  # made by the state's legal actions
+                and type(choice._player) is int
+                and choice._player == seat
+                and listed(choice, offered)  # and not changed since
+            ):
+                return choice
+        elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
+            return choice
+        return resolve(seat, player, choice, offered, state)
+
+    def decide(
+        self,
+        seat: int,
+        seen: Observation,
+        handed: Actions | tuple[Action, ...],
+    ) -> object:
+        """Ask *seat*'s player to choose among *handed*: its choice, not yet checked.
+
+        The observation is compared before and after with its snapshot and *handed*
+        with its fingerprint, and the call is timed against the time limit.
+
+        Raises:
+            PlayerError: the player raised, changed *seen* or *handed*, or took
+                longer than the time limit.
+        """
+        player = self._players[seat]
+        printed = fingerprint(handed)
+        limit = self._limit
+        start = elapsed = 0.0
+        if limit is not None:
+            start = time.perf_counter()
+        try:
+            choice = player.act(seen, handed, self._rng)
+        except Exception as error:
+            raise _raised(seat, player, error) from error
+        if limit is not None:
+            elapsed = time.perf_counter() - start
+        if changed(seen, handed, printed):
+            problem = "changed the observation or the actions it was handed"
+            raise PlayerError(seat, player, choice, problem=problem)
+        if limit is not None and elapsed > limit:
+            problem = (
+                f"took {elapsed:.3f} s to decide, over the time limit of {limit:g} s"
+            )
+            raise PlayerError(seat, player, choice, problem=problem)
+        return choice
+
+
+def _raised(seat: int, player: Player, error: Exception) -> PlayerError:
+    """The `PlayerError` of *seat*'s *player* raising *error* while deciding."""
+    return PlayerError(seat, player, None, problem=f"raised {short_repr(error)}")
+
+
+def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
+    """What *offered* holds, to compare before and after a player's decision.
+
+    `Actions` are their attributes, and a lazy `Leads` of the move generator the
+    lists it holds; a tuple (a Poker jump-in offer) is the seat and cards of each of
+    its actions.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
+        >>> fingerprint(actions) == fingerprint(actions)
+        True
+    """
+    if type(offered) is not Actions:
+        return tuple(
+            (a._player, a._mask) if type(a) is Play else (a, a.player) for a in offered
+        )
+    printed = _ACTION_FIELDS(offered)
+    masks = offered._masks
+    if type(masks) is Leads:
+        blocks = masks._blocks
+        return (
+            printed,
+            tuple(masks._head),
+            masks._hand,
+            tuple(masks._found),  # the maximal runs iterating expands
+            tuple(blocks),
+            masks._len,
+            *[tuple(block[1]) for block in blocks],  # each block's rank states
+        )
+    return printed
+
+
+_ACTION_FIELDS: Final = operator.attrgetter(*Actions.__slots__)
+_new: Final = object.__new__
+
+
+def changed(
+    seen: Observation, handed: Actions | tuple[Action, ...], printed: object
+) -> bool:
+    """Whether *seen* or *handed* (fingerprinted *printed*) changed during a decision.
+
+    An observation has changed when its snapshot was replaced or a field it holds
+    differs from the field computed afresh from the snapshot. Something a player put
+    in their place that cannot even be compared (its ``__eq__`` raises) counts as a
+    change.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Observation
+        >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+        >>> seen, actions = Observation.of(state, 0), state.legal_actions()
+        >>> changed(seen, actions, fingerprint(actions))
+        False
+        >>> seen.__dict__["hand"] = seen.hand | state.hand(1)
+        >>> changed(seen, actions, fingerprint(actions))
+        True
+    """
+    try:
+        fields = seen.__dict__
+        view = fields.get("_view")
+        if view is None or type(view) is not tuple:
+            return True
+        for name, value in fields.items():
+            if name == "_view":
+                continue
+            compute = FIELDS.get(name)
+            if compute is None:
+                return True
+            expected = compute(view)
+            if value is not expected and expected != value:
+                return True
+        return fingerprint(handed) != printed
+    except Exception:  # noqa: BLE001 - a hostile __eq__ planted by the player
+        return True
+
+
+def listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
+    """Whether *play*'s cards are among the plays *offered* lists (for its seat).
+
+    The trust token says a play was made by the state's legal actions, not that the
+    player left it as it was: this is what makes a trusted play safe to apply.
+    Computed on masks, without building the actions.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> actions = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).legal_actions()
+        >>> listed(actions[0], actions)
+        True
+    """
+    if type(offered) is not Actions:
+        return play in offered  # the offer's plays are fingerprinted unchanged
+    mask = play._mask
+    if not mask & (mask - 1) and mask & offered._singles:
+        return True
+    return mask in offered._masks
+
+
+def resolve(
+    seat: int,
+    player: Player,
+    choice: object,
+    offered: Actions | tuple[Action, ...],
+    state: GameState,
+) -> Action:
+    """*choice*, checked to be one of the offered actions (or equal to one).
+
+    Only a real `Play` or `Pass` for a real ``int`` seat qualifies: a subclass, or a
+    look-alike player number (``True``, ``1.0``, an ``int`` subclass) never does. A
+    play is checked on its cards, whatever trust token it carries.
+
+    Raises:
+        PlayerError: *choice* is not one of the offered actions.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Play
+        >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+        >>> resolve(0, None, Play(player=0, cards="3s"), state.legal_actions(), state)
+        Play(player=0, cards=Hand.parse('3s'))
+    """
+    if (
+        (type(choice) is Play or type(choice) is Pass)
+        and type(choice.player) is int
+        and choice.player == seat
+        and _offers(offered, choice, state)
+    ):
+        return choice
+    raise PlayerError(seat, player, choice, offered)
+
+
+def _offers(
+    offered: Actions | tuple[Action, ...], choice: Play | Pass, state: GameState
+) -> bool:
+    """Whether *choice* (a real action for the right seat) is one of *offered*."""
+    if type(offered) is Actions:  # on its cards, whatever token it carries
+        return state.is_legal(choice)
+    return choice in offered
+
+
+def play_out(
+    state: GameState,
+    players: Sequence[Player],
+    rng: random.Random,
+    tally: Tally | None,
+    time_limit: float | None = None,
+    *,
+    checked: bool = True,
+) -> GameState:
+    """`tienlen.players.play_game` (arguments unchecked), telling *tally* every play.
+
+    With *checked* false, every seat is asked as a declared bot is (no snapshot, no
+    time limit; one that raises is still a `PlayerError`): only for bots whose
+    choices are offered actions (the search's rollouts).
+
+    Raises:
+        InvalidArgumentError: *players* does not have one player per seat.
+        PlayerError: as `tienlen.players.play_game`.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, GreedyPlayer
+        >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+        >>> [str(a) for a in play_out(state, [GreedyPlayer()] * 2, random.Random(0), None).history]
+        ['3s', '5d', 'pass', '6d']
+    """
+    if len(players) != state.players:
+        msg = f"{len(players)} players for a {state.players}-player game"
+        raise InvalidArgumentError(msg)
+    referee = Referee(state, players, rng, time_limit, checked=checked)
+    left = list(card_counts(state))  # cards held, by seat
+    counts = tuple(left)
+    ask = referee.ask
+    while state.to_act is not None:
+        actions = state.legal_actions()
+        if actions._others:  # somebody may jump in (Poker, RULES §6.4)
+            chosen = referee.poll_turn(state, actions, counts)
+        else:
+            chosen = ask(state, actions._player, actions, counts)
+        if type(chosen) is not Play:
+            state = state.apply(chosen)
+            continue
+        if tally is not None:
+            tally.count(state, chosen, chosen._mask)
+        state = state.apply(chosen)
+        left[chosen._player] -= chosen._mask.bit_count()
+        counts = tuple(left)
+    return state
+
+
+def poll(
+    state: GameState,
+    actions: Actions,
+    ask: Callable[[int, tuple[Action, ...]], Action],
+) -> tuple[Actions | tuple[Action, ...], Play | None]:
+    """`tienlen.players.poll_jump_ins` with the state's legal *actions* known.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+        >>> actions = state.legal_actions()
+        >>> poll(state, actions, lambda seat, offer: offer[0]) == (actions, None)
+        True
+    """
+    if not actions._others:  # the common case: nobody may jump in
+        return actions, None
+    to_act = state.to_act
+    own = tuple(action for action in actions if action.player == to_act)
+    for seat, group in actions._others:
+        plays = tuple(make_play(seat, mask, actions._serial) for mask in group)
+        offer: tuple[Action, ...] = (*plays, Pass(player=seat))
+        choice = ask(seat, offer)
+        if type(choice) is Play and choice in plays:
+            return own, choice
+    return own, None

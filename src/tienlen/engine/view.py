@@ -1,0 +1,260 @@
+"""What one seat may see of a state, as ints, and the observation fields computed from it.
+
+`seat_view` takes, from a `GameState`, only what the seat may see: its own hand's
+mask, the public table (the top, who passed, who is out, card counts) and the shared
+record of actions. It holds no `GameState` and no other seat's cards, so the lazy
+`tienlen.players.Observation` built on it can be handed to a bot's code (issue 20
+item 7). `FIELDS` computes each observation field from a view, when it is first read.
+
+Example:
+    >>> from tienlen import CLASSIC, GameState
+    >>> state = GameState.from_hands(["3s 7h", "4d 9c", "5c Jd"], CLASSIC).play("3s")
+    >>> view = seat_view(state, 1, (1, 2, 2), game_view(state))
+    >>> str(FIELDS["top"](view)), FIELDS["to_act"](view), FIELDS["card_counts"](view)
+    ('3s', 1, (1, 2, 2))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from tienlen.actions import Play, hand_of
+from tienlen.cards import DECK, Hand
+from tienlen.combos import make_combo
+
+if TYPE_CHECKING:
+    from tienlen.game import Action, GameState
+
+__all__ = [
+    "FIELDS",
+    "GAME_ITEMS",
+    "ITEMS",
+    "SEAT_SETS",
+    "GameView",
+    "SeatView",
+    "card_counts",
+    "game_view",
+    "history_of",
+    "seat_view",
+]
+
+GameView = tuple[object, int, object, bool, bool]
+"""What every seat sees alike for a whole game: rules, players, direction, and the
+setup's ``first_game`` and ``after_instant_win`` (`game_view`)."""
+
+SeatView = tuple[Any, ...]
+"""One seat's view of one state, as a flat tuple read by index (`seat_view`)."""
+
+# The indices of a `SeatView`.
+SEAT: Final = 0
+HAND: Final = 1
+TO_ACT: Final = 2
+TOP_KEY: Final = 3
+TOP_MASK: Final = 4
+TOP_COMBO: Final = 5
+LAST_PLAYER: Final = 6
+LOCKED: Final = 7
+OUT: Final = 8
+FINISH_ORDER: Final = 9
+FROZEN: Final = 10
+COUNTS: Final = 11
+REQUIRED: Final = 12
+MAY_DECLINE: Final = 13
+MAY_CONTINUE: Final = 14
+LOG: Final = 15
+GAME: Final = 16
+
+
+def game_view(state: GameState) -> GameView:
+    """The part of every view of *state*'s game that stays fixed for the game.
+
+    Example:
+        >>> from tienlen import POKER, GameState
+        >>> rules, players, direction, first, after = game_view(GameState.deal(POKER, 4, seed=1))
+        >>> players, direction.name, first, after
+        (4, 'COUNTERCLOCKWISE', True, False)
+    """
+    rules = state.rules
+    setup = state.setup
+    return (
+        rules,
+        len(state._masks),
+        rules.direction,
+        setup.first_game,
+        setup.after_instant_win,
+    )
+
+
+def card_counts(state: GameState) -> tuple[int, ...]:
+    """How many cards each player of *state* holds, by seat.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> card_counts(GameState.from_hands(["3s 7h", "4d"], CLASSIC))
+        (2, 1)
+    """
+    return tuple(mask.bit_count() for mask in state._masks)
+
+
+def seat_view(
+    state: GameState, seat: int, counts: tuple[int, ...], game: GameView
+) -> SeatView:
+    """What *seat* may see of *state*, whose hands hold *counts* cards, in *game*.
+
+    Every item is an immutable value the state already holds (nothing is computed
+    here: the observation fields are, when read). The must-include card, declining
+    and continuing are the seat's only when it is to act.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+        >>> view = seat_view(state, 0, (2, 2), game_view(state))
+        >>> str(FIELDS["hand"](view)), FIELDS["must_include"](view)
+        ('3s 7h', Card.parse('3s'))
+    """
+    to_act = state.to_act
+    top = state._top
+    last = state.last_player
+    if seat == to_act:
+        return (
+            seat,
+            state._masks[seat],
+            to_act,
+            top,
+            state._top_mask,
+            state._top_combo,
+            last,
+            state.locked,
+            state.out,
+            state.finish_order,
+            state.frozen,
+            counts,
+            state.required,
+            state.may_decline,
+            top != 0 and seat == last,
+            state._log,
+            game,
+        )
+    return (
+        seat,
+        state._masks[seat],
+        to_act,
+        top,
+        state._top_mask,
+        state._top_combo,
+        last,
+        state.locked,
+        state.out,
+        state.finish_order,
+        state.frozen,
+        counts,
+        0,
+        False,
+        False,
+        state._log,
+        game,
+    )
+
+
+def history_of(log: Any) -> tuple[Action, ...]:
+    """The actions of a state's record (newest first, as pairs), first first.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC).play("3s")
+        >>> view = seat_view(state, 1, (1, 2), game_view(state))
+        >>> history_of(view[LOG]) == state.history
+        True
+    """
+    actions: list[Action] = []
+    while log is not None:
+        log, action = log  # the record's pairs
+        actions.append(action)
+    actions.reverse()
+    return tuple(actions)
+
+
+def _top(view: SeatView) -> object:
+    """The combination to beat, built when first asked."""
+    if not view[TOP_KEY]:
+        return None
+    combo = view[TOP_COMBO]
+    if combo is None:
+        return make_combo(view[TOP_MASK], view[TOP_KEY])
+    return combo
+
+
+def _played(view: SeatView) -> Hand:
+    """Every card played: the cards of every play of the record."""
+    mask = 0
+    log = view[LOG]
+    while log is not None:
+        log, action = log  # the record's pairs
+        if type(action) is Play:
+            mask |= action._mask
+    return hand_of(mask)
+
+
+def _must_include(view: SeatView) -> object:
+    required = view[REQUIRED]
+    return DECK[required.bit_length() - 1] if required else None
+
+
+def _jumping_in(view: SeatView) -> bool:
+    to_act = view[TO_ACT]
+    return to_act is not None and to_act != view[SEAT]
+
+
+SEAT_SETS: Final = tuple(
+    frozenset(seat for seat in range(8) if mask >> seat & 1) for mask in range(256)
+)
+"""``SEAT_SETS[mask]``: the seats whose bits are set in *mask* (at most 8 players)."""
+
+
+FIELDS: Final[dict[str, Callable[[SeatView], object]]] = {
+    "seat": lambda view: view[SEAT],
+    "hand": lambda view: hand_of(view[HAND]),
+    "rules": lambda view: view[GAME][0],
+    "players": lambda view: view[GAME][1],
+    "direction": lambda view: view[GAME][2],
+    "to_act": lambda view: view[TO_ACT],
+    "jumping_in": _jumping_in,
+    "top": _top,
+    "last_player": lambda view: view[LAST_PLAYER],
+    "passed": lambda view: SEAT_SETS[view[LOCKED]],
+    "out": lambda view: SEAT_SETS[view[OUT]],
+    "finish_order": lambda view: view[FINISH_ORDER],
+    "frozen": lambda view: view[FROZEN],
+    "card_counts": lambda view: view[COUNTS],
+    "played": _played,
+    "history": lambda view: history_of(view[LOG]),
+    "must_include": _must_include,
+    "may_decline": lambda view: view[MAY_DECLINE],
+    "may_continue": lambda view: view[MAY_CONTINUE],
+    "first_game": lambda view: view[GAME][3],
+    "after_instant_win": lambda view: view[GAME][4],
+}
+"""Each `tienlen.players.Observation` field, computed from a `SeatView`."""
+
+
+ITEMS: Final = {
+    "seat": SEAT,
+    "to_act": TO_ACT,
+    "last_player": LAST_PLAYER,
+    "finish_order": FINISH_ORDER,
+    "frozen": FROZEN,
+    "card_counts": COUNTS,
+    "may_decline": MAY_DECLINE,
+    "may_continue": MAY_CONTINUE,
+}
+"""The observation fields that are a `SeatView` item as it is (``FIELDS`` reads them so)."""
+
+GAME_ITEMS: Final = {
+    "rules": 0,
+    "players": 1,
+    "direction": 2,
+    "first_game": 3,
+    "after_instant_win": 4,
+}
+"""The observation fields that are a `GameView` item as it is."""
