@@ -1191,15 +1191,14 @@ class GameState:
         ):
             draft.chop, draft.items = self._scored_catch(player, not left)
         question = acting(self._turn, player)
+        if context.reads:  # the facts of the play the turn policy reads (§12.13)
+            question |= context.play_facts(mask, key, self._top_mask, self._top)
         if not left:
             out = self._going_out(player, masks, draft)
-            turns = context.turns
-            if turns.is_over(len(masks), out, len(draft.finish_order)):
-                draft.locked = turns.after_play(
-                    context.seating, player, self.locked, out
-                )[1]
-                return _built(draft)._finished(player)
             question = with_out(question, out)
+            if context.turns.is_over(len(masks), out, len(draft.finish_order)):
+                draft.locked = context.turn_table.locks_after_play(question)
+                return _built(draft)._finished(player)
         nxt, locked, ends, turn = context.turn_table.plays[question]
         if ends:
             return self._new_trick(nxt, turn, draft.chop, draft.items, draft)
