@@ -218,7 +218,8 @@ class HandHolds:
     ranks: int = attrs.field(default=1, validator=_exact_int)
     """How many ranks must hold them (1-13)."""
     rank: Rank | None = attrs.field(
-        default=None, validator=attrs.validators.optional(attrs.validators.instance_of(Rank))
+        default=None,
+        validator=attrs.validators.optional(attrs.validators.instance_of(Rank)),
     )
     """The one rank that must hold them (``None``: any ranks)."""
     consecutive: bool = attrs.field(
@@ -848,6 +849,11 @@ class BaseRules:
             yield f"leader_after_going_out must be a LeaderAfterGoingOut, got {self.leader_after_going_out!r}"  # type: ignore[unreachable]
         if type(self.frozen_multiplier) is not int or self.frozen_multiplier < 0:
             yield f"frozen_multiplier must be an int >= 0, got {self.frozen_multiplier!r}"
+        yield from self._policy_problems()
+        yield from self._custom_win_problems()
+
+    def _policy_problems(self) -> Iterator[str]:
+        """The custom policies are policies; a turn policy reads facts plays have."""
         for name, kind in (
             ("custom_turn_policy", TurnPolicy),
             ("custom_deal_policy", DealPolicy),
@@ -856,7 +862,6 @@ class BaseRules:
             value = getattr(self, name)
             if value is not None and not isinstance(value, kind):
                 yield f"{name} must be a {kind.__name__} or None, got {value!r}"
-        yield from self._custom_win_problems()
         if isinstance(self.custom_turn_policy, TurnPolicy):
             try:
                 facts_read(self.custom_turn_policy)
