@@ -18,7 +18,6 @@ from tienlen.engine import bits as _bits
 from tienlen.engine.turns import MEMO_LIMIT, play_facts, turn_table
 from tienlen.policies import Seating
 from tienlen.rules.base import BaseRules
-from tienlen.scoring import Scorer
 
 if TYPE_CHECKING:
     from tienlen.engine.movegen import Tables
@@ -75,7 +74,7 @@ class Context:
         """The facts of a play the turn policy reads: a play's question holds them
         (`play_facts`); empty for every preset."""
         self._facts: dict[int, int] = {}
-        self.freezes = type(self.scorer).on_first_out is not Scorer.on_first_out
+        self.freezes = self.scorer.freezes
         """Whether the scorer may freeze players on first place (RULES §6.6.3)."""
         self.scores_catches = self.scorer.scores_catches
         """Whether a play that beats another may score (Poker chops, RULES §6.6.2)."""

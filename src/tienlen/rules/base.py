@@ -1315,10 +1315,10 @@ class BaseRules:
         """
         if type(hand) is not Hand:
             raise TypeError(f"expected a Hand, got {hand!r}")
-        self._check_copies(hand._mask)
+        self._check_copies(hand.mask)
         if not self._instant_order:
             return None
-        counts = _bits.rank_counts(hand._mask)
+        counts = _bits.rank_counts(hand.mask)
         for win, test in zip(self._instant_order, self._count_tests, strict=True):
             if test is not None:
                 if test(counts):
@@ -1343,10 +1343,10 @@ class BaseRules:
         if test is not None:
             return test(counts)
         if win is InstantWin.TWO_BOMBS:
-            listed = tuple(_count_list(hand._mask))
+            listed = tuple(_count_list(hand.mask))
             return _best_packing(listed, [], self._bomb_items) >= 2
         if win is InstantWin.ONE_COLOUR:  # 13 cards of one colour
-            return _one_colour(hand._mask)
+            return _one_colour(hand.mask)
         assert win is InstantWin.FOUR_THREES  # the only one left
         return first_game and counts & 15 >= 4
 
@@ -1359,7 +1359,7 @@ class BaseRules:
             (5, 6)
         """
         _require(combo, Combo)
-        self._check_copies(combo._mask)
+        self._check_copies(combo.mask)
         if (
             combo.kind in (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
             and combo.rank is Rank.TWO
@@ -1381,7 +1381,7 @@ class BaseRules:
             10
         """
         _require(hand, Hand)
-        mask = hand._mask
+        mask = hand.mask
         self._check_copies(mask)
         if not mask & _ANY_TWO and mask.bit_count() < self._fewest_for_value:
             return 0  # no 2, and too few cards for any valued bomb (most last hands)
