@@ -30,11 +30,12 @@ from tienlen import (
     Hand,
     Play,
     Rank,
+    notation,
 )
 from tienlen.cards import DECK
 from tienlen.engine.rulebook import context_of
 from tienlen.policies import AfterPlay, Seating, TurnPolicy
-from tienlen.records import rules_to_json
+from tienlen.records import dumps, loads, record, rules_to_json
 
 REOPEN = attrs.evolve(CLASSIC, name="reopen", bomb_reopens_trick=True)
 PRESETS = (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER, CLASSIC_TWO_DECKS)
@@ -234,3 +235,18 @@ def test_legal_actions_are_is_legal_under_it(
             assert after.locked == 0
         state = after
     assert state.result is not None
+
+
+def test_records_and_notation_keep_the_setting() -> None:
+    """A game under the rule saves and replays equal, by record and by notation."""
+    state = _after_chop(REOPEN)
+    assert notation.read(notation.write(state)) == state
+    rng = random.Random(2)
+    game = GameState.deal(REOPEN, 4, rng)
+    while not game.is_over:
+        game = game.apply(rng.choice(game.legal_actions()))
+    text = dumps(record(game))
+    loaded = loads(text)
+    assert loaded.rules == REOPEN
+    assert loaded.final == game
+    assert dumps(loaded) == text
