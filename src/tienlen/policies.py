@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import inspect
+import warnings
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 import attrs
 
 from tienlen.cards import Rank
+from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError
 from tienlen.scoring import Finish, PokerScorer, Scorer, StakeScorer
 
@@ -38,6 +41,9 @@ if TYPE_CHECKING:
     from tienlen.rules.base import InstantWinHand
 
 __all__ = [
+    "PLAY_FACTS",
+    "AfterPass",
+    "AfterPlay",
     "DealPolicy",
     "Finish",
     "LeaderAfterGoingOut",
@@ -186,6 +192,160 @@ def _seating(step: int, players: int) -> Seating:
     return Seating(step, players)
 
 
+_BOMB: Final = frozenset({"bomb"})
+"""`TurnPolicy.reads` when a bomb re-opens the trick (RULES §12.13)."""
+
+
+PLAY_FACTS: Final = frozenset({"bomb", "chop", "kind", "size", "rank"})
+"""The facts of a play a `TurnPolicy` may name in `TurnPolicy.reads` (`AfterPlay`)."""
+
+
+@attrs.frozen(kw_only=True)
+class AfterPlay:
+    """What happened: *player* made a play (the question of `TurnPolicy.after_play`).
+
+    The seats and masks are always given. The facts about the play itself (`bomb`,
+    `chop`, `kind`, `size`, `rank`, named in `PLAY_FACTS`) are given when the policy
+    names them in `TurnPolicy.reads`, and are ``None`` otherwise: the engine remembers
+    each answer per distinct question, so a question holds only what its answer may
+    depend on. New facts come as new fields, which policies that do not read them
+    never see.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> event = AfterPlay(player=0, locked=0b0010, out=0, previous=3, bomb=True)
+        >>> CLASSIC.turn_policy.after_play(Seating.of(1, 4), event)  # 1 passed: 2 answers
+        (2, 2)
+        >>> event.kind is None  # not asked for
+        True
+    """
+
+    player: int
+    """Who played."""
+    locked: int
+    """The mask of players locked out of the trick before the play (RULES §1.5.3)."""
+    out: int
+    """The mask of players out of the game after the play (RULES §1.5.5)."""
+    previous: int | None = None
+    """Who made the play it beat, or ``None`` if it was a lead (RULES §1.5.1)."""
+    bomb: bool | None = None
+    """Whether the play is a bomb under the rule set (`tienlen.RuleSet.is_bomb`)."""
+    chop: bool | None = None
+    """Whether the play catches the top (*chặt*, `tienlen.RuleSet.is_catch`, §6.6.2)."""
+    kind: ComboKind | None = None
+    """The play's combination kind (RULES §1.2)."""
+    size: int | None = None
+    """How many cards the play holds."""
+    rank: Rank | None = None
+    """The rank of the play's highest card (RULES §1.3)."""
+
+
+@attrs.frozen(kw_only=True)
+class AfterPass:
+    """What happened: *player* passed (the question of `TurnPolicy.after_pass`).
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> CLASSIC.turn_policy.after_pass(Seating.of(1, 4), AfterPass(player=1, last=0, locked=0, out=0))
+        (2, 2)
+    """
+
+    player: int
+    """Who passed."""
+    last: int | None
+    """Who made the play on top, or ``None`` when a first lead is declined (D-6)."""
+    locked: int
+    """The mask of players locked out of the trick before the pass (RULES §1.5.3)."""
+    out: int
+    """The mask of players out of the game."""
+
+
+_Hook = TypeVar("_Hook", bound=Callable[..., Any])
+_OLD_ARGUMENTS: Final = {
+    "after_play": (AfterPlay, ("player", "locked", "out")),
+    "after_pass": (AfterPass, ("player", "last", "locked", "out")),
+}
+"""Per hook taking an event, its event class and the arguments it took before 0.2."""
+_ADAPTED: Final = "__tienlen_old_hook__"
+"""Marks a subclass hook that `TurnPolicy.__init_subclass__` already adapted."""
+
+
+def _accepts_old_calls(hook: _Hook) -> _Hook:
+    """*hook*, also answering a call with the arguments it took before events (deprecated).
+
+    ``after_play(seating, player, locked, out)`` becomes ``after_play(seating,
+    AfterPlay(player=..., locked=..., out=...))``, with a `DeprecationWarning`.
+    """
+    event_type = _OLD_ARGUMENTS[hook.__name__][0]
+
+    @functools.wraps(hook)
+    def hook_or_old_call(
+        self: TurnPolicy, seating: Seating, *args: Any, **kwargs: Any
+    ) -> Any:
+        if len(args) == 1 and not kwargs and isinstance(args[0], event_type):
+            return hook(self, seating, args[0])
+        if not args and kwargs.keys() == {"event"}:
+            return hook(self, seating, kwargs["event"])
+        return hook(self, seating, _old_call(hook.__name__, args, kwargs))
+
+    return cast("_Hook", hook_or_old_call)
+
+
+def _old_call(name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """The event of a call of hook *name* with its old arguments (deprecated)."""
+    event_type, names = _OLD_ARGUMENTS[name]
+    if len(args) > len(names) or not {*names[: len(args)]}.isdisjoint(kwargs):
+        msg = f"{name}() takes (seating, event), got {len(args)} more arguments"
+        raise TypeError(msg)
+    warnings.warn(
+        f"TurnPolicy.{name}(seating, {', '.join(names)}) is deprecated: pass "
+        f"(seating, {event_type.__name__}(...)) instead; the old form goes in 0.3",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+    return event_type(**dict(zip(names, args, strict=False)), **kwargs)
+
+
+def _takes_old_arguments(hook: Callable[..., Any], name: str) -> bool:
+    """Whether a subclass's *hook* has the signature it had before events (deprecated)."""
+    try:
+        parameters = inspect.signature(hook).parameters.values()
+    except (TypeError, ValueError):  # pragma: no cover - a builtin: assume the new form
+        return False
+    positional = [
+        p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    spread = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    return not spread and len(positional) == 2 + len(_OLD_ARGUMENTS[name][1])
+
+
+def _adapt_old_hook(
+    cls: type, name: str, hook: Callable[..., Any]
+) -> Callable[..., Any]:
+    """*hook* of the old form, answering an event as before (deprecated)."""
+    names = _OLD_ARGUMENTS[name][1]
+    warnings.warn(
+        f"{cls.__qualname__}.{name} takes (seating, {', '.join(names)}): since 0.2 "
+        f"it takes (seating, event); the old form is adapted until 0.3",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+
+    @functools.wraps(hook)
+    def adapted(self: TurnPolicy, seating: Seating, *args: Any, **kwargs: Any) -> Any:
+        if (
+            len(args) == 1
+            and not kwargs
+            and isinstance(args[0], (AfterPlay, AfterPass))
+        ):
+            event = args[0]
+            return hook(self, seating, *(getattr(event, field) for field in names))
+        return hook(self, seating, *args, **kwargs)
+
+    setattr(adapted, _ADAPTED, True)
+    return adapted
+
+
 @attrs.frozen(kw_only=True)
 class TurnPolicy:
     """Who acts next, who leads, when the game ends (RULES §1.5, §3.4, §4.4, §6.4, §12).
@@ -193,17 +353,19 @@ class TurnPolicy:
     ``locked`` is a mask of players who may not act again until the trick ends (or,
     without lock-out, until the next play); ``out`` a mask of players out of the game.
 
-    A policy is a frozen value: its answers depend only on its arguments. The engine
+    ``after_play`` and ``after_pass`` are told what happened as an event value
+    (`AfterPlay`, `AfterPass`). A policy is a frozen value: its answers depend only on
+    the event, and on the play's facts only as far as `reads` names them. The engine
     asks each distinct question once per policy and seating and remembers the answer,
     so a pass or a play is a table lookup; a table's own policy (a subclass given as
     ``custom_turn_policy``) is remembered the same way.
 
     Example:
         >>> from tienlen import CLASSIC, JUSTUS_PANG
-        >>> seating = Seating.of(1, 4)
-        >>> CLASSIC.turn_policy.after_pass(seating, 3, 2, 0b0011, 0)  # all passed
+        >>> seating, event = Seating.of(1, 4), AfterPass(player=3, last=2, locked=0b0011, out=0)
+        >>> CLASSIC.turn_policy.after_pass(seating, event)  # all passed
         (None, 11)
-        >>> JUSTUS_PANG.turn_policy.after_pass(seating, 3, 2, 0b0011, 0)  # continue
+        >>> JUSTUS_PANG.turn_policy.after_pass(seating, event)  # continue
         (2, 11)
     """
 
@@ -225,6 +387,40 @@ class TurnPolicy:
     """A play that empties the hand may not hold a 2 (RULES §12.12)."""
     no_going_out_with_bomb: bool = False
     """A play that empties the hand may not be a bomb (RULES §12.12)."""
+    bomb_reopens_trick: bool = False
+    """A bomb played onto a play unlocks the players who passed (RULES §12.13)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Adapt a hook of the form before events (deprecated: it goes in 0.3).
+
+        A subclass whose ``after_play`` takes ``(seating, player, locked, out)`` (or
+        ``after_pass`` ``(seating, player, last, locked, out)``) is found once, when the
+        class is made, with a `DeprecationWarning`; the engine's events reach it as
+        those arguments.
+        """
+        super().__init_subclass__(**kwargs)
+        for name in _OLD_ARGUMENTS:
+            hook = cls.__dict__.get(name)
+            if (
+                callable(hook)
+                and not hasattr(hook, _ADAPTED)
+                and _takes_old_arguments(hook, name)
+            ):
+                setattr(cls, name, _adapt_old_hook(cls, name, hook))
+
+    @property
+    def reads(self) -> frozenset[str]:
+        """The facts of a play (`PLAY_FACTS`) the answers of `after_play` depend on.
+
+        Only these reach `after_play` in its `AfterPlay`; the others are ``None``. A
+        table's own policy names what it reads as a class attribute: ``reads =
+        frozenset({"bomb"})``.
+
+        Example:
+            >>> TurnPolicy().reads, TurnPolicy(bomb_reopens_trick=True).reads
+            (frozenset(), frozenset({'bomb'}))
+        """
+        return _BOMB if self.bomb_reopens_trick else frozenset()
 
     @property
     def limits_going_out(self) -> bool:
@@ -251,38 +447,43 @@ class TurnPolicy:
             return False
         return not (self.no_going_out_with_bomb and rules.is_bomb(combo.shape))
 
-    def after_play(
-        self, seating: Seating, player: int, locked: int, out: int
-    ) -> tuple[int | None, int]:
-        """After *player*'s play: who acts (``None``: the trick ends) and the lock-outs.
+    @_accepts_old_calls
+    def after_play(self, seating: Seating, event: AfterPlay) -> tuple[int | None, int]:
+        """After a play: who acts (``None``: the trick ends) and the lock-outs.
 
         Example:
             >>> seating = Seating.of(1, 4)
-            >>> TurnPolicy().after_play(seating, 0, locked=0b0010, out=0)  # 1 passed
+            >>> TurnPolicy().after_play(seating, AfterPlay(player=0, locked=0b0010, out=0))
             (2, 2)
-            >>> TurnPolicy(pass_locks_out=False).after_play(seating, 0, 0b0010, 0)
+            >>> TurnPolicy(pass_locks_out=False).after_play(seating, AfterPlay(player=0, locked=0b0010, out=0))
+            (1, 0)
+            >>> reopens = TurnPolicy(bomb_reopens_trick=True)
+            >>> reopens.after_play(seating, AfterPlay(player=0, locked=0b0110, out=0, previous=3, bomb=True))
             (1, 0)
         """
-        if not self.pass_locks_out:
-            locked = 0
-        nxt = seating._next[player][player + 1][locked | out]  # `next_to_act`
+        player, locked, out = event.player, event.locked, event.out
+        if not self.pass_locks_out or (
+            self.bomb_reopens_trick and event.bomb and event.previous is not None
+        ):
+            locked = 0  # RULES §12.8; a bomb re-opens the trick (§12.13)
+        nxt = seating.next_to_act(player, player, locked | out)
         if nxt is None and self.continuation and not out >> player & 1:
             nxt = player  # all others passed: continue or close (RULES §3.4)
         return nxt, locked
 
-    def after_pass(
-        self, seating: Seating, player: int, last: int | None, locked: int, out: int
-    ) -> tuple[int | None, int]:
-        """After *player*'s pass on *last*'s play (``None``: a declined first lead).
+    @_accepts_old_calls
+    def after_pass(self, seating: Seating, event: AfterPass) -> tuple[int | None, int]:
+        """After a pass on *event.last*'s play (``None``: a declined first lead).
 
         Example:
-            >>> TurnPolicy().after_pass(Seating.of(1, 4), 1, 0, locked=0, out=0)
+            >>> TurnPolicy().after_pass(Seating.of(1, 4), AfterPass(player=1, last=0, locked=0, out=0))
             (2, 2)
         """
+        player, last, out = event.player, event.last, event.out
         if player == last:  # closing a continuation (RULES §3.4, D-7)
-            return None, locked
-        locked |= 1 << player
-        nxt = seating._next[player][0 if last is None else last + 1][locked | out]
+            return None, event.locked
+        locked = event.locked | 1 << player
+        nxt = seating.next_to_act(player, last, locked | out)
         if (
             nxt is None
             and self.continuation

@@ -647,6 +647,17 @@ def read_setting(name: str, value: object, where: str) -> object:
     return codec.read(value, where)
 
 
+@functools.cache
+def _written_when_set() -> dict[str, object]:
+    """The settings written only when not their default, with it (`WRITTEN_WHEN_SET`)."""
+    fields = attrs.fields(BaseRules)
+    return {f.name: f.default for f in fields if f.metadata.get("written_when_set")}
+
+
+_ALWAYS: Final = object()
+"""No setting's value: a setting without a default to leave out is always written."""
+
+
 # -- rules as JSON ----------------------------------------------------------------
 
 
@@ -685,6 +696,7 @@ def rules_to_json(rules: BaseRules) -> dict[str, JsonValue]:
         "settings": {
             name: codec.write(getattr(rules, name), f"rules.settings.{name}")
             for name, codec in _settings().items()
+            if getattr(rules, name) != _written_when_set().get(name, _ALWAYS)
         },
     }
 

@@ -301,6 +301,20 @@ class Scorer:
     scores_catches: bool = attrs.field(default=False, init=False)
     """Whether the engine reports catches to `on_catch` (Poker points)."""
 
+    @property
+    def freezes(self) -> bool:
+        """Whether the engine reports first place to `on_first_out` (RULES §6.6.3).
+
+        A capability the scorer declares, as `scores_catches`: by default, whether its
+        class answers `on_first_out` other than `Scorer` does.
+
+        Example:
+            >>> from tienlen import CLASSIC, POKER
+            >>> CLASSIC.scorer.freezes, POKER.scorer.freezes
+            (False, True)
+        """
+        return type(self).on_first_out is not Scorer.on_first_out
+
     def on_catch(
         self,
         rules: RuleSet,  # noqa: ARG002  # a scorer that scores catches uses them

@@ -84,7 +84,7 @@ STAKE_PRESETS: tuple[BaseRules, ...] = (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCO
 def house_rules(draw: st.DrawFn) -> BaseRules:
     """A non-preset rule set: a preset with random game-flow house rules (RULES §12).
 
-    Every setting of RULES §12.7, §12.8, §12.10-§12.12 and the ⚙ decisions D-1, D-22,
+    Every setting of RULES §12.7, §12.8, §12.10-§12.13 and the ⚙ decisions D-1, D-22,
     D-23, in any combination, on any preset.
     """
     preset = draw(st.sampled_from(PRESETS))
@@ -99,6 +99,7 @@ def house_rules(draw: st.DrawFn) -> BaseRules:
         catch_with_last_cards_scores=draw(st.booleans()),
         no_going_out_with_two=draw(st.booleans()),
         no_going_out_with_bomb=draw(st.booleans()),
+        bomb_reopens_trick=draw(st.booleans()),
     )
 
 

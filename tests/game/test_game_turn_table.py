@@ -15,6 +15,7 @@ import gc
 import pickle
 import random
 import weakref
+from typing import Any
 
 import attrs
 import pytest
@@ -22,11 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.game.helpers import PRESETS, house_rules
-from tienlen import CLASSIC, POKER, BaseRules, GameState, Pass, Play
+from tienlen import CLASSIC, POKER, BaseRules, GameState, InvalidRulesError, Pass, Play
 from tienlen.engine import turns as turns_module
 from tienlen.engine.rulebook import Context, context_of
 from tienlen.engine.turns import turn_key
-from tienlen.policies import Seating, TurnPolicy
+from tienlen.policies import AfterPass, AfterPlay, Seating, TurnPolicy
 
 
 @attrs.frozen
@@ -36,16 +37,37 @@ class _LowestSeatAnswers(TurnPolicy):
     Whatever the direction of play; it is the whole rule of who acts after a play.
     """
 
-    def after_play(
-        self, seating: Seating, player: int, locked: int, out: int
-    ) -> tuple[int | None, int]:
-        """The lowest seat neither *player*, locked nor out; ``None`` if there is none."""
-        free = [
-            seat
-            for seat in range(seating.players)
-            if seat != player and not (locked | out) >> seat & 1
-        ]
-        return (free[0] if free else None), locked
+    def after_play(self, seating: Seating, event: AfterPlay) -> tuple[int | None, int]:
+        """The lowest seat neither the player, locked nor out; ``None`` if there is none."""
+        return _lowest_free(seating, event.player, event.locked, event.out)
+
+
+def _lowest_free(
+    seating: Seating, player: int, locked: int, out: int
+) -> tuple[int | None, int]:
+    """The lowest seat neither *player*, locked nor out (``None``), and *locked*."""
+    free = [
+        seat
+        for seat in range(seating.players)
+        if seat != player and not (locked | out) >> seat & 1
+    ]
+    return (free[0] if free else None), locked
+
+
+def _old_style_policy() -> type[TurnPolicy]:
+    """`_LowestSeatAnswers` written against the hook signature before events (0.1).
+
+    Made when asked, inside the test expecting its `DeprecationWarning`.
+    """
+
+    @attrs.frozen
+    class _OldLowestSeatAnswers(TurnPolicy):
+        def after_play(  # type: ignore[override]  # the deprecated form
+            self, seating: Seating, player: int, locked: int, out: int
+        ) -> tuple[int | None, int]:
+            return _lowest_free(seating, player, locked, out)
+
+    return _OldLowestSeatAnswers
 
 
 @attrs.frozen
@@ -76,7 +98,10 @@ def _expected(state: GameState, action: Play | Pass) -> tuple[int | None, int, b
     if isinstance(action, Pass):
         last = state.last_player
         nxt, locked = policy.after_pass(
-            seating, action.player, last, state.locked, state.out
+            seating,
+            AfterPass(
+                player=action.player, last=last, locked=state.locked, out=state.out
+            ),
         )
         if nxt is None and last is not None:
             leader = policy.trick_leader(
@@ -90,7 +115,7 @@ def _expected(state: GameState, action: Play | Pass) -> tuple[int | None, int, b
         return nxt, locked, False
     after = state.apply(action)
     out = after.out
-    nxt, locked = policy.after_play(seating, action.player, state.locked, out)
+    nxt, locked = policy.after_play(seating, _event(state, action, out))
     if nxt is None:
         leader = policy.trick_leader(
             seating,
@@ -101,6 +126,29 @@ def _expected(state: GameState, action: Play | Pass) -> tuple[int | None, int, b
         )
         return leader, 0, True
     return nxt, locked, False
+
+
+def _event(state: GameState, play: Play, out: int) -> AfterPlay:
+    """What happened when *play* was made in *state*: the facts its policy reads."""
+    rules = state.rules
+    combo = rules.classify(play.cards)
+    assert combo is not None  # a legal play is a combination
+    top = state.top
+    facts = {
+        "bomb": rules.is_bomb(combo.shape),
+        "chop": top is not None and rules.is_catch(combo, top),
+        "kind": combo.kind,
+        "size": len(combo),
+        "rank": combo.rank,
+    }
+    reads = rules.turn_policy.reads
+    return AfterPlay(
+        player=play.player,
+        locked=state.locked,
+        out=out,
+        previous=state.last_player,
+        **{name: value for name, value in facts.items() if name in reads},  # type: ignore[arg-type]
+    )
 
 
 def _walk_checking_turns(state: GameState, rng: random.Random) -> int:
@@ -152,6 +200,85 @@ def test_a_table_own_policy_is_asked() -> None:
     assert state.to_act == 1
     state = state.pass_turn().play("5c")  # 2 plays: 0 is the lowest free seat
     assert state.to_act == 0
+
+
+def test_an_old_style_policy_is_adapted_with_a_warning() -> None:
+    """A hook of the signature before events still answers, deprecated (until 0.3).
+
+    The class is found once, when it is made; it then plays the same games as
+    `_LowestSeatAnswers`, and calling any policy's hook the old way still answers.
+    """
+    with pytest.warns(DeprecationWarning, match="after_play takes"):
+        old = _old_style_policy()
+    rules = attrs.evolve(CLASSIC, name="old-lowest-seat", custom_turn_policy=old())
+    state = GameState.from_hands(["3s 9h", "4d 9c", "5c Jd", "6h Qs"], rules)
+    state = state.play("3s").pass_turn().play("5c")
+    assert state.to_act == 0
+    for seed in range(3):
+        new = GameState.deal(CUSTOM[0], 4, seed=seed)
+        former = GameState.deal(rules, 4, seed=seed)
+        rng = random.Random(seed)
+        while not new.is_over:
+            assert (former.to_act, former.locked) == (new.to_act, new.locked)
+            action = rng.choice(new.legal_actions())
+            new, former = new.apply(action), former.apply(action)
+        assert former.result == new.result
+    seating, policy = Seating.of(1, 4), CLASSIC.turn_policy
+    old_play: Any = policy.after_play  # called the deprecated way, untyped
+    old_pass: Any = policy.after_pass
+    with pytest.warns(DeprecationWarning, match="is deprecated"):
+        assert old_play(seating, 0, locked=0b0010, out=0) == (2, 2)
+    with pytest.warns(DeprecationWarning, match="is deprecated"):
+        assert old_pass(seating, 1, 0, 0, 0) == (2, 2)
+    with pytest.raises(TypeError):
+        old_play(seating, 0, 0, 0, 0)
+
+
+@attrs.frozen
+class _BombsGoToSeatZero(TurnPolicy):
+    """A table's own rule reading a fact of the play: seat 0 answers every bomb."""
+
+    reads = frozenset({"bomb", "size"})
+
+    def after_play(self, seating: Seating, event: AfterPlay) -> tuple[int | None, int]:
+        """Seat 0 answers a bomb (if it may); otherwise as the base policy."""
+        assert event.kind is None  # a fact it does not read is not given
+        assert event.size is not None
+        if event.bomb and event.player != 0 and not (event.out | event.locked) & 1:
+            return 0, event.locked
+        return super().after_play(seating, event)
+
+
+def test_a_policy_is_told_the_facts_it_reads() -> None:
+    """`reads` puts exactly those facts in the question, and answers stay exact.
+
+    Two games reaching the same seats, one by a bomb and one by a plain play, get the
+    policy's two different answers from the one remembered table.
+    """
+    rules = attrs.evolve(
+        CLASSIC, name="bombs-to-zero", custom_turn_policy=_BombsGoToSeatZero()
+    )
+    hands = ["3s 9h Kd", "2h 5d", "6s 6c 6d 6h 8d", "Qs Jc"]
+    bombed = (
+        GameState.from_hands(hands, rules).play("3s").play("2h").play("6s 6c 6d 6h")
+    )
+    assert bombed.to_act == 0
+    plain = GameState.from_hands(hands, rules).play("3s").play("5d").play("8d")
+    assert plain.to_act == 3
+    rng = random.Random(8)
+    for _ in range(3):
+        _walk_checking_turns(GameState.deal(rules, 4, rng), rng)
+
+
+def test_reads_naming_no_fact_is_refused() -> None:
+    """A policy reading a fact no play has is refused when the rule set is built."""
+
+    @attrs.frozen
+    class _ReadsColour(TurnPolicy):
+        reads = frozenset({"colour"})
+
+    with pytest.raises(InvalidRulesError, match="colour"):
+        attrs.evolve(CLASSIC, name="colour", custom_turn_policy=_ReadsColour())
 
 
 def test_an_unhashable_policy_gets_a_table_of_its_own() -> None:

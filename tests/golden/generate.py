@@ -118,14 +118,17 @@ HOUSE_RULES: Final = (
         no_going_out_with_two=True,
         leader_after_going_out=LeaderAfterGoingOut.AFTER_LAST_TO_ACT,
     ),
+    house_table(CLASSIC, "bombs-reopen", bomb_reopens_trick=True),
+    house_table(POKER, "poker-bombs-reopen", bomb_reopens_trick=True, chop_chain=False),
     house_table(CLASSIC_TWO_DECKS, "two-decks-no-two-out", no_going_out_with_two=True),
 )
 """House-rule tables of RULES §12, each setting on at least once: no going out with a
 2 or a bomb (§12.12, also with Poker's jump-ins and with Justus Pang's continuation),
 passing without lock-out (§12.8) with n + 1 pairs on n 2s (§12.3), bombs that may not
 lead (§12.1), suited runs (§12.2), runs of triples as a bomb (§12.4), Poker's other chop
-money and longer pair runs (§12.6, §12.7), and each reading of who leads after a player
-goes out (§12.10)."""
+money and longer pair runs (§12.6, §12.7), each reading of who leads after a player
+goes out (§12.10), and a bomb re-opening the trick (§12.13, also with Poker's jump-ins).
+New tables go before the two-deck one, which stays last."""
 HOUSE_TABLES: Final[tuple[tuple[BaseRules, int], ...]] = (
     *((rules, n) for rules in HOUSE_RULES[:-1] for n in (3, 4)),
     (HOUSE_RULES[-1], 6),

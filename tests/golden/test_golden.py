@@ -58,7 +58,8 @@ def test_recorded_games_replay_identically(path: Path) -> None:
 def _replay(path: Path) -> Counter[str]:
     """Replay every game of *path*: its legal actions, result and score items as recorded.
 
-    Returns how many games saw a player rot, a jump-in and a chop.
+    Returns how many games saw a player rot and a chop, and how many jump-ins and
+    plays that unlocked a player who had passed (RULES §12.13) they hold.
     """
     events: Counter[str] = Counter()
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines()):
@@ -74,7 +75,11 @@ def _replay(path: Path) -> Counter[str]:
             digest.update(b"\n")
             if action is not None:
                 events["jumped"] += state.to_act not in (None, action.player)
-                state = state.apply(action)
+                after = state.apply(action)
+                events["reopened"] += bool(  # a play unlocked a player (RULES §12.13)
+                    after.top is not None and state.locked & ~after.locked
+                )
+                state = after
         assert state.result is not None, (path.name, number)
         assert counts == entry["counts"], (path.name, number)
         assert digest.hexdigest() == entry["digest"], (path.name, number)
@@ -167,6 +172,8 @@ def test_house_games_replay_identically(rules: BaseRules, path: Path) -> None:
         assert events["chopped"] > 0
     if path.stem == "poker-no-two-out-4p":  # jump-ins with limits on going out
         assert events["jumped"] > 0
+    if rules.bomb_reopens_trick and not endgames:  # RULES §12.13
+        assert events["reopened"] > 0
 
 
 @pytest.mark.parametrize(

@@ -60,6 +60,7 @@ from tienlen.records import (
     rules_to_json,
 )
 from tienlen.rules import two_decks
+from tienlen.rules.base import WRITTEN_WHEN_SET
 
 PRESETS: tuple[BaseRules, ...] = tuple(RULESETS.values())
 PRESET_IDS = [rules.name for rules in PRESETS]
@@ -382,7 +383,7 @@ def test_rules_json_round_trip(rules: BaseRules) -> None:
     assert data["name"] == rules.name
     settings = data["settings"]
     assert isinstance(settings, dict)
-    assert list(settings) == list(SETTINGS)
+    assert list(settings) == written_settings(rules)
     decoded = rules_from_json(json.loads(json.dumps(data)))
     assert decoded == rules
     assert decoded.name == rules.name
@@ -395,7 +396,7 @@ def test_presets_are_stored_whole(rules: BaseRules) -> None:
     assert data["name"] == rules.name
     settings = data["settings"]
     assert isinstance(settings, dict)
-    assert list(settings) == list(SETTINGS)
+    assert list(settings) == written_settings(rules)
     assert "base" not in data
     assert rules_from_json(data) == rules
 
@@ -503,7 +504,7 @@ def test_documented_json_shape() -> None:
     data = json.loads(text)
     assert list(data) == FIELDS
     assert list(data["rules"]) == ["name", "settings"]
-    assert list(data["rules"]["settings"]) == list(SETTINGS)
+    assert list(data["rules"]["settings"]) == written_settings(CLASSIC)
     assert data == {
         "format": "tienlen-game",
         "version": 2,
@@ -592,6 +593,17 @@ SETTINGS = {
     and not field.name.startswith("custom_")  # policies are code, never written
 }
 """Every setting of `BaseRules` (RULES §11) a record stores, with its type, in field order."""
+
+
+def written_settings(rules: BaseRules) -> list[str]:
+    """The `SETTINGS` *rules* writes: one `WRITTEN_WHEN_SET` only when not its default."""
+    fields = attrs.fields_dict(BaseRules)
+    return [
+        name
+        for name in SETTINGS
+        if fields[name].metadata != WRITTEN_WHEN_SET
+        or getattr(rules, name) != fields[name].default
+    ]
 
 
 def test_house_rule_keeps_its_name_whatever_its_settings() -> None:

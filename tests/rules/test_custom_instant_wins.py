@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import attrs
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tienlen import (
     CLASSIC,
@@ -12,11 +17,24 @@ from tienlen import (
     CustomInstantWin,
     GameState,
     Hand,
+    HandHolds,
     InstantWin,
+    InvalidRulesError,
     RandomPlayer,
+    Rank,
+    notation,
     simulate,
 )
-from tienlen.records import RecordError, dumps, record, rules_to_json
+from tienlen.cards import DECK
+from tienlen.errors import InvalidArgumentError
+from tienlen.records import (
+    RecordError,
+    dumps,
+    loads,
+    record,
+    rules_from_json,
+    rules_to_json,
+)
 
 
 def holds_three_of_spades(hand: Hand) -> bool:
@@ -73,3 +91,115 @@ def test_the_test_must_be_callable() -> None:
     """A test that is no function of the hand is refused when the hand is built."""
     with pytest.raises(TypeError):
         CustomInstantWin(name="broken", test="3s")  # type: ignore[arg-type]
+
+
+# -- an instant win given as data (HandHolds) ---------------------------------------
+
+THREE_THREES = CustomInstantWin(
+    name="three-threes",
+    test=HandHolds(per_rank=3, rank=Rank.THREE),
+    first_game_only=True,
+)
+DATA_HOUSE = attrs.evolve(CLASSIC, name="three-threes", instant_wins={THREE_THREES})
+
+
+def test_a_data_win_wins_at_the_deal_in_the_first_game_only() -> None:
+    """RULES §12.5: three 3s win the first game of a match, and only that game."""
+    hands = ["3s 3c 3d 9h", "4s 5d 6c 7h"]
+    state = GameState.from_hands(hands, DATA_HOUSE)
+    assert state.result is not None
+    assert state.result.instant_win is THREE_THREES
+    assert state.result.winner == 0
+    later = GameState.from_hands(hands, DATA_HOUSE, first_game=False, leader=1)
+    assert later.result is None
+
+
+def test_a_record_of_a_data_win_saves_loads_and_replays() -> None:
+    """A rule set holding a `HandHolds` win is data: its record replays equal."""
+    state = GameState.from_hands(["3s 3c 3d 9h", "4s 5d 6c 7h"], DATA_HOUSE)
+    text = dumps(record(state))
+    game = loads(text)
+    assert game.rules == DATA_HOUSE
+    assert game.final == state
+    assert game.final.result == state.result
+    assert dumps(game) == text
+    data = rules_to_json(DATA_HOUSE)["settings"]
+    assert isinstance(data, dict)
+    assert data["instant_wins"] == [
+        {
+            "name": "three-threes",
+            "test": {"per_rank": 3, "ranks": 1, "rank": "three", "consecutive": False},
+            "first_game_only": True,
+        }
+    ]
+    assert (
+        rules_from_json(json.loads(json.dumps(rules_to_json(DATA_HOUSE)))) == DATA_HOUSE
+    )
+
+
+def test_notation_saves_and_reads_a_data_win() -> None:
+    """Notation writes the rule set's changed settings, the data win included."""
+    state = GameState.from_hands(["3s 3c 4d 9h", "4s 5d 6c 7h"], DATA_HOUSE).play("3s")
+    assert notation.read(notation.write(state)) == state
+    won = GameState.from_hands(["3s 3c 3d 9h", "4s 5d 6c 7h"], DATA_HOUSE)
+    assert notation.read(notation.write(won)) == won
+
+
+@settings(max_examples=200, deadline=None)
+@given(cards=st.lists(st.sampled_from(DECK), min_size=1, max_size=13, unique=True))
+def test_the_built_in_hands_are_data_too(cards: list[Card]) -> None:
+    """The §12.5 and §6.7 hands that count ranks are one `HandHolds` each."""
+    hand = Hand.from_cards(cards)
+    rules = attrs.evolve(CLASSIC, name="all", instant_wins=set(InstantWin))
+    same = {
+        InstantWin.FOUR_TWOS: HandHolds(per_rank=4, rank=Rank.TWO),
+        InstantWin.FIVE_CONSECUTIVE_PAIRS: HandHolds(
+            per_rank=2, ranks=5, consecutive=True
+        ),
+        InstantWin.THIRTEEN_RANKS: HandHolds(per_rank=1, ranks=13),
+        InstantWin.THREE_CONSECUTIVE_TRIPLES: HandHolds(
+            per_rank=3, ranks=3, consecutive=True
+        ),
+        InstantWin.THREE_TRIPLES: HandHolds(per_rank=3, ranks=3),
+        InstantWin.DRAGON_WITHOUT_TWO: HandHolds(
+            per_rank=1, ranks=12, consecutive=True
+        ),
+        InstantWin.FOUR_THREES: HandHolds(per_rank=4, rank=Rank.THREE),
+    }
+    for win, holds in same.items():
+        alone = attrs.evolve(rules, instant_wins={win})
+        assert (alone.instant_win(hand) is win) == holds(hand), win
+
+
+@pytest.mark.parametrize(
+    ("fields", "error"),
+    [
+        ({"per_rank": 0}, InvalidArgumentError),
+        ({"per_rank": 9}, InvalidArgumentError),
+        ({"per_rank": 2, "ranks": 14}, InvalidArgumentError),
+        ({"per_rank": 2, "ranks": 13, "consecutive": True}, InvalidArgumentError),
+        ({"per_rank": 2, "ranks": 2, "rank": Rank.ACE}, InvalidArgumentError),
+        ({"per_rank": 2, "rank": Rank.ACE, "consecutive": True}, InvalidArgumentError),
+        ({"per_rank": 2.0}, TypeError),
+        ({"per_rank": True}, TypeError),
+        ({"per_rank": 2, "rank": "ace"}, TypeError),
+        ({"per_rank": 2, "consecutive": 1}, TypeError),
+    ],
+)
+def test_a_hand_that_cannot_be_is_refused(fields: dict[str, Any], error: type) -> None:
+    """Out-of-range counts and contradictions are refused when the value is built."""
+    with pytest.raises(error):
+        HandHolds(**fields)
+
+
+def test_two_wins_of_one_name_are_refused() -> None:
+    """Two of a table's own hands under one name could not be told apart in a record."""
+    other = CustomInstantWin(name="three-threes", test=HandHolds(per_rank=3, ranks=3))
+    with pytest.raises(InvalidRulesError, match="two instant wins"):
+        attrs.evolve(CLASSIC, name="clash", instant_wins={THREE_THREES, other})
+    with pytest.raises(InvalidRulesError, match="instant win"):
+        attrs.evolve(
+            CLASSIC,
+            name="blank",
+            instant_wins={CustomInstantWin(name="", test=HandHolds(per_rank=4))},
+        )

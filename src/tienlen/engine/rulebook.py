@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING, Final
 
 from tienlen.combos import make_combo
 from tienlen.engine import bits as _bits
-from tienlen.engine.turns import MEMO_LIMIT, turn_table
+from tienlen.engine.turns import MEMO_LIMIT, play_facts, turn_table
 from tienlen.policies import Seating
 from tienlen.rules.base import BaseRules
-from tienlen.scoring import Scorer
 
 if TYPE_CHECKING:
     from tienlen.engine.movegen import Tables
@@ -36,6 +35,7 @@ class Context:
 
     __slots__ = (
         "_catches",
+        "_facts",
         "_jump_in_hands",
         "_jump_in_needs",
         "_remembers_catches",
@@ -46,6 +46,7 @@ class Context:
         "limits_going_out",
         "plain_tables",
         "players",
+        "reads",
         "remembers_beaten",
         "rules",
         "scorer",
@@ -69,7 +70,11 @@ class Context:
         self.scorer = rules.scorer
         self.turn_table = turn_table(self.turns, self.seating)
         """The turn policy's answers (see `TurnTable`)."""
-        self.freezes = type(self.scorer).on_first_out is not Scorer.on_first_out
+        self.reads = self.turn_table.reads
+        """The facts of a play the turn policy reads: a play's question holds them
+        (`play_facts`); empty for every preset."""
+        self._facts: dict[int, int] = {}
+        self.freezes = self.scorer.freezes
         """Whether the scorer may freeze players on first place (RULES §6.6.3)."""
         self.scores_catches = self.scorer.scores_catches
         """Whether a play that beats another may score (Poker chops, RULES §6.6.2)."""
@@ -147,6 +152,39 @@ class Context:
                 if len(self._catches) >= MEMO_LIMIT:
                     self._catches.clear()
                 self._catches[pair] = known
+        return known
+
+    def play_facts(self, mask: int, key: int, top_mask: int, top: int) -> int:
+        """The facts the turn policy `reads` of the play *mask* of *key* on *top* (0: a lead).
+
+        As bits of the play's question (`tienlen.engine.turns.play_facts`). A trusted
+        rule set's answer depends on the two keys alone: it is asked once per pair.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC, classify
+            >>> context = context_of(attrs.evolve(CLASSIC, bomb_reopens_trick=True), 4)
+            >>> four, two = classify("9s 9c 9d 9h"), classify("2h")
+            >>> context.play_facts(four.mask, four.key, two.mask, two.key) > 0
+            True
+        """
+        pair = key << 16 | top
+        known = self._facts.get(pair)
+        if known is None:
+            combo = make_combo(mask, key)
+            chop = bool(top) and "chop" in self.reads
+            known = play_facts(
+                self.reads,
+                bomb=self.rules.is_bomb(combo.shape),
+                chop=chop and self.is_catch(mask, key, top_mask, top),
+                kind=combo.kind,
+                size=len(combo),
+                rank=combo.rank,
+            )
+            if self.trusted:
+                if len(self._facts) >= MEMO_LIMIT:
+                    self._facts.clear()
+                self._facts[pair] = known
         return known
 
     def may_jump_in_with(self, hand: int) -> bool:

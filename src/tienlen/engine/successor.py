@@ -85,24 +85,9 @@ def after(
         >>> str(nxt.top), nxt.to_act, after(nxt, 1, 0).to_act, nxt.history
         ('3s', 1, 0, (Play(player=0, cards=Hand.parse('3s')),))
     """
+    if not mask:
+        return _after_pass(state, player, action)
     context = state._context
-    if not mask:  # a pass (RULES §1.5.2-§1.5.4)
-        nxt, locked, ends, turn = context.turn_table.passes[state._turn]
-        new = draft(state)
-        new._log = (state._log, PASSES[player] if action is None else action)
-        if ends:
-            return _new_trick(state, nxt, turn, state.chop, state.items, new)
-        new.to_act = nxt
-        new.locked = locked
-        new._turn = turn
-        if state.last_player is None:  # the first lead declined (RULES §3.3, D-6)
-            new.required = 0
-            new.may_decline = False
-            if context.limits_going_out:  # the new leader may be stuck (§12.12)
-                return _rot_if_stuck(seal(new))
-        new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
-        new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
-        return new
     if not key:
         key = (  # `structural_key`, inlined for a single card
             _SINGLE_KEY | mask.bit_length() - 1
@@ -132,19 +117,41 @@ def after(
     ):
         new.chop, new.items = _scored_catch(state, player, goes_out=not left)
     question = acting(state._turn, player)
+    if context.reads:  # the facts of the play the turn policy reads (§12.13)
+        question |= context.play_facts(mask, key, state._top_mask, state._top)
     if not left:
         out = _going_out(state, player, masks, new)
-        turns = context.turns
-        if turns.is_over(len(masks), out, len(new.finish_order)):
-            new.locked = turns.after_play(context.seating, player, state.locked, out)[1]
-            return _finished(build(new), player)
         question = with_out(question, out)
+        if context.turns.is_over(len(masks), out, len(new.finish_order)):
+            new.locked = context.turn_table.locks_after_play(question)
+            return _finished(build(new), player)
     nxt, locked, ends, turn = context.turn_table.plays[question]
     if ends:
         return _new_trick(state, nxt, turn, new.chop, new.items, new)
     new.to_act = nxt
     new.locked = locked
     new._turn = turn
+    new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
+    new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+    return new
+
+
+def _after_pass(state: GameState, player: int, action: Action | None) -> GameState:
+    """`after` for a pass by *player* (RULES §1.5.2-§1.5.4): who acts, from the table."""
+    context = state._context
+    nxt, locked, ends, turn = context.turn_table.passes[state._turn]
+    new = draft(state)
+    new._log = (state._log, PASSES[player] if action is None else action)
+    if ends:
+        return _new_trick(state, nxt, turn, state.chop, state.items, new)
+    new.to_act = nxt
+    new.locked = locked
+    new._turn = turn
+    if state.last_player is None:  # the first lead declined (RULES §3.3, D-6)
+        new.required = 0
+        new.may_decline = False
+        if context.limits_going_out:  # the new leader may be stuck (§12.12)
+            return _rot_if_stuck(seal(new))
     new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
     new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
     return new

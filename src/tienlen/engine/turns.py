@@ -2,18 +2,24 @@
 
 A position's who-acts facts (who acts, who played the top, who passed, who is out,
 who was beaten) are packed into one int, the *turn key*; its bit layout lives here
-only (`turn_key`, `decode`, `acting`, `with_out`). A `TurnTable` remembers the turn
-policy's answer to each distinct key (issue 10), so a pass or a play is a dictionary
-lookup instead of a policy call. The policy stays the one place each rule of who acts
-lives (`tienlen.policies.TurnPolicy`).
+only (`turn_key`, `decode`, `acting`, `with_out`, `play_facts`). A `TurnTable`
+remembers the turn policy's answer to each distinct key (issue 10), so a pass or a play
+is a dictionary lookup instead of a policy call. A play's question also holds the facts
+of the play the policy reads (`tienlen.policies.TurnPolicy.reads`), and only those, so
+remembering stays exact. The policy stays the one place each rule of who acts lives
+(`tienlen.policies.TurnPolicy`).
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Final
 
-from tienlen.errors import InvalidStateError
+from tienlen.cards import Rank
+from tienlen.combos import ComboKind
+from tienlen.errors import InvalidArgumentError, InvalidStateError
+from tienlen.policies import PLAY_FACTS, AfterPass, AfterPlay
 
 if TYPE_CHECKING:
     from tienlen.policies import Seating, TurnPolicy
@@ -23,6 +29,9 @@ __all__ = [
     "TurnTable",
     "acting",
     "decode",
+    "facts_read",
+    "play_event",
+    "play_facts",
     "turn_key",
     "turn_table",
     "with_out",
@@ -89,6 +98,106 @@ def with_out(key: int, out: int) -> int:
     return key & ~(255 << 16) | out << 16
 
 
+_FACTS: Final = {
+    "bomb": (28, 1),
+    "chop": (29, 1),
+    "kind": (30, 4),
+    "size": (34, 6),
+    "rank": (40, 4),
+}
+"""Where each fact of a play (`tienlen.policies.PLAY_FACTS`) sits in a play's question:
+its shift and width, above the `turn_key` bits."""
+
+
+def facts_read(policy: TurnPolicy) -> frozenset[str]:
+    """The facts of a play *policy* reads (its ``reads``), checked.
+
+    Raises:
+        TypeError: ``reads`` is not a set of strings.
+        InvalidArgumentError: it names a fact no play has.
+
+    Example:
+        >>> from tienlen.policies import TurnPolicy
+        >>> facts_read(TurnPolicy(bomb_reopens_trick=True))
+        frozenset({'bomb'})
+    """
+    reads: object = policy.reads  # a table's own class may set anything
+    if not isinstance(reads, AbstractSet) or not all(isinstance(f, str) for f in reads):
+        msg = f"{type(policy).__name__}.reads must be a frozenset of fact names, got {reads!r}"
+        raise TypeError(msg)
+    unknown = sorted(set(reads) - PLAY_FACTS)
+    if unknown:
+        known = ", ".join(sorted(PLAY_FACTS))
+        msg = f"{type(policy).__name__}.reads names no fact of a play: {', '.join(unknown)} (known: {known})"
+        raise InvalidArgumentError(msg)
+    return frozenset(reads)
+
+
+def play_facts(
+    reads: frozenset[str],
+    *,
+    bomb: bool,
+    chop: bool,
+    kind: ComboKind,
+    size: int,
+    rank: Rank,
+) -> int:
+    """The facts of a play named in *reads*, as the bits a play's question adds.
+
+    Example:
+        >>> from tienlen.cards import Rank
+        >>> from tienlen.combos import ComboKind
+        >>> hex(play_facts(frozenset({"bomb"}), bomb=True, chop=False, kind=ComboKind.FOUR_OF_A_KIND, size=4, rank=Rank.NINE))
+        '0x10000000'
+    """
+    values = {
+        "bomb": int(bomb),
+        "chop": int(chop),
+        "kind": kind.value,
+        "size": size,
+        "rank": rank.value,
+    }
+    bits = 0
+    for name in reads:
+        shift, width = _FACTS[name]
+        bits |= min(values[name], (1 << width) - 1) << shift
+    return bits
+
+
+def _fact_values(key: int, reads: frozenset[str]) -> dict[str, object]:
+    """The facts *reads* names, read back from a play's question *key*."""
+    found: dict[str, object] = {}
+    for name in reads:
+        shift, width = _FACTS[name]
+        raw = key >> shift & (1 << width) - 1
+        if name in ("bomb", "chop"):
+            found[name] = bool(raw)
+        elif name == "kind":
+            found[name] = ComboKind(raw)
+        elif name == "rank":
+            found[name] = Rank(raw)
+        else:
+            found[name] = raw
+    return found
+
+
+def play_event(key: int, reads: frozenset[str]) -> AfterPlay:
+    """The `AfterPlay` of a play's question *key* (with the facts *reads* names).
+
+    Example:
+        >>> play_event(acting(turn_key(2, 0, 0b0010, 0, None), 3), frozenset())
+        AfterPlay(player=3, locked=2, out=0, previous=0, bomb=None, chop=None, kind=None, size=None, rank=None)
+    """
+    player, last, locked, out, _ = decode(key)
+    return AfterPlay(
+        player=player,
+        locked=locked,
+        out=out,
+        previous=last,
+        **_fact_values(key, reads),  # type: ignore[arg-type]  # each by its name
+    )
+
+
 class _Answers(dict[int, Turn]):
     """A policy's answers by `turn_key`, each asked the first time (`__missing__`)."""
 
@@ -130,7 +239,8 @@ class _PassAnswers(_Answers):
     def _ask(
         self, player: int, last: int | None, locked: int, out: int, beaten: int | None
     ) -> Turn:
-        nxt, locked = self._policy.after_pass(self._seating, player, last, locked, out)
+        event = AfterPass(player=player, last=last, locked=locked, out=out)
+        nxt, locked = self._policy.after_pass(self._seating, event)
         if nxt is None and last is not None:  # everyone passed: the trick is over
             return self._new_trick(last, out, player, beaten)
         if nxt is None:  # a declined first lead passes the turn on, unless forged
@@ -143,19 +253,24 @@ class _PlayAnswers(_Answers):
     """`TurnPolicy.after_play` (and `trick_leader` when the trick ends), remembered.
 
     Keyed by the `turn_key` of the position with the player who plays in place of the
-    player to act, and *out* after the play. Asked only while the game goes on
-    (`TurnPolicy.is_over` is asked first).
+    player to act, *out* after the play and the `play_facts` the policy reads. Asked
+    only while the game goes on (`TurnPolicy.is_over` is asked first).
     """
 
-    __slots__ = ()
+    __slots__ = ("reads",)
+
+    def __init__(self, policy: TurnPolicy, seating: Seating) -> None:
+        super().__init__(policy, seating)
+        self.reads = facts_read(policy)
+        """The facts of a play the policy reads (`TurnPolicy.reads`)."""
 
     def __missing__(self, key: int) -> Turn:
-        player, last, locked, out, _ = decode(key)
-        return self._remember(key, self._ask(player, last, locked, out))
+        return self._remember(key, self._ask(play_event(key, self.reads)))
 
-    def _ask(self, player: int, last: int | None, locked: int, out: int) -> Turn:
-        beaten = self._policy.beaten(last)  # the previous play's player
-        nxt, locked = self._policy.after_play(self._seating, player, locked, out)
+    def _ask(self, event: AfterPlay) -> Turn:
+        player, out = event.player, event.out
+        beaten = self._policy.beaten(event.previous)  # the previous play's player
+        nxt, locked = self._policy.after_play(self._seating, event)
         if nxt is None:  # nobody may answer: the trick is over
             return self._new_trick(player, out, player, beaten)
         return nxt, locked, False, turn_key(nxt, player, locked, out, beaten)
@@ -181,13 +296,31 @@ class TurnTable:
         (3, 0, True)
     """
 
-    __slots__ = ("passes", "plays")
+    __slots__ = ("_policy", "_seating", "passes", "plays", "reads")
 
     def __init__(self, policy: TurnPolicy, seating: Seating) -> None:
+        self._policy = policy
+        self._seating = seating
         self.passes: dict[int, Turn] = _PassAnswers(policy, seating)
         """Who acts after a pass (RULES §1.5.2-§1.5.4, §3.3, §3.4, §12.8, §12.10)."""
-        self.plays: dict[int, Turn] = _PlayAnswers(policy, seating)
-        """Who acts after a play (RULES §1.5.4-§1.5.6, §3.4, §12.10)."""
+        plays = _PlayAnswers(policy, seating)
+        self.plays: dict[int, Turn] = plays
+        """Who acts after a play (RULES §1.5.4-§1.5.6, §3.4, §12.10, §12.13); a play's
+        question is its position's `acting` key with the `play_facts` in `reads`."""
+        self.reads = plays.reads
+        """The facts of a play the policy reads (`TurnPolicy.reads`)."""
+
+    def locks_after_play(self, key: int) -> int:
+        """The lock-outs after the play of question *key* that ends the game (not remembered).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> from tienlen.policies import Seating
+            >>> table = turn_table(CLASSIC.turn_policy, Seating.of(1, 4))
+            >>> table.locks_after_play(with_out(acting(turn_key(2, 0, 0b0010, 0, None), 3), 0b0111))
+            2
+        """
+        return self._policy.after_play(self._seating, play_event(key, self.reads))[1]
 
 
 @functools.lru_cache(maxsize=64)

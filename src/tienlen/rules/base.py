@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import enum
 import functools
+import itertools
 import operator
 import types
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
+from types import MappingProxyType
 from typing import Any, Final, NoReturn, Union, get_args, get_origin, get_type_hints
 
 import attrs
@@ -33,7 +35,9 @@ from tienlen.engine import bits as _bits
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.shapes import STRUCTURES, structural_key
+from tienlen.engine.turns import facts_read
 from tienlen.errors import (
+    InvalidArgumentError,
     InvalidCardError,
     InvalidComboError,
     InvalidRulesError,
@@ -43,16 +47,22 @@ from tienlen.policies import DealPolicy, LeaderAfterGoingOut, TurnPolicy
 from tienlen.scoring import PokerScorer, Scorer, StakeScorer
 
 __all__ = [
+    "WRITTEN_WHEN_SET",
     "BaseRules",
     "Bomb",
     "CustomInstantWin",
     "Direction",
     "FirstLead",
     "GameEnd",
+    "HandHolds",
     "InstantWin",
     "Scoring",
     "two_decks",
 ]
+
+WRITTEN_WHEN_SET: Final = MappingProxyType({"written_when_set": True})
+"""The metadata of a setting added after format 2: records write it only when it is not
+its default, so the rule sets that leave it off write the JSON they always wrote."""
 
 
 class Direction(enum.Enum):
@@ -161,32 +171,112 @@ class InstantWin(enum.Enum):
     """One card of every rank 3…A, no 2 needed (RULES §12.5)."""
 
 
+def _check_hand_holds(holds: HandHolds, _: object, __: object) -> None:
+    """The checks of `HandHolds` that relate its fields (RULES §12.5)."""
+    if not 1 <= holds.per_rank <= _MOST_OF_A_RANK:
+        msg = f"per_rank must be 1-{_MOST_OF_A_RANK}, got {holds.per_rank}"
+        raise InvalidArgumentError(msg)
+    most = _RANKS_BELOW_TWO if holds.consecutive else _bits.RANKS
+    if not 1 <= holds.ranks <= most:
+        msg = f"ranks must be 1-{most}{' when consecutive' * holds.consecutive}, got {holds.ranks}"
+        raise InvalidArgumentError(msg)
+    if holds.rank is not None and (holds.ranks != 1 or holds.consecutive):
+        msg = f"a hand holding cards of one rank ({holds.rank.name.lower()}) counts ranks=1, not consecutive"
+        raise InvalidArgumentError(msg)
+
+
+def _exact_int(_: object, attribute: attrs.Attribute[int], value: object) -> None:
+    if type(value) is not int:
+        msg = f"{attribute.name} must be an int, got {value!r}"
+        raise TypeError(msg)
+
+
+@attrs.frozen(kw_only=True)
+class HandHolds:
+    """An instant-win test as data: the dealt hand holds `per_rank` cards at `ranks` ranks.
+
+    Give it as the `CustomInstantWin.test` of a table's own hand: unlike a function, it
+    is data, so rule sets holding it are written to records and notation and read back
+    (RULES §12.5). The common hands of §12.5 are one value each.
+
+    Raises:
+        TypeError: a field has the wrong type.
+        InvalidArgumentError: *per_rank* is not 1-8, *ranks* not 1-13 (1-12 when
+            *consecutive*), or *rank* is given with *ranks* other than 1 or *consecutive*.
+
+    Example:
+        >>> from tienlen import Hand, Rank
+        >>> three_threes = HandHolds(per_rank=3, rank=Rank.THREE)  # three 3s
+        >>> three_threes(Hand.parse("3s 3c 3d 9h")), three_threes(Hand.parse("3s 3c 9h"))
+        (True, False)
+        >>> HandHolds(per_rank=2, ranks=5, consecutive=True)(Hand.parse("4s 4c 5s 5c 6d 6h 7s 7c 8d 8h"))
+        True
+    """
+
+    per_rank: int = attrs.field(validator=_exact_int)
+    """Cards the hand holds at least, at each rank counted (1-8)."""
+    ranks: int = attrs.field(default=1, validator=_exact_int)
+    """How many ranks must hold them (1-13)."""
+    rank: Rank | None = attrs.field(
+        default=None,
+        validator=attrs.validators.optional(attrs.validators.instance_of(Rank)),
+    )
+    """The one rank that must hold them (``None``: any ranks)."""
+    consecutive: bool = attrs.field(
+        default=False,
+        validator=[attrs.validators.instance_of(bool), _check_hand_holds],
+    )
+    """Whether the ranks must follow each other, below the 2 (as five consecutive pairs)."""
+
+    def __call__(self, hand: Hand) -> bool:
+        """Whether *hand* holds the cards this value asks for.
+
+        Example:
+            >>> from tienlen import Hand
+            >>> HandHolds(per_rank=3, ranks=3)(Hand.parse("4s 4c 4d 7s 7c 7d Js Jc Jd"))
+            True
+        """
+        held = _ranks_with(_bits.rank_counts(hand.mask), self.per_rank)
+        if self.rank is not None:
+            return bool(held >> _bits.SHIFTS[self.rank.value] & 1)
+        if self.consecutive:
+            return _has_run(held, self.ranks)
+        return held.bit_count() >= self.ranks
+
+
 @attrs.frozen(kw_only=True)
 class CustomInstantWin:
     """A table's own instant-win hand: a name and a test of the dealt hand (RULES §12.5).
 
     Put it in a rule set's `BaseRules.instant_wins` beside the built-in `InstantWin`
     members; they are tried first, then the custom ones by name. A rule set holding one
-    plays and scores like any other, but cannot be written to a record (its test is
-    code, not data).
+    plays and scores like any other. Its test is a `HandHolds` value (data, which
+    records and notation save and replay) or a function of the hand (code: a rule set
+    holding it cannot be written to a record).
 
     Example:
         >>> import attrs
-        >>> from tienlen import CLASSIC, CustomInstantWin, GameState, Hand, Rank
+        >>> from tienlen import CLASSIC, CustomInstantWin, GameState, Hand, HandHolds, Rank
+        >>> threes = CustomInstantWin(
+        ...     name="three-threes", test=HandHolds(per_rank=3, rank=Rank.THREE), first_game_only=True
+        ... )
+        >>> house = attrs.evolve(CLASSIC, name="three-threes", instant_wins={threes})
+        >>> GameState.from_hands(["3s 3c 3d 8h", "9d Ts"], house).result.winner
+        0
         >>> low = CustomInstantWin(
         ...     name="no-card-above-8", test=lambda hand: all(c.rank <= Rank.EIGHT for c in hand)
         ... )
         >>> house = attrs.evolve(CLASSIC, name="low-hands", instant_wins={low})
         >>> house.instant_win(Hand.parse("3s 4s 5s 8h")) is low
         True
-        >>> GameState.from_hands(["3s 4s 5s 8h", "9d Ts"], house).result.winner
-        0
     """
 
     name: str = attrs.field(validator=attrs.validators.instance_of(str))
     """What the table calls the hand (``str()`` of the win)."""
-    test: Callable[[Hand], bool] = attrs.field(validator=attrs.validators.is_callable())
-    """Whether a dealt hand is this instant win."""
+    test: HandHolds | Callable[[Hand], bool] = attrs.field(
+        validator=attrs.validators.is_callable()
+    )
+    """Whether a dealt hand is this instant win: a `HandHolds` value, or a function."""
     first_game_only: bool = attrs.field(
         default=False, validator=attrs.validators.instance_of(bool)
     )
@@ -321,6 +411,10 @@ _RED: Final = _BLACK << 2
 _ONE_COLOUR_CARDS: Final = 13
 """How many cards of one colour `InstantWin.ONE_COLOUR` needs (RULES §12.5)."""
 _TWO: Final = Rank.TWO.value
+_MOST_OF_A_RANK: Final = 8
+"""The most cards of one rank a hand may hold (two decks, RULES §2.1): `HandHolds`."""
+_RANKS_BELOW_TWO: Final = _bits.RANKS - 1
+"""How many ranks a run below the 2 may span (`HandHolds.consecutive`)."""
 _Items = tuple[tuple[int, int, int, int], ...]
 """`_best_packing` items: ``(per_rank, length, value, top_rank)`` for each bomb shape."""
 _TWO_CARDS: Final = 4 * _TWO
@@ -510,6 +604,8 @@ class BaseRules:
     """A player may not go out with a play holding a 2 (RULES §12.12)."""
     no_going_out_with_bomb: bool = False
     """A player may not go out with a bomb (RULES §12.12)."""
+    bomb_reopens_trick: bool = attrs.field(default=False, metadata=WRITTEN_WHEN_SET)
+    """A bomb played onto a play lets the players who passed answer it (RULES §12.13)."""
     custom_turn_policy: TurnPolicy | None = None
     """A turn policy of the table's own, instead of the one built from the settings."""
     custom_deal_policy: DealPolicy | None = None
@@ -522,7 +618,8 @@ class BaseRules:
         """Who acts and leads, and when the game ends (see `tienlen.policies`).
 
         Built from `continuation`, `pass_locks_out`, `leader_after_going_out`,
-        `game_end` and `jump_in`, unless `custom_turn_policy` is given.
+        `game_end`, `jump_in`, the limits on going out and `bomb_reopens_trick`,
+        unless `custom_turn_policy` is given.
 
         Example:
             >>> from tienlen import JUSTUS_PANG, KENNETH_LO
@@ -539,6 +636,7 @@ class BaseRules:
             jump_ins=bool(self.jump_in),
             no_going_out_with_two=self.no_going_out_with_two,
             no_going_out_with_bomb=self.no_going_out_with_bomb,
+            bomb_reopens_trick=self.bomb_reopens_trick,
         )
 
     @property
@@ -743,6 +841,7 @@ class BaseRules:
             "catch_with_last_cards_scores",
             "no_going_out_with_two",
             "no_going_out_with_bomb",
+            "bomb_reopens_trick",
         ):
             if type(getattr(self, flag)) is not bool:
                 yield f"{flag} must be True or False, got {getattr(self, flag)!r}"
@@ -750,6 +849,11 @@ class BaseRules:
             yield f"leader_after_going_out must be a LeaderAfterGoingOut, got {self.leader_after_going_out!r}"  # type: ignore[unreachable]
         if type(self.frozen_multiplier) is not int or self.frozen_multiplier < 0:
             yield f"frozen_multiplier must be an int >= 0, got {self.frozen_multiplier!r}"
+        yield from self._policy_problems()
+        yield from self._custom_win_problems()
+
+    def _policy_problems(self) -> Iterator[str]:
+        """The custom policies are policies; a turn policy reads facts plays have."""
         for name, kind in (
             ("custom_turn_policy", TurnPolicy),
             ("custom_deal_policy", DealPolicy),
@@ -758,6 +862,23 @@ class BaseRules:
             value = getattr(self, name)
             if value is not None and not isinstance(value, kind):
                 yield f"{name} must be a {kind.__name__} or None, got {value!r}"
+        if isinstance(self.custom_turn_policy, TurnPolicy):
+            try:
+                facts_read(self.custom_turn_policy)
+            except (TypeError, InvalidArgumentError) as error:
+                yield f"custom_turn_policy: {error}"
+
+    def _custom_win_problems(self) -> Iterator[str]:
+        """A table's own instant wins have printable names, each its own (RULES §12.5)."""
+        names = sorted(
+            win.name for win in self.instant_wins if isinstance(win, CustomInstantWin)
+        )
+        for name in names:
+            for problem in _name_problems(name):
+                yield f"instant win {name!r}: {problem}"
+        for first, second in itertools.pairwise(names):
+            if first == second:
+                yield f"two instant wins are called {first!r}"
 
     def _pair_run_problems(self) -> Iterator[str]:
         """``pair_runs_beat_twos`` k is 1-12 and makes some run a bomb (RULES §12.3).
@@ -1194,10 +1315,10 @@ class BaseRules:
         """
         if type(hand) is not Hand:
             raise TypeError(f"expected a Hand, got {hand!r}")
-        self._check_copies(hand._mask)
+        self._check_copies(hand.mask)
         if not self._instant_order:
             return None
-        counts = _bits.rank_counts(hand._mask)
+        counts = _bits.rank_counts(hand.mask)
         for win, test in zip(self._instant_order, self._count_tests, strict=True):
             if test is not None:
                 if test(counts):
@@ -1222,10 +1343,10 @@ class BaseRules:
         if test is not None:
             return test(counts)
         if win is InstantWin.TWO_BOMBS:
-            listed = tuple(_count_list(hand._mask))
+            listed = tuple(_count_list(hand.mask))
             return _best_packing(listed, [], self._bomb_items) >= 2
         if win is InstantWin.ONE_COLOUR:  # 13 cards of one colour
-            return _one_colour(hand._mask)
+            return _one_colour(hand.mask)
         assert win is InstantWin.FOUR_THREES  # the only one left
         return first_game and counts & 15 >= 4
 
@@ -1238,7 +1359,7 @@ class BaseRules:
             (5, 6)
         """
         _require(combo, Combo)
-        self._check_copies(combo._mask)
+        self._check_copies(combo.mask)
         if (
             combo.kind in (ComboKind.SINGLE, ComboKind.PAIR, ComboKind.TRIPLE)
             and combo.rank is Rank.TWO
@@ -1260,7 +1381,7 @@ class BaseRules:
             10
         """
         _require(hand, Hand)
-        mask = hand._mask
+        mask = hand.mask
         self._check_copies(mask)
         if not mask & _ANY_TWO and mask.bit_count() < self._fewest_for_value:
             return 0  # no 2, and too few cards for any valued bomb (most last hands)
