@@ -32,6 +32,7 @@ import attrs
 from tienlen import messages
 from tienlen.cards import Card, Hand, Rank, as_cards
 from tienlen.combos import KIND_BY_CODE, Combo, ComboKind, Shape
+from tienlen.engine.bits import SUITS
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.shapes import structural_key
 from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo, check_rules
@@ -160,11 +161,6 @@ class NotACombination:
             >>> why_not_combination("Jd Qh Kh Ac 2d", VIETCONG).rule
             'rules-1-4'
         """
-        kind = dict(self.fields).get("kind")
-        if self.reason is NoComboReason.KIND_EXCLUDED and kind is not None:
-            section = KINDS[ComboKind[kind].value].section
-            if section.startswith(_HOUSE_RULES):  # a house kind: where it is defined
-                return section
         return self.reason.rule
 
     def message(self, lang: str = "en") -> str:
@@ -279,9 +275,7 @@ def _why_not(
     return _not_in_rules(parsed, rules)
 
 
-_HOUSE_RULES: Final = "rules-12-"
-"""The labels of the house rules' sections (RULES §12)."""
-_ONE_DECK_MOST: Final = 4
+_ONE_DECK_MOST: Final = SUITS
 """Four of a kind: the most cards of one rank in the kinds one deck holds (RULES §1.2)."""
 
 

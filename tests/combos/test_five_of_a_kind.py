@@ -160,6 +160,23 @@ def test_more_than_five_of_a_rank_is_no_combination(count: int) -> None:
     assert why.message("vi") == "Không có bộ bài nào gồm hơn 5 lá giống nhau."
 
 
+def test_rank_subsets_are_every_sub_multiset_up_to_eight() -> None:
+    """The generator's per-rank table: each state's k-card pieces, k = 1…8, each once."""
+    for state in range(256):
+        lo, hi = state & 15, state >> 4
+        if hi & ~lo:  # a second copy without a first: no hand has it
+            continue
+        copies = [(lo >> suit & 1) + (hi >> suit & 1) for suit in range(4)]
+        for size in range(1, 9):
+            expected = sorted(
+                sum(1 << suit for suit, n in enumerate(counts) if n)
+                | sum(1 << suit for suit, n in enumerate(counts) if n == 2) << 52
+                for counts in itertools.product(*(range(n + 1) for n in copies))
+                if sum(counts) == size
+            )
+            assert sorted(SUBSETS[0][state][size]) == expected
+
+
 def test_structural_keys_of_five_to_eight() -> None:
     """The structure of n cards of a rank: five of a kind for five, none for six to eight."""
     for rank in range(13):

@@ -33,6 +33,7 @@ from tienlen.errors import (
 )
 from tienlen.policies import DealPolicy, LeaderAfterGoingOut, TurnPolicy
 from tienlen.scoring import PokerScorer, Scorer, StakeScorer
+from tienlen.sections import rule_section
 
 __all__ = [
     "BaseRules",
@@ -810,7 +811,7 @@ class BaseRules:
         elif self.decks == 1 and (kinds := self._two_deck_kinds()):
             yield (
                 f"two decks are needed for {kinds}: one deck holds only four cards of a rank "
-                f"(RULES §12.13; {_TWO_DECKS_HINT})"
+                f"({_TWO_DECKS_HINT})"
             )
         elif self.decks == 2 and self.min_players <= _ONE_DECK_PLAYERS:
             yield (
@@ -821,7 +822,7 @@ class BaseRules:
     def _two_deck_kinds(self) -> str:
         """The kinds played here that only two decks hold (the kind table's ``decks``)."""
         return ", ".join(
-            kind.label
+            f"{kind.label} (RULES §{rule_section(KINDS[kind.value].section).number})"
             for kind in sorted(self.kinds, key=operator.attrgetter("value"))
             if KINDS[kind.value].decks > 1
         )
