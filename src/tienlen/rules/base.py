@@ -14,7 +14,16 @@ import operator
 import types
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
-from typing import Any, Final, NoReturn, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Any,
+    Final,
+    NoReturn,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import attrs
 
@@ -323,6 +332,25 @@ _ANY_TWO: Final = _bits.RANK_CARDS[_TWO]
 _LOW_HALF: Final = _bits.LOW_HALF
 _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 """Every card of two decks: no mask exceeds it."""
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _as_method(function: _Function) -> _Function:
+    """*function* (its first parameter the rule set), as a method of `BaseRules`.
+
+    A plain Python function binds as it is; a compiled one (mypyc) does not bind to an
+    instance, so it gets a Python wrapper that does.
+    """
+    if isinstance(function, types.FunctionType):
+        return function
+
+    @functools.wraps(function)
+    def method(self: BaseRules, *args: Any) -> Any:
+        return function(self, *args)
+
+    return method  # type: ignore[return-value]  # it calls *function*
 
 
 class _Verdicts(dict[int, bool]):
@@ -962,10 +990,11 @@ class BaseRules:
 
     # -- the RuleSet protocol -----------------------------------------------------
 
-    classify = _classification.classify
-    beats = _classification.beats
-    legal_plays = _classification.legal_plays
-    _judge = _classification.judge
+    # The engine's functions, bound as methods (they read masks only the engine may).
+    classify = _as_method(_classification.classify)
+    beats = _as_method(_classification.beats)
+    legal_plays = _as_method(_classification.legal_plays)
+    _judge = _as_method(_classification.judge)
 
     def _mask_of_any(self, cards: str | Iterable[Card]) -> int:
         """The mask of card text or any iterable of cards (the general path)."""
