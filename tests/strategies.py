@@ -62,6 +62,7 @@ _SET_KINDS = (
     ComboKind.PAIR,
     ComboKind.TRIPLE,
     ComboKind.FOUR_OF_A_KIND,
+    ComboKind.FIVE_OF_A_KIND,  # two decks only (RULES §12.14)
 )
 _SHORTEST_RUN = {
     ComboKind.STRAIGHT: 3,
@@ -73,7 +74,7 @@ _LONGEST_QUADS = 3
 _SLOT_SUBSETS = {
     (decks, k): tuple(itertools.combinations(range(4 * decks), k))
     for decks in (1, 2)
-    for k in (1, 2, 3, 4)
+    for k in range(1, 4 * decks + 1)
 }
 
 
@@ -481,9 +482,12 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
     bomb chain. Shapes are put in a random "power" order and every bomb row and chain
     step goes up that order, so no shape can both beat and be beaten by another.
     """
+    decks, fewest_players, most_players = draw(st.sampled_from(_TABLES))
     kinds = frozenset(
         {ComboKind.SINGLE} | draw(st.sets(st.sampled_from(_OPTIONAL_KINDS)))
     )
+    if decks == 1:  # five of a kind needs two decks (RULES §12.14)
+        kinds -= {ComboKind.FIVE_OF_A_KIND}
     least = draw(st.integers(3, 13))
     most = draw(st.integers(least, 13))
     fewest_triples = draw(st.integers(2, 5))
@@ -522,7 +526,6 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
         draw(st.sets(st.integers(0, len(power) - 1), max_size=4)) if power else set()
     )
     chain = tuple(power[i] for i in sorted(chain_at))
-    decks, fewest_players, most_players = draw(st.sampled_from(_TABLES))
     return BaseRules(
         name="generated",
         decks=decks,

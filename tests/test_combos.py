@@ -57,8 +57,12 @@ KIND_EXAMPLES = [
         id="triples",
     ),
 ]
-EVERY_KIND = attrs.evolve(VIETCONG, name="every-kind", kinds=frozenset(ComboKind))
-"""Vietcong with consecutive triples too (RULES §12.4): every kind exists."""
+EVERY_KIND = attrs.evolve(
+    VIETCONG,
+    name="every-kind",
+    kinds=frozenset(ComboKind) - {ComboKind.FIVE_OF_A_KIND},
+)
+"""Vietcong with consecutive triples too (RULES §12.4): every kind one deck holds exists."""
 
 
 @pytest.mark.parametrize(("kind", "text", "size", "shape_text"), KIND_EXAMPLES)
@@ -85,6 +89,7 @@ def test_each_kind(kind: ComboKind, text: str, size: int, shape_text: str) -> No
         (ComboKind.CONSECUTIVE_PAIRS, "consecutive pairs", 2, True),
         (ComboKind.CONSECUTIVE_QUADS, "consecutive quads", 4, True),
         (ComboKind.CONSECUTIVE_TRIPLES, "consecutive triples", 3, True),
+        (ComboKind.FIVE_OF_A_KIND, "five of a kind", 5, False),
     ],
 )
 def test_kind_properties(
@@ -97,8 +102,8 @@ def test_kind_properties(
 
 
 def test_no_other_kinds() -> None:
-    """RULES §1.2 and §12.4: exactly eight kinds; nothing else is a combination."""
-    assert len(ComboKind) == 8
+    """RULES §1.2, §12.4 and §12.14: exactly nine kinds; nothing else is a combination."""
+    assert len(ComboKind) == 9
 
 
 @pytest.mark.parametrize(

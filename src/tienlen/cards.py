@@ -378,6 +378,22 @@ def _character(char: str) -> str:
 _RANK_NUMBERS: Final = {"1": "A", "11": "J", "12": "Q", "13": "K", "14": "A"}
 """Ranks written as numbers, and the letter card text uses for them."""
 _NUMBER_RE: Final = re.compile("[0-9]+")
+
+
+def rank_letter_for_number(token: str) -> str | None:
+    """The rank letter card text uses for a rank *token* starts with as a number, or ``None``.
+
+    Players write an ace as 1 or 14 and a jack, queen, king as 11–13; card text
+    spells them A, J, Q, K (`InvalidCardError` says so, problem ``"rank-number"``).
+
+    Example:
+        >>> rank_letter_for_number("11h"), rank_letter_for_number("1"), rank_letter_for_number("9s")
+        ('J', 'A', None)
+    """
+    number = _NUMBER_RE.match(token)
+    return None if number is None else _RANK_NUMBERS.get(number[0])
+
+
 _SUIT_WORDS: Final = {
     "bích": "s",
     "chuồn": "c",

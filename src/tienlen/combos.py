@@ -50,6 +50,8 @@ class ComboKind(enum.Enum):
     """Two or three four-of-a-kinds of consecutive ranks (Vietcong slams, RULES §5.2)."""
     CONSECUTIVE_TRIPLES = 8
     """Triples of consecutive ranks (*sảnh ba*, a house rule: RULES §12.4; no preset)."""
+    FIVE_OF_A_KIND = 9
+    """Five cards of one rank (*ngũ quý*), two decks only (a house rule: RULES §12.14; no preset)."""
 
     @property
     def label(self) -> str:
@@ -63,7 +65,7 @@ class ComboKind(enum.Enum):
 
     @property
     def per_rank(self) -> int:
-        """Cards of each rank, from 1 (singles, straights) to 4 (fours, consecutive quads).
+        """Cards of each rank, from 1 (singles, straights) to 5 (five of a kind).
 
         Example:
             >>> ComboKind.STRAIGHT.per_rank, ComboKind.CONSECUTIVE_PAIRS.per_rank
@@ -83,7 +85,9 @@ class ComboKind(enum.Enum):
 
 
 KIND_BY_CODE: Final = {kind.value: kind for kind in ComboKind}
-assert set(KIND_BY_CODE) == set(KINDS), "every kind has one row in the kind table"
+assert {code: kind.name for code, kind in KIND_BY_CODE.items()} == {
+    code: row.name for code, row in KINDS.items()
+}, "every kind has one row in the kind table, under its member's name and value"
 
 
 def _check_kind(_: Shape, __: attrs.Attribute[ComboKind], kind: object) -> None:

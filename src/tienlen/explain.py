@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
+from typing import Final
 
 import attrs
 
 from tienlen import messages
 from tienlen.cards import Card, Hand, Rank, as_cards
-from tienlen.combos import Combo, ComboKind, Shape
+from tienlen.combos import KIND_BY_CODE, Combo, ComboKind, Shape
+from tienlen.engine.bits import SUITS
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.shapes import structural_key
 from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo, check_rules
@@ -199,9 +201,10 @@ class NotACombination:
             fields["shape"] = messages.shape_name(
                 Shape(ComboKind[kind], int(size)), lang
             )
-        return messages.text(
-            f"nocombo.{self.reason.name}", lang, rules=self.rules, **fields
-        )
+        key = f"nocombo.{self.reason.name}"
+        if "most" in fields:  # a house kind of more cards of a rank is played
+            key += ".most"
+        return messages.text(key, lang, rules=self.rules, **fields)
 
     def __str__(self) -> str:
         if self.reason is NoComboReason.NOT_ALLOWED:  # a custom rule set's own reason
@@ -246,8 +249,11 @@ def _why_not(
     ranks = [rank for rank, count in enumerate(counts) if count]
     per_rank = {counts[rank] for rank in ranks}
     if len(ranks) == 1:
-        if counts[ranks[0]] > 4:
-            return NoComboReason.TOO_MANY_OF_A_RANK, {}
+        most = _most_of_a_rank(rules)
+        if counts[ranks[0]] > most:
+            return NoComboReason.TOO_MANY_OF_A_RANK, (
+                {} if most == _ONE_DECK_MOST else {"most": str(most)}
+            )
         return _not_in_rules(parsed, rules)
     if len(per_rank) > 1:
         return NoComboReason.UNEVEN, {}
@@ -267,6 +273,21 @@ def _why_not(
     if count == 2 and len(ranks) < 3:
         return NoComboReason.SHORT_PAIRS, {}
     return _not_in_rules(parsed, rules)
+
+
+_ONE_DECK_MOST: Final = SUITS
+"""Four of a kind: the most cards of one rank in the kinds one deck holds (RULES §1.2)."""
+
+
+def _most_of_a_rank(rules: RuleSet) -> int:
+    """The most cards of one rank any set kind holds: four, or a played house kind's."""
+    played = rules.kinds if isinstance(rules, BaseRules) else frozenset()
+    return max(
+        row.per_rank
+        for row in KINDS.values()
+        if not row.sequence
+        and (row.per_rank <= _ONE_DECK_MOST or KIND_BY_CODE[row.code] in played)
+    )
 
 
 def _not_in_rules(
@@ -462,15 +483,11 @@ def explain_beats(
 
 def _target_words(combo: Combo, lang: str = "en") -> str:
     """A combination in words: "a single 2", "a pair of 7s", "a 5-card straight"."""
-    if combo.kind in (
-        ComboKind.SINGLE,
-        ComboKind.PAIR,
-        ComboKind.TRIPLE,
-        ComboKind.FOUR_OF_A_KIND,
-    ):
-        if combo.rank is Rank.TWO and combo.kind is not ComboKind.FOUR_OF_A_KIND:
-            return messages.text(f"words.heo.{combo.kind.name}", lang)
-        return messages.text(f"words.{combo.kind.name}", lang, rank=combo.rank.symbol)
+    row = KINDS[combo.kind.value]  # the kind table's words (`messages.CATALOGUE`)
+    if not row.sequence:
+        if combo.rank is Rank.TWO and row.twos_words is not None:
+            return messages.text(f"words.heo.{row.name}", lang)
+        return messages.text(f"words.{row.name}", lang, rank=combo.rank.symbol)
     return _shape_words(combo.shape, lang)
 
 

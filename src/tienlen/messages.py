@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from tienlen.combos import ComboKind, Shape
+from tienlen.engine.kinds import KINDS, Words
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -66,6 +67,31 @@ REVIEWED: Final = {"en": "project", "vi": "project"}
 ``"project"`` is the project's own players, not a professional translator;
 corrections from native speakers are welcome.
 """
+
+
+def _phrases(words: Words) -> dict[str, str]:
+    """A row's words as a catalogue entry: the phrase by language."""
+    return {"en": words.en, "vi": words.vi}
+
+
+def _kind_entries() -> dict[str, dict[str, str]]:
+    """The catalogue entries of every kind, from its row of the kind table.
+
+    ``kind.<NAME>`` (its name), and for a set ``words.<NAME>`` (with ``{rank}``) and
+    ``words.heo.<NAME>`` (its 2s, when the row names them), for a run
+    ``shape.<NAME>`` (with ``{size}`` and ``{length}``).
+    """
+    entries: dict[str, dict[str, str]] = {}
+    for row in KINDS.values():
+        entries[f"kind.{row.name}"] = _phrases(row.label)
+        if row.sequence:
+            entries[f"shape.{row.name}"] = _phrases(row.words)
+            continue
+        entries[f"words.{row.name}"] = _phrases(row.words)
+        if row.twos_words is not None:
+            entries[f"words.heo.{row.name}"] = _phrases(row.twos_words)
+    return entries
+
 
 CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     # -- words -------------------------------------------------------------------
@@ -125,29 +151,8 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     "rank.J": {"en": "jack", "vi": "bồi"},
     "rank.Q": {"en": "queen", "vi": "đầm"},
     "rank.K": {"en": "king", "vi": "già"},
-    # -- combination kinds (keyed by ComboKind.name) -------------------------------
-    "kind.SINGLE": {"en": "single", "vi": "lá lẻ"},
-    "kind.PAIR": {"en": "pair", "vi": "đôi"},
-    "kind.TRIPLE": {"en": "triple", "vi": "sám cô"},
-    "kind.FOUR_OF_A_KIND": {"en": "four of a kind", "vi": "tứ quý"},
-    "kind.STRAIGHT": {"en": "straight", "vi": "sảnh"},
-    "kind.CONSECUTIVE_PAIRS": {"en": "consecutive pairs", "vi": "đôi thông"},
-    "kind.CONSECUTIVE_QUADS": {"en": "consecutive quads", "vi": "tứ quý liên tiếp"},
-    "kind.CONSECUTIVE_TRIPLES": {"en": "consecutive triples", "vi": "sám cô liên tiếp"},
-    # -- shapes of the sequence kinds: {size} cards, {length} ranks ----------------
-    "shape.STRAIGHT": {"en": "{size}-card straight", "vi": "sảnh {size} lá"},
-    "shape.CONSECUTIVE_PAIRS": {
-        "en": "{length} consecutive pairs",
-        "vi": "{length} đôi thông",
-    },
-    "shape.CONSECUTIVE_QUADS": {
-        "en": "{length} consecutive quads",
-        "vi": "{length} tứ quý liên tiếp",
-    },
-    "shape.CONSECUTIVE_TRIPLES": {
-        "en": "{length} consecutive triples",
-        "vi": "{length} sám cô liên tiếp",
-    },
+    # -- combination kinds (keyed by ComboKind.name): the kind table's words ------
+    **_kind_entries(),
     # -- refusals (keyed by IllegalReason.name; ".any" needs no cards) -------------
     "refusal.GAME_OVER": {"en": "The game is over.", "vi": "Ván bài đã kết thúc."},
     "refusal.UNKNOWN_PLAYER": {
@@ -259,13 +264,6 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
         "vi": "{play} không chặn được {top} vì khác loại, và không chặt được",
     },
     # -- combinations in words, as objects of a sentence --------------------------
-    "words.SINGLE": {"en": "a single {rank}", "vi": "lá {rank}"},
-    "words.PAIR": {"en": "a pair of {rank}s", "vi": "đôi {rank}"},
-    "words.TRIPLE": {"en": "three {rank}s", "vi": "sám cô {rank}"},
-    "words.FOUR_OF_A_KIND": {"en": "four {rank}s", "vi": "tứ quý {rank}"},
-    "words.heo.SINGLE": {"en": "a single 2", "vi": "một con heo"},
-    "words.heo.PAIR": {"en": "a pair of 2s", "vi": "đôi heo"},
-    "words.heo.TRIPLE": {"en": "three 2s", "vi": "ba con heo"},
     "words.shape": {"en": "a {shape}", "vi": "{shape}"},
     "words.run": {"en": "{shape}", "vi": "{shape}"},
     # -- explanations: why no combination? -----------------------------------------
@@ -276,6 +274,10 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     "nocombo.TOO_MANY_OF_A_RANK": {
         "en": "no combination has five or more cards of one rank",
         "vi": "không có bộ bài nào gồm từ năm lá giống nhau trở lên",
+    },
+    "nocombo.TOO_MANY_OF_A_RANK.most": {
+        "en": "no combination has more than {most} cards of one rank",
+        "vi": "không có bộ bài nào gồm hơn {most} lá giống nhau",
     },
     "nocombo.UNEVEN": {
         "en": "cards of several ranks must have the same number of each rank",
@@ -802,10 +804,9 @@ def card_error(error: InvalidCardError, lang: str = "en") -> str:
         except InvalidCardError:
             return text("card.any", lang)
     if problem == "rank-number":
-        from tienlen.cards import _NUMBER_RE, _RANK_NUMBERS  # noqa: PLC0415
+        from tienlen.cards import rank_letter_for_number  # noqa: PLC0415
 
-        number = _NUMBER_RE.match(fields["token"])
-        letter = _RANK_NUMBERS.get("" if number is None else number[0])
+        letter = rank_letter_for_number(fields["token"])
         if letter is None:
             return text("card.any", lang)
         fields["letter"] = letter

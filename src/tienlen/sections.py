@@ -175,6 +175,7 @@ _SECTIONS: Final[dict[str, tuple[str, str, str]]] = {
     "rules-12-11": ("12.11", "The other readings of three decisions", "house-rules"),
     "rules-12-12": ("12.12", "No going out on a 2 or a bomb (thối)", "house-rules"),
     "rules-12-13": ("12.13", "A bomb re-opens the trick", "house-rules"),
+    "rules-12-14": ("12.14", "Five of a kind on two decks (ngũ quý)", "house-rules"),
     "d-1": (
         "D-1",
         "After a player goes out unbeaten, the next player in play direction with cards leads, whether or not they passed",

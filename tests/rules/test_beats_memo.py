@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from tests.strategies import combos, house_rules
 from tienlen import CLASSIC, CLASSIC_TWO_DECKS, BaseRules, InvalidCardError, classify
-from tienlen.rules import base as _base
+from tienlen.engine import classification
 
 
 @given(data=st.data(), rules=house_rules())
@@ -63,7 +63,7 @@ def test_a_card_held_twice_is_refused_after_its_key_was_remembered() -> None:
 
 def test_the_memo_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """The memo starts afresh when full: memory stays bounded, answers stay right."""
-    monkeypatch.setattr(_base, "_MAX_VERDICTS", 2)
+    monkeypatch.setattr(classification, "MAX_VERDICTS", 2)
     rules = attrs.evolve(CLASSIC)
     cards = ["3s", "4s", "5s", "6s"]
     singles = [classify(card) for card in cards]

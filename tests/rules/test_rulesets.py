@@ -44,6 +44,7 @@ FOUR = Shape.of(ComboKind.FOUR_OF_A_KIND)
 STANDARD_KINDS = frozenset(ComboKind) - {
     ComboKind.CONSECUTIVE_QUADS,
     ComboKind.CONSECUTIVE_TRIPLES,
+    ComboKind.FIVE_OF_A_KIND,
 }
 IDS = [rules.name for rules in PRESETS]
 POKER_WINS = frozenset(

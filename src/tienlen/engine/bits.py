@@ -14,6 +14,8 @@ from typing import Final
 
 CARDS: Final = 52
 RANKS: Final = 13
+SUITS: Final = 4
+"""Cards of one rank in one deck; two decks hold ``2 * SUITS`` (a nibble counts to 8)."""
 LOW_HALF: Final = (1 << CARDS) - 1
 # Typed explicitly: mypyc cannot infer a Final that other modules import in a cycle.
 M5: Final[int] = int("5" * RANKS, 16)

@@ -1,12 +1,22 @@
-"""Private: the one table of combination kinds (RULES §1.2, §5.2, §12.4).
+"""The one table of combination kinds (RULES §1.2, §5.2, §12.4, §12.14).
 
-Each row says how a kind is built and which settings of a rule set govern it:
-cards per rank, the run lengths that exist as structures, the `BaseRules` settings
-that bound its lengths and allow a 2 on top, and whether it may be led. The codes are
-`tienlen.ComboKind` values. `_shapes` (structures), `combos` (`ComboKind`, `Shape`),
-`_movegen` (generators), `rules._base` (validity, leads) and `explain` read this table;
-adding a kind is one row here, one `ComboKind` member, and its membership in the
-presets that play it (each preset lists its kinds).
+Each row is everything the library knows of a kind: how it is built (cards per rank,
+the run lengths that exist as structures), which settings of a rule set govern it (the
+`BaseRules` settings that bound its lengths, allow a 2 on top, let it lead), how many
+decks it needs, its names and words in every language of `tienlen.messages`, and the
+rules-reference section that defines it. Everything else reads the table:
+
+- `tienlen.engine.shapes` builds the structures (per-rank counts → shape) from it;
+- `tienlen.engine.movegen` generates each kind's plays from ``per_rank`` and ``sequence``
+  (up to eight cards of a rank, two decks);
+- `tienlen.combos` (`ComboKind.per_rank`, `Shape`), `tienlen.rules.base` (validity,
+  leads, decks), `tienlen.messages` (the ``kind.*``, ``shape.*`` and ``words.*``
+  entries) and `tienlen.explain` (why no combination, citations).
+
+Adding a kind is one row here and one `tienlen.ComboKind` member with the row's code
+(an import-time check ties them); a rule set plays it once its ``kinds`` setting lists
+it. What beats it across shapes is the rule set's bomb table (``bombs``), as for every
+other kind. See ``docs/kinds.md``.
 """
 
 from __future__ import annotations
@@ -19,13 +29,16 @@ __all__ = [
     "CONSECUTIVE_PAIRS",
     "CONSECUTIVE_QUADS",
     "CONSECUTIVE_TRIPLES",
+    "FIVE_OF_A_KIND",
     "FOUR_OF_A_KIND",
     "KINDS",
+    "MOST_PER_RANK",
     "PAIR",
     "SINGLE",
     "STRAIGHT",
     "TRIPLE",
     "KindRow",
+    "Words",
 ]
 
 SINGLE: Final = 1
@@ -36,15 +49,25 @@ STRAIGHT: Final = 5
 CONSECUTIVE_PAIRS: Final = 6
 CONSECUTIVE_QUADS: Final = 7
 CONSECUTIVE_TRIPLES: Final = 8
+FIVE_OF_A_KIND: Final = 9
+
+
+class Words(NamedTuple):
+    """One phrase in each language of `tienlen.messages` (``en``, ``vi``)."""
+
+    en: str
+    vi: str
 
 
 class KindRow(NamedTuple):
-    """One kind of combination: its structure and the settings that govern it."""
+    """One kind of combination: its structure, settings, words and rules section."""
 
     code: int
     """The `ComboKind` value."""
+    name: str
+    """The `ComboKind` member's name (``"FOUR_OF_A_KIND"``): its message keys."""
     per_rank: int
-    """Cards of each rank."""
+    """Cards of each rank (1…8: two decks hold eight of a rank)."""
     sequence: bool
     """Whether it spans consecutive ranks (a run) rather than one rank (a set)."""
     shortest: int
@@ -59,99 +82,174 @@ class KindRow(NamedTuple):
     """The rule set's setting allowing a 2 on top, or ``None`` when a 2 always may."""
     lead: bool | str
     """Whether it may be led: always, never (bomb only), or as a setting says."""
+    decks: int
+    """The fewest decks that hold it (2 for more than four cards of a rank)."""
+    section: str
+    """The label of the rules-reference section defining it (`tienlen.rule_section`)."""
+    label: Words
+    """Its name (message ``kind.<name>``): *tứ quý*."""
+    words: Words
+    """A combination of it as the object of a sentence, with ``{rank}`` for a set and
+    ``{length}``/``{size}`` for a run (messages ``words.<name>`` and ``shape.<name>``)."""
+    twos_words: Words | None = None
+    """For a set, the words when its rank is 2 (*heo*), or ``None`` to use `words`."""
+
+
+def _set(
+    code: int,
+    name: str,
+    per_rank: int,
+    *,
+    lead: bool | str = True,
+    decks: int = 1,
+    section: str = "rules-1-2",
+    label: Words,
+    words: Words,
+    twos_words: Words | None = None,
+) -> KindRow:
+    """A row for *per_rank* cards of one rank."""
+    return KindRow(
+        code,
+        name,
+        per_rank,
+        sequence=False,
+        shortest=1,
+        longest=1,
+        lengths=None,
+        most_played=1,
+        twos=None,
+        lead=lead,
+        decks=decks,
+        section=section,
+        label=label,
+        words=words,
+        twos_words=twos_words,
+    )
+
+
+def _run(
+    code: int,
+    name: str,
+    per_rank: int,
+    *,
+    shortest: int,
+    lengths: tuple[str, str] | None = None,
+    most_played: int = _bits.RANKS,
+    twos: str,
+    lead: bool | str = True,
+    section: str = "rules-1-2",
+    label: Words,
+    words: Words,
+) -> KindRow:
+    """A row for runs of *per_rank* cards on each of consecutive ranks (3…2, no wrap)."""
+    return KindRow(
+        code,
+        name,
+        per_rank,
+        sequence=True,
+        shortest=shortest,
+        longest=_bits.RANKS,
+        lengths=lengths,
+        most_played=most_played,
+        twos=twos,
+        lead=lead,
+        decks=1,
+        section=section,
+        label=label,
+        words=words,
+    )
 
 
 KINDS: Final = {
     row.code: row
     for row in (
-        KindRow(
+        _set(
             SINGLE,
+            "SINGLE",
             1,
-            sequence=False,
-            shortest=1,
-            longest=1,
-            lengths=None,
-            most_played=1,
-            twos=None,
-            lead=True,
+            label=Words("single", "lá lẻ"),
+            words=Words("a single {rank}", "lá {rank}"),
+            twos_words=Words("a single 2", "một con heo"),
         ),
-        KindRow(
+        _set(
             PAIR,
+            "PAIR",
             2,
-            sequence=False,
-            shortest=1,
-            longest=1,
-            lengths=None,
-            most_played=1,
-            twos=None,
-            lead=True,
+            label=Words("pair", "đôi"),
+            words=Words("a pair of {rank}s", "đôi {rank}"),
+            twos_words=Words("a pair of 2s", "đôi heo"),
         ),
-        KindRow(
+        _set(
             TRIPLE,
+            "TRIPLE",
             3,
-            sequence=False,
-            shortest=1,
-            longest=1,
-            lengths=None,
-            most_played=1,
-            twos=None,
-            lead=True,
+            label=Words("triple", "sám cô"),
+            words=Words("three {rank}s", "sám cô {rank}"),
+            twos_words=Words("three 2s", "ba con heo"),
         ),
-        KindRow(
+        _set(
             FOUR_OF_A_KIND,
+            "FOUR_OF_A_KIND",
             4,
-            sequence=False,
-            shortest=1,
-            longest=1,
-            lengths=None,
-            most_played=1,
-            twos=None,
             lead="four_of_a_kind_may_lead",
+            label=Words("four of a kind", "tứ quý"),
+            words=Words("four {rank}s", "tứ quý {rank}"),
         ),
-        KindRow(
+        _run(
             STRAIGHT,
+            "STRAIGHT",
             1,
-            sequence=True,
             shortest=3,
-            longest=_bits.RANKS,
-            lengths=None,
-            most_played=_bits.RANKS,
             twos="twos_in_straights",
-            lead=True,
+            label=Words("straight", "sảnh"),
+            words=Words("{size}-card straight", "sảnh {size} lá"),
         ),
-        KindRow(
+        _run(
             CONSECUTIVE_PAIRS,
+            "CONSECUTIVE_PAIRS",
             2,
-            sequence=True,
             shortest=3,
-            longest=_bits.RANKS,
             lengths=("min_consecutive_pairs", "max_consecutive_pairs"),
-            most_played=_bits.RANKS,
             twos="twos_in_consecutive_pairs",
             lead="bombs_may_lead",
+            label=Words("consecutive pairs", "đôi thông"),
+            words=Words("{length} consecutive pairs", "{length} đôi thông"),
         ),
-        KindRow(
+        _run(  # slams only (RULES §5.2, D-13)
             CONSECUTIVE_QUADS,
+            "CONSECUTIVE_QUADS",
             4,
-            sequence=True,
             shortest=2,
-            longest=_bits.RANKS,
-            lengths=None,
             most_played=3,
             twos="twos_in_consecutive_quads",
             lead=False,
-        ),  # slams only (RULES §5.2, D-13)
-        KindRow(
+            section="rules-5-2",
+            label=Words("consecutive quads", "tứ quý liên tiếp"),
+            words=Words("{length} consecutive quads", "{length} tứ quý liên tiếp"),
+        ),
+        _run(
             CONSECUTIVE_TRIPLES,
+            "CONSECUTIVE_TRIPLES",
             3,
-            sequence=True,
             shortest=2,
-            longest=_bits.RANKS,
             lengths=("min_consecutive_triples", "max_consecutive_triples"),
-            most_played=_bits.RANKS,
             twos="twos_in_consecutive_triples",
-            lead=True,
+            section="rules-12-4",
+            label=Words("consecutive triples", "sám cô liên tiếp"),
+            words=Words("{length} consecutive triples", "{length} sám cô liên tiếp"),
+        ),
+        _set(  # two decks only, a house rule (RULES §12.14)
+            FIVE_OF_A_KIND,
+            "FIVE_OF_A_KIND",
+            5,
+            decks=2,
+            section="rules-12-14",
+            label=Words("five of a kind", "ngũ quý"),
+            words=Words("five {rank}s", "ngũ quý {rank}"),
         ),
     )
 }
-"""Every kind by code, in code order (RULES §1.2; consecutive triples §12.4)."""
+"""Every kind by code, in code order (RULES §1.2; §5.2, §12.4 and §12.14 for the rest)."""
+
+MOST_PER_RANK: Final = max(row.per_rank for row in KINDS.values() if not row.sequence)
+"""The most cards of one rank any kind holds (five of a kind: 5)."""

@@ -38,8 +38,12 @@ def _given(
     return bombers
 
 
+_MOST: Final = 2 * _bits.SUITS
+"""The most cards of one rank: four suits, two decks."""
+
+
 def _rank_subsets() -> list[list[tuple[tuple[int, ...], ...]]]:
-    """``SUBSETS[r][state][k]``: every distinct *k*-card sub-multiset of rank *r*.
+    """``SUBSETS[r][state][k]``: every distinct *k*-card sub-multiset of rank *r*, k ≤ 8.
 
     ``state`` is ``lo | hi << 4``: the suits present at rank *r*, and the suits present
     twice. Masks are ascending by their low half (their cards without copies).
@@ -47,13 +51,13 @@ def _rank_subsets() -> list[list[tuple[tuple[int, ...], ...]]]:
     base: list[tuple[tuple[int, ...], ...]] = []
     for state in range(256):
         lo, hi = state & 15, state >> 4
-        by_size: list[list[int]] = [[] for _ in range(5)]
+        by_size: list[list[int]] = [[] for _ in range(_MOST + 1)]
         if hi & ~lo == 0:
             for counts in _count_vectors(
                 [(lo >> s & 1) + (hi >> s & 1) for s in range(4)]
             ):
                 size = sum(counts)
-                if 0 < size <= 4:
+                if size:
                     sub_lo = sum(1 << s for s, c in enumerate(counts) if c)
                     sub_hi = sum(1 << s for s, c in enumerate(counts) if c == 2)
                     by_size[size].append(sub_lo | sub_hi << _CARDS)
@@ -79,18 +83,19 @@ def _count_vectors(limits: list[int]) -> list[list[int]]:
 SUBSETS: Final = _rank_subsets()
 SUBSETS_BY_SIZE: Final = tuple(
     tuple(tuple(by_size[k] for by_size in SUBSETS[rank]) for rank in range(_bits.RANKS))
-    for k in range(5)
+    for k in range(_MOST + 1)
 )
 """``SUBSETS_BY_SIZE[k][r][state]`` is ``SUBSETS[r][state][k]``."""
 SUBSET_COUNTS: Final = tuple(
-    tuple(len(SUBSETS[0][state][k]) for state in range(256)) for k in range(5)
+    tuple(len(SUBSETS[0][state][k]) for state in range(256)) for k in range(_MOST + 1)
 )
 """``SUBSET_COUNTS[k][state]``: how many *k*-card sub-multisets a rank state holds."""
 ALL_SETS: Final = tuple(
-    tuple(sum(SUBSETS[rank][state][1:], ()) for state in range(256))
+    tuple(sum(SUBSETS[rank][state][1:5], ()) for state in range(256))
     for rank in range(_bits.RANKS)
 )
-"""``ALL_SETS[r][state]``: every single, pair, triple and four of rank *r*, by size."""
+"""``ALL_SETS[r][state]``: every single, pair, triple and four of rank *r*, by size
+(the sets one deck holds: the one-deck lead lists them at once, `Tables.all_sets`)."""
 
 
 def _maximal_runs() -> dict[int, tuple[tuple[int, int], ...]]:
@@ -206,7 +211,7 @@ _BYTE_SETS_OF: Final = tuple(
         )
         for byte in range(7)
     )
-    for k in range(5)
+    for k in range(_bits.SUITS + 1)
 )
 """``_BYTE_SETS_OF[k][i][mask >> 8 * i & 255]`` lists the *k*-card sets of ranks ``2i``
 and ``2i + 1`` (byte ``i`` of a one-deck mask), rank by rank (singles: card by card)."""
@@ -320,9 +325,14 @@ class Tables:
         set_families = [
             f
             for f in self.lead_families
-            if not f.sequence and f.max_rank == _bits.RANKS - 1
+            if not f.sequence
+            and f.per_rank <= _bits.SUITS
+            and f.max_rank == _bits.RANKS - 1
         ]
-        self.all_sets = len(set_families) == len(_SET_KINDS)
+        self.all_sets = len(set_families) == len(_ONE_DECK_SET_KINDS)
+        """Whether every set one deck holds may be led: a one-deck hand's sets come
+        from `_BYTE_SETS` at once (its ranks hold at most four cards, so no family of
+        more cards per rank finds any)."""
         self.lead_runs = tuple(f for f in self.lead_families if f.sequence)
         singles = families.get(1)
         self.single_cards = (1 << 4 * singles.max_rank + 4) - 1 if singles else 0
@@ -479,7 +489,12 @@ def _of_shape(
         _runs(hand, avail, family.per_rank, length, above, out)
 
 
-_SET_KINDS: Final = tuple(code for code, row in KINDS.items() if not row.sequence)
+_ONE_DECK_SET_KINDS: Final = tuple(
+    code
+    for code, row in KINDS.items()
+    if not row.sequence and row.per_rank <= _bits.SUITS
+)
+"""The set kinds one deck holds (singles to fours), all in `_BYTE_SETS`."""
 
 
 def structural_key_fits(code: int, card: int) -> bool:

@@ -1,8 +1,8 @@
 """Private: the structure of a multiset of cards, before any variant is consulted.
 
 RULES §1.2 defines every combination by its per-rank card counts: one rank holding
-1–4 cards, or a run of consecutive ranks holding the same number of cards each, as
-the kind table (`tienlen.engine.kinds`) lists them. Runs are found on the rank line 3…2 and
+1–4 cards (five with two decks, RULES §12.14), or a run of consecutive ranks holding
+the same number of cards each, as the kind table (`tienlen.engine.kinds`) lists them. Runs are found on the rank line 3…2 and
 never wrap (RULES §1.4). Whether a structure is a combination under a variant, and
 with which lengths and 2s, is decided by the rule set.
 
@@ -67,7 +67,9 @@ _SET_KEYS: Final = tuple(
     )
     for size in range(5)
 )
-"""``_SET_KEYS[n] | top``: the key of *n* cards of one rank (a set kind of the table)."""
+"""``_SET_KEYS[n] | top``: the key of *n* ≤ 4 cards of one rank (a set kind of the table).
+
+One deck holds at most four of a rank; more (two decks) take the counting path."""
 _M5: Final = _bits.M5
 _M3: Final = _bits.M3
 _LOW_HALF: Final = _bits.LOW_HALF

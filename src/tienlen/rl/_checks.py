@@ -7,14 +7,26 @@ the CLI does (`tienlen.get_rules`); counts are plain ``int`` (``bool`` is not on
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
+from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError
 from tienlen.rules import BaseRules, get_rules
 
-__all__ = ["as_index", "as_rules", "as_sequence", "check_count", "check_render_mode"]
+__all__ = [
+    "OBSERVED_KINDS",
+    "as_index",
+    "as_rules",
+    "as_sequence",
+    "check_count",
+    "check_render_mode",
+]
+
+OBSERVED_KINDS: Final = frozenset(ComboKind) - {ComboKind.FIVE_OF_A_KIND}
+"""The kinds the observations encode (their layout is fixed): a rule set playing
+another (five of a kind, RULES §12.14) is refused."""
 
 
 def as_rules(rules: object, name: str = "rules") -> BaseRules:
@@ -38,6 +50,11 @@ def as_rules(rules: object, name: str = "rules") -> BaseRules:
     if not isinstance(rules, BaseRules):
         msg = f"{name} must be a preset name or a BaseRules, not {type(rules).__name__}"
         raise TypeError(msg)
+    unobserved = rules.kinds - OBSERVED_KINDS
+    if unobserved:
+        shown = ", ".join(sorted(kind.label for kind in unobserved))
+        msg = f"{name} plays {shown}, which the observations do not encode"
+        raise InvalidArgumentError(msg)
     return rules
 
 

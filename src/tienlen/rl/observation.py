@@ -46,7 +46,7 @@ from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import Observation
 from tienlen.rl._arrays import card_rows, halves
-from tienlen.rl._checks import as_rules, as_sequence, check_count
+from tienlen.rl._checks import OBSERVED_KINDS, as_rules, as_sequence, check_count
 from tienlen.rl.table import _is_structure, class_key
 from tienlen.rules import BaseRules, Direction, GameEnd, Scoring
 
@@ -71,7 +71,7 @@ MAX_HISTORY: Final = 1024
 """The most past actions an observation may hold."""
 _CARDS: Final = 52
 _ALL_MASKS: Final = 1 << 2 * _CARDS
-_KINDS: Final = tuple(ComboKind)
+_KINDS: Final = tuple(kind for kind in ComboKind if kind in OBSERVED_KINDS)
 _FLAGS: Final = ("must_include", "may_decline", "may_continue", "jumping_in")
 
 

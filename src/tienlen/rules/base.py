@@ -16,25 +16,26 @@ import types
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
 from types import MappingProxyType
-from typing import Any, Final, NoReturn, Union, get_args, get_origin, get_type_hints
+from typing import (
+    Any,
+    Final,
+    NoReturn,
+    TypeVar,
+    Union,
+    get_args,
+    get_origin,
+    get_type_hints,
+)
 
 import attrs
 
 from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of, parse_cards
-from tienlen.combos import (
-    Combo,
-    ComboKind,
-    Plays,
-    Shape,
-    _set_key,
-    _set_mask,
-    answers,
-)
-from tienlen.combos import _new as _new_combo
+from tienlen.combos import Combo, ComboKind, Shape
 from tienlen.engine import bits as _bits
+from tienlen.engine import classification as _classification
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
-from tienlen.engine.shapes import STRUCTURES, structural_key
+from tienlen.engine.shapes import STRUCTURES
 from tienlen.engine.turns import facts_read
 from tienlen.errors import (
     InvalidArgumentError,
@@ -45,6 +46,7 @@ from tienlen.errors import (
 )
 from tienlen.policies import DealPolicy, LeaderAfterGoingOut, TurnPolicy
 from tienlen.scoring import PokerScorer, Scorer, StakeScorer
+from tienlen.sections import rule_section
 
 __all__ = [
     "WRITTEN_WHEN_SET",
@@ -424,8 +426,25 @@ _ANY_TWO: Final = _bits.RANK_CARDS[_TWO]
 _LOW_HALF: Final = _bits.LOW_HALF
 _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 """Every card of two decks: no mask exceeds it."""
-_MAX_VERDICTS: Final = 1 << 16
-"""The most `beats` answers a rule set remembers before it starts afresh."""
+
+
+_Function = TypeVar("_Function", bound=Callable[..., Any])
+
+
+def _as_method(function: _Function) -> _Function:
+    """*function* (its first parameter the rule set), as a method of `BaseRules`.
+
+    A plain Python function binds as it is; a compiled one (mypyc) does not bind to an
+    instance, so it gets a Python wrapper that does.
+    """
+    if isinstance(function, types.FunctionType):
+        return function
+
+    @functools.wraps(function)
+    def method(self: BaseRules, *args: Any) -> Any:
+        return function(self, *args)
+
+    return method  # type: ignore[return-value]  # it calls *function*
 
 
 class _Verdicts(dict[int, bool]):
@@ -517,7 +536,7 @@ class BaseRules:
     two_deck_hand_size: int | None = 13
     """Cards each with two decks (`decks` 2), or ``None`` for as many as deal equally."""
     kinds: frozenset[ComboKind] = attrs.field(default=_STANDARD_KINDS, converter=_kinds)
-    """The combination kinds that exist (RULES §1.2)."""
+    """The combination kinds that exist (RULES §1.2); `ComboKind.FIVE_OF_A_KIND` needs two decks (RULES §12.13)."""
     twos_in_straights: bool = True
     """Whether a 2 may top a straight (RULES §1.4, §10)."""
     twos_in_consecutive_pairs: bool = True
@@ -938,11 +957,24 @@ class BaseRules:
                 f"one deck seats at most {_ONE_DECK_PLAYERS} players, not max_players={self.max_players}: "
                 f"five to eight play with two decks ({_TWO_DECKS_HINT})"
             )
+        elif self.decks == 1 and (kinds := self._two_deck_kinds()):
+            yield (
+                f"two decks are needed for {kinds}: one deck holds only four cards of a rank "
+                f"({_TWO_DECKS_HINT})"
+            )
         elif self.decks == 2 and self.min_players <= _ONE_DECK_PLAYERS:
             yield (
                 f"two decks are for five to eight players, not min_players={self.min_players} "
                 "(RULES §2.1): set min_players=5, or play 2-4 players with decks=1"
             )
+
+    def _two_deck_kinds(self) -> str:
+        """The kinds played here that only two decks hold (the kind table's ``decks``)."""
+        return ", ".join(
+            f"{kind.label} (RULES §{rule_section(KINDS[kind.value].section).number})"
+            for kind in sorted(self.kinds, key=operator.attrgetter("value"))
+            if KINDS[kind.value].decks > 1
+        )
 
     # -- shapes and comparison (RULES §1.2-§1.4 and the variant's bomb table) -----
 
@@ -1006,7 +1038,7 @@ class BaseRules:
         """
         if type(target) is not Combo:
             raise TypeError(f"expected a Combo, got {target!r}")
-        self._check_copies(target._mask)
+        self._check_copies(target.mask)
         return self._bombs_against(target.shape, target.rank)
 
     def _bombs_against(self, shape: Shape, rank: Rank) -> frozenset[Shape]:
@@ -1067,52 +1099,23 @@ class BaseRules:
     def _refuse(self, *combos: Combo) -> NoReturn:
         """Raise for the first of *combos* these rules do not know (`_invalid`)."""
         for combo in combos:
-            if combo._key not in self._valid or combo._mask > self._mask_limit:
+            if combo.key not in self._valid or combo.mask > self._mask_limit:
                 self._invalid(combo)
         raise AssertionError  # pragma: no cover - called only when one is refused
 
     def _invalid(self, combo: Combo) -> NoReturn:
-        if combo._mask > self._mask_limit:
-            self._duplicate(combo._mask, None)
+        if combo.mask > self._mask_limit:
+            self._duplicate(combo.mask, None)
         msg = f"{str(combo)!r} is not a combination under {self.name}"
         raise InvalidComboError(msg)
 
     # -- the RuleSet protocol -----------------------------------------------------
 
-    def classify(self, cards: str | Iterable[Card]) -> Combo | None:
-        """The combination *cards* form under these rules, or ``None`` (RULES §1.2).
-
-        Raises:
-            InvalidCardError: bad card text, or a duplicate card where one deck is in play.
-
-        Example:
-            >>> from tienlen import VIETCONG
-            >>> VIETCONG.classify("7s 7c 7d 7h 8s 8c 8d 8h")
-            <Combo CONSECUTIVE_QUADS '7s 7c 7d 7h 8s 8c 8d 8h'>
-        """
-        kind = type(cards)
-        if kind is tuple or kind is list:  # parsed cards: the hot path
-            mask = 0
-            try:
-                for card in cards:
-                    mask |= card.mask  # type: ignore[union-attr]  # cards is a tuple or list
-            except AttributeError:
-                raise TypeError(_not_cards(cards)) from None
-            if mask.bit_count() != len(cards):  # type: ignore[arg-type]
-                mask = self._multiset(tuple(cards), None)  # type: ignore[arg-type]
-        elif kind is Hand or kind is Combo:  # already a mask
-            mask = cards._mask  # type: ignore[union-attr]
-            if mask > _LOW_HALF and self._one_deck:
-                self._duplicate(mask, None)
-        else:
-            mask = self._mask_of_any(cards)
-        key = structural_key(mask)
-        if key not in self._valid:
-            return None
-        combo = _new_combo(Combo)  # make_combo, inlined on this hot path
-        _set_mask(combo, mask)
-        _set_key(combo, key)
-        return combo
+    # The engine's functions, bound as methods (they read masks only the engine may).
+    classify = _as_method(_classification.classify)
+    beats = _as_method(_classification.beats)
+    legal_plays = _as_method(_classification.legal_plays)
+    _judge = _as_method(_classification.judge)
 
     def _mask_of_any(self, cards: str | Iterable[Card]) -> int:
         """The mask of card text or any iterable of cards (the general path)."""
@@ -1125,7 +1128,7 @@ class BaseRules:
             for card in parsed:
                 mask |= card.mask
         except AttributeError:
-            raise TypeError(_not_cards(cards)) from None
+            raise TypeError(_classification.not_cards(cards)) from None
         if mask.bit_count() != len(parsed):
             mask = self._multiset(parsed, shown)
         return mask
@@ -1136,83 +1139,6 @@ class BaseRules:
         if self._one_deck:
             self._duplicate(mask, shown)
         return mask
-
-    def beats(self, challenger: Combo, incumbent: Combo) -> bool:
-        """Whether *challenger* may be played on *incumbent* (RULES §1.3 and bomb table).
-
-        Raises:
-            InvalidComboError: either is not a combination under these rules.
-
-        Example:
-            >>> from tienlen import CLASSIC, classify
-            >>> CLASSIC.beats(classify("5s 5c 5d 5h"), classify("2h"))
-            True
-        """
-        try:
-            a = challenger._key
-            b = incumbent._key
-            masks = challenger._mask | incumbent._mask
-        except AttributeError:
-            raise TypeError(_not_combos(challenger, incumbent)) from None
-        verdict = self._verdicts.get(a << 16 | b)  # keys are below 2**16
-        if verdict is None or masks > self._mask_limit:
-            return self._judge(challenger, incumbent)
-        return verdict
-
-    def _judge(self, challenger: Combo, incumbent: Combo) -> bool:
-        """`beats` worked out from the keys, remembered when the suits cannot matter."""
-        a, b = challenger._key, incumbent._key
-        valid = self._valid
-        if (
-            a not in valid
-            or b not in valid
-            or (challenger._mask | incumbent._mask) > self._mask_limit
-        ):
-            self._refuse(challenger, incumbent)
-        if a >> 6 == b >> 6:  # the same shape: the higher top card (RULES §1.3)
-            if (a & 63) <= (b & 63):
-                verdict = False
-            elif self.suited_straights:  # RULES §12.2: the suits decide, not the keys
-                return _suits_allow(challenger._mask, incumbent._mask, b)
-            else:
-                verdict = True
-        else:  # another shape: only through the bomb table
-            shapes = self._bombers.get(b)
-            verdict = shapes is not None and a >> 6 in shapes
-        verdicts = self._verdicts
-        if len(verdicts) >= _MAX_VERDICTS:
-            verdicts.clear()
-        verdicts[a << 16 | b] = verdict
-        return verdict
-
-    def legal_plays(self, hand: Hand, top: Combo | None = None) -> Plays:
-        """Every distinct combination in *hand* that may be led, or that beats *top*.
-
-        Raises:
-            InvalidCardError: *hand* holds a duplicate card where one deck is in play.
-            InvalidComboError: *top* is not a combination under these rules.
-
-        Example:
-            >>> from tienlen import CLASSIC, Hand, classify
-            >>> [str(p) for p in CLASSIC.legal_plays(Hand.parse("4s 9d 2c"), classify("8h"))]
-            ['9d', '2c']
-        """
-        if type(hand) is not Hand:
-            raise TypeError(f"expected a Hand, got {hand!r}")
-        mask = hand._mask
-        if mask > self._mask_limit:
-            self._duplicate(mask, None)
-        if top is None:
-            return Plays(self._compiled.leads(mask))
-        if type(top) is not Combo:
-            raise TypeError(f"expected a Combo or None, got {top!r}")
-        key = top._key
-        if key not in self._valid or top._mask > self._mask_limit:
-            self._invalid(top)
-        plays = self._compiled.plays(mask, key)
-        if self.suited_straights:
-            plays = [play for play in plays if _suits_allow(play, top._mask, key)]
-        return answers(plays, key, self._compiled)
 
     # -- game flow (RULES §1.5, §2.4, §3, §6.4) -----------------------------------
 
@@ -1257,7 +1183,7 @@ class BaseRules:
             (True, False)
         """
         _require(play, Combo)
-        self._check_copies(play._mask)
+        self._check_copies(play.mask)
         return self.is_bomb(play.shape) and self.is_chop_target(top)
 
     def is_chop_target(self, top: Combo) -> bool:
@@ -1269,7 +1195,7 @@ class BaseRules:
             (True, False)
         """
         _require(top, Combo)
-        self._check_copies(top._mask)
+        self._check_copies(top.mask)
         kind = top.kind
         if kind in (ComboKind.SINGLE, ComboKind.PAIR):
             return top.rank is Rank.TWO
@@ -1289,7 +1215,7 @@ class BaseRules:
             False
         """
         _require(play, Combo)
-        self._check_copies(play._mask)
+        self._check_copies(play.mask)
         return (
             play.shape in self.jump_in
             and self.is_chop_target(top)
@@ -1472,43 +1398,11 @@ def two_decks(rules: BaseRules) -> BaseRules:
     )
 
 
-def _not_cards(cards: object) -> str:
-    return f"expected card text or Card objects, got {cards!r}"
-
-
 def _require(value: object, kind: type) -> None:
     """Raise `TypeError` unless *value* is exactly a *kind* (a `bool` is no `int`)."""
     if type(value) is not kind:
         msg = f"expected {_describe(kind)}, got {value!r}"
         raise TypeError(msg)
-
-
-def _not_combos(*values: object) -> str:
-    shown = ", ".join(repr(value) for value in values)
-    return f"expected two Combo objects (see tienlen.classify), got {shown}"
-
-
-_STRAIGHT: Final = ComboKind.STRAIGHT.value
-_SUIT_CARDS: Final = tuple(
-    sum(1 << 4 * rank + suit for rank in range(_bits.RANKS)) for suit in range(4)
-)
-"""``_SUIT_CARDS[s]``: every card of suit *s* (one copy)."""
-
-
-def _one_suit(mask: int) -> bool:
-    """Whether every card of *mask* (one copy of each) has the suit of its top card."""
-    return not mask & ~_SUIT_CARDS[(mask.bit_length() - 1) & 3]
-
-
-def _suits_allow(play: int, top: int, top_key: int) -> bool:
-    """Whether suits let *play* beat *top* of the same shape: RULES §12.2 (*đồng chất*).
-
-    A straight of one suit is beaten only by a straight of one suit; any other
-    combination (and an unsuited straight) by whatever the same-shape rule allows.
-    """
-    if top_key >> 12 != _STRAIGHT or structural_key(play) >> 6 != top_key >> 6:
-        return True
-    return not _one_suit(top) or _one_suit(play)
 
 
 def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
