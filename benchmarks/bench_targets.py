@@ -22,6 +22,9 @@ benchmark's loop rather than copying it:
   need the ``rl`` extra (numpy, PettingZoo, RLCard); without it they are skipped with
   a note. ``bench_rl``'s loops play classic only, so these two rows are classic only.
 
+The table shows our median time per operation (a hand, a game, a call or a decision),
+the reference's (P's, or RLCard's for the AEC row) and their ratio: a speed ratio for
+the speed rows (higher is better), a time ratio for the others (lower is better).
 Every row is measured under classic and Poker (``--rules``). The targets are the
 issue's, for the build that runs (pure, or compiled when `tienlen.COMPILED`); they
 apply to classic, and Poker may fall short of them by at most 15 % (`POKER_SLACK`).
@@ -315,9 +318,16 @@ def environment(rounds: int, seconds: float) -> dict[str, object]:
     }
 
 
+def per_op(case: bench_realuse.Case | None) -> str:
+    """The median time of one operation of *case* (a hand, a game, a call, a decision)."""
+    if case is None or not case.samples:
+        return "-"
+    return f"{case.median * 1e6:.2f} us"
+
+
 def table(rows: Sequence[Row], *, compiled: bool) -> list[list[str]]:
-    """Header and rows: the row, its rules, the ratio, the goal, met or short."""
-    out = [["row", "rules", "ours/P", "target", "verdict"]]
+    """Header and rows: the row, its rules, both times, the ratio, the goal, the verdict."""
+    out = [["row", "rules", "ours/op", "ref/op", "ratio", "target", "verdict"]]
     for row in rows:
         ratio = row.ratio
         met = row.met(compiled=compiled)
@@ -326,6 +336,8 @@ def table(rows: Sequence[Row], *, compiled: bool) -> list[list[str]]:
             [
                 row.target.label,
                 row.rules,
+                per_op(row.ours),
+                per_op(row.ref),
                 "-" if ratio is None else f"{ratio:.2f}x",
                 row.target.text(row.rules, compiled=compiled),
                 verdict,
@@ -336,7 +348,7 @@ def table(rows: Sequence[Row], *, compiled: bool) -> list[list[str]]:
 
 def markdown(cells: list[list[str]]) -> str:
     """*cells* as a Markdown table."""
-    lines = ["| " + " | ".join(cells[0]) + " |", "|---|---|---:|---|---|"]
+    lines = ["| " + " | ".join(cells[0]) + " |", "|---|---|---:|---:|---:|---|---|"]
     lines += ["| " + " | ".join(line) + " |" for line in cells[1:]]
     return "\n".join(lines) + "\n"
 
