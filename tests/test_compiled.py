@@ -70,25 +70,31 @@ def test_compiled_says_whether_the_core_is_an_extension() -> None:
     assert [_is_extension(module) for module in CORE] == [tienlen.COMPILED] * len(CORE)
 
 
-def _hook_modules() -> tuple[str, ...]:
-    """``hatch_build.COMPILED_MODULES``, read from the checkout (hatchling not needed)."""
+def _hook_list(name: str) -> tuple[str, ...]:
+    """The tuple *name* of ``hatch_build.py``, read from the checkout (no hatchling)."""
     hook = Path(__file__).resolve().parents[1] / "hatch_build.py"
     if not hook.is_file():  # pragma: no cover - the tests outside a checkout
         pytest.skip("hatch_build.py is not beside the tests")
     for node in ast.parse(hook.read_text(encoding="utf-8")).body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == (
-            "COMPILED_MODULES"
-        ):
-            modules: tuple[str, ...] = ast.literal_eval(node.value)
+        target: ast.expr
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign):
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == name and value is not None:
+            modules: tuple[str, ...] = ast.literal_eval(value)
             return modules
-    pytest.fail("hatch_build.py defines no COMPILED_MODULES")
+    pytest.fail(f"hatch_build.py defines no {name}")
 
 
 def test_the_build_compiles_every_engine_module() -> None:
     """Issue 21 item 6: the compiled build compiles the engine, every module of it.
 
     A new module of `tienlen.engine` must be added to ``COMPILED_MODULES`` (and to
-    `CORE`), or the compiled build would run it as Python without anyone noticing.
+    `CORE`), or to ``PURE_ENGINE_MODULES`` with its reason, or the compiled build
+    would run it as Python without anyone noticing.
     """
     engine = Path(str(bits.__file__)).parent
     names = {
@@ -96,8 +102,9 @@ def test_the_build_compiles_every_engine_module() -> None:
         for path in engine.iterdir()
         if path.name.endswith((".py", *EXTENSION_SUFFIXES))
     } - {"__init__"}
-    modules = _hook_modules()
-    assert sorted(f"engine/{name}.py" for name in names) == sorted(modules)
+    modules = _hook_list("COMPILED_MODULES")
+    pure = _hook_list("PURE_ENGINE_MODULES")
+    assert sorted(f"engine/{name}.py" for name in names) == sorted(modules + pure)
     assert [module.__name__ for module in CORE] == [
         "tienlen." + name.removesuffix(".py").replace("/", ".") for name in modules
     ]
