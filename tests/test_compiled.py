@@ -8,10 +8,12 @@ suite, so every other test also checks that both builds give the same answers.
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import os
 import pickle
 from importlib.machinery import EXTENSION_SUFFIXES
+from pathlib import Path
 from types import ModuleType
 from typing import TypeVar
 
@@ -28,13 +30,21 @@ from tienlen import (
     legal_plays,
     simulate,
 )
-from tienlen.engine import bits, movegen, shapes
+from tienlen.engine import bits, kinds, movegen, positions, rulebook, shapes, turns
 from tienlen.engine.movegen import Tables
 
 T = TypeVar("T")
 
-CORE: tuple[ModuleType, ...] = (bits, shapes, movegen)
-"""The modules the build hook compiles (``hatch_build.COMPILED_MODULES``)."""
+CORE: tuple[ModuleType, ...] = (
+    bits,
+    kinds,
+    shapes,
+    movegen,
+    turns,
+    rulebook,
+    positions,
+)
+"""The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 
 PRESETS = [pytest.param(rules, id=rules.name) for rules in RULESETS.values()]
 
@@ -56,8 +66,48 @@ def test_compiled_is_a_bool() -> None:
 
 
 def test_compiled_says_whether_the_core_is_an_extension() -> None:
-    """Issue 11 §3: the core is compiled as a whole or not at all."""
-    assert [_is_extension(module) for module in CORE] == [tienlen.COMPILED] * 3
+    """Issue 11 §3, issue 21 item 6: the engine is compiled as a whole or not at all."""
+    assert [_is_extension(module) for module in CORE] == [tienlen.COMPILED] * len(CORE)
+
+
+def _hook_list(name: str) -> tuple[str, ...]:
+    """The tuple *name* of ``hatch_build.py``, read from the checkout (no hatchling)."""
+    hook = Path(__file__).resolve().parents[1] / "hatch_build.py"
+    if not hook.is_file():  # pragma: no cover - the tests outside a checkout
+        pytest.skip("hatch_build.py is not beside the tests")
+    for node in ast.parse(hook.read_text(encoding="utf-8")).body:
+        target: ast.expr
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign):
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == name and value is not None:
+            modules: tuple[str, ...] = ast.literal_eval(value)
+            return modules
+    pytest.fail(f"hatch_build.py defines no {name}")
+
+
+def test_the_build_compiles_every_engine_module() -> None:
+    """Issue 21 item 6: the compiled build compiles the engine, every module of it.
+
+    A new module of `tienlen.engine` must be added to ``COMPILED_MODULES`` (and to
+    `CORE`), or to ``PURE_ENGINE_MODULES`` with its reason, or the compiled build
+    would run it as Python without anyone noticing.
+    """
+    engine = Path(str(bits.__file__)).parent
+    names = {
+        path.name.split(".")[0]
+        for path in engine.iterdir()
+        if path.name.endswith((".py", *EXTENSION_SUFFIXES))
+    } - {"__init__"}
+    modules = _hook_list("COMPILED_MODULES")
+    pure = _hook_list("PURE_ENGINE_MODULES")
+    assert sorted(f"engine/{name}.py" for name in names) == sorted(modules + pure)
+    assert [module.__name__ for module in CORE] == [
+        "tienlen." + name.removesuffix(".py").replace("/", ".") for name in modules
+    ]
 
 
 def test_compiled_matches_the_installed_wheel() -> None:

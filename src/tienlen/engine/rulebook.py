@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Context", "context_of"]
 
-HANDS_KEPT: Final = 1 << 12
+HANDS_KEPT: int = 1 << 12  # not Final: mypyc would inline it, and tests lower it
 """Hands `Context.may_jump_in_with` remembers before it starts afresh (a hand is asked
 again within its game only)."""
 

@@ -41,7 +41,7 @@ Turn = tuple[int, int, bool, int]
 """A turn decision: who acts, the lock-out mask, whether a new trick begins (then the
 first is its leader and the mask 0), and the `turn_key` of the position it leads to."""
 
-MEMO_LIMIT: Final = 1 << 15
+MEMO_LIMIT: int = 1 << 15  # not Final: mypyc would inline it, and tests lower it
 """Answers a `TurnTable` remembers before it starts afresh (eight players can reach
 hundreds of thousands of distinct questions over many games)."""
 

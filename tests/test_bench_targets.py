@@ -1,0 +1,53 @@
+"""Smoke test of ``benchmarks/bench_targets.py``, issue 21's target table (a measurement).
+
+The script never fails on a ratio; this test only checks that it runs on the installed
+build, times every row of the table for the rule set asked, and writes the JSON and
+Markdown it promises. One round of a millisecond per case keeps it short.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+import tienlen
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def test_bench_targets_writes_every_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 21: every target row printed and written (classic only, to keep it short)."""
+    if not (BENCHMARKS / "bench_targets.py").is_file():  # pragma: no cover
+        pytest.skip("benchmarks/ is not beside the tests")
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import bench_targets  # noqa: PLC0415 - a script, found on the path above
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    out_json, out_md = tmp_path / "t.json", tmp_path / "t.md"
+    argv = ["--rounds", "1", "--target", "0.001", "--hands", "3", "--rules", "classic"]
+    argv += ["--json", str(out_json), "--markdown", str(out_md)]
+    assert bench_targets.main(argv) == 0
+    payload = json.loads(out_json.read_text(encoding="utf-8"))
+    assert payload["env"]["compiled"] is tienlen.COMPILED
+    rows = payload["rows"]
+    labels = [target.label for target in bench_targets.TARGETS]
+    game_rows = [label for label in labels if "decisions/s" not in label]
+    expected = [(label, "classic") for label in game_rows]
+    expected += [(label, "classic") for label in labels if label not in game_rows]
+    assert [(row["row"], row["rules"]) for row in rows] == expected
+    for row in rows:
+        measured = row["ratio"] is not None
+        assert measured is (row["met"] is not None)
+        assert measured or row["note"], row
+    printed = capsys.readouterr().out
+    table = out_md.read_text(encoding="utf-8").splitlines()
+    assert len(table) == 2 + len(rows)
+    for label in labels:
+        assert label in printed
+        assert any(line.startswith(f"| {label} |") for line in table)
