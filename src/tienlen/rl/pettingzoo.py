@@ -213,7 +213,7 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         index = as_index(action)
         self._cumulative_rewards[agent] = 0.0
         turns = self._turns
-        turns.act(index)
+        turns.step(index)
         if turns.decider is None:
             for agent_name, value in zip(
                 self.agents, turns.seat_rewards(self.reward), strict=True
