@@ -33,6 +33,8 @@ Example:
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from typing import Final
@@ -73,6 +75,7 @@ MAX_HISTORY: Final = 1024
 """The most past actions an observation may hold."""
 _CARDS: Final = 52
 _ALL_MASKS: Final = 1 << 2 * _CARDS
+_ONE_DECK: Final = (1 << _CARDS) - 1
 _KINDS: Final = tuple(ComboKind)
 _FLAGS: Final = ("must_include", "may_decline", "may_continue", "jumping_in")
 
@@ -264,8 +267,10 @@ class ObservationEncoder:
         self._decks = layout.rules.deal_size(players)[0]
         self._recent: list[tuple[int, int]] = []
         """The last actions, latest first: who, and the cards as a mask (0: a pass)."""
-        self._dealt: npt.NDArray[np.uint8] | None = None
-        """Each seat's cards dealt, one row of card counts per seat."""
+        self._dealt: list[npt.NDArray[np.uint8]] | None = None
+        """Per observer, each seat's cards dealt in play direction from it (card counts)."""
+        self._dealt_union = 0
+        """The cards dealt to anyone (one deck: `_fill` reads unseen cards off it)."""
         self._orders: list[list[int]] = []
         """Per observer, the seats in play direction from it."""
         self._relative: list[list[int]] = []
@@ -288,9 +293,14 @@ class ObservationEncoder:
             (action.player, action.cards.mask if type(action) is Play else 0)
             for action in state.history[::-1][: self.layout.history]
         ]
-        self._dealt = card_rows(*halves([hand.mask for hand in state.dealt]))
         players = self.layout.players
         self._orders = [[seat, *state.seats_after(seat)] for seat in range(players)]
+        dealt = [hand.mask for hand in state.dealt]
+        rows = card_rows(*halves(dealt))
+        self._dealt = [rows[order] for order in self._orders]
+        self._dealt_union = (
+            0 if self._decks > 1 else functools.reduce(operator.or_, dealt)
+        )
         self._relative = [
             [order.index(seat) for seat in range(players)] for order in self._orders
         ]
@@ -360,7 +370,7 @@ class ObservationEncoder:
             for seat, mask in self._recent
         ]
 
-    def _check(self, state: GameState, seat: int) -> npt.NDArray[np.uint8]:
+    def _check(self, state: GameState, seat: int) -> list[npt.NDArray[np.uint8]]:
         """The cards dealt; refuse a state of another table, a bad seat, no `reset`."""
         dealt = self._dealt
         if dealt is None:
@@ -378,28 +388,48 @@ class ObservationEncoder:
         return dealt
 
     def _fill(
-        self, state: GameState, seat: int, dealt: npt.NDArray[np.uint8]
+        self, state: GameState, seat: int, dealt: list[npt.NDArray[np.uint8]]
     ) -> tuple[Array, npt.NDArray[np.uint8]]:
-        """The flat observation (a new array), and each seat's cards held in seat order."""
+        """The flat observation (a new array), and each seat's cards held from *seat* on."""
         layout, at, out = self.layout, self._starts, self._template.copy()
         players = layout.players
         held = state.hand_masks
         top = state.top_mask
         recent = self._recent
-        rows = card_rows(*halves([*held, top, *(mask for _, mask in recent)]))
         order = self._orders[seat]
-        hand, hands = rows[seat], rows[:players]
-        played = dealt - hands
-        out[: at["played"]] = hand  # the hand comes first
-        out[at["played"] : at["unseen"]] = played[order].ravel()
-        out[at["unseen"] : at["card_counts"]] = (
-            self._decks - hand - played.sum(axis=0, dtype=np.uint8)
-        )
+        masks = [held[other] for other in order]
+        union = self._dealt_union
+        if union:  # one deck: unseen = neither held by the observer nor played
+            mine = masks[0]
+            masks.append(
+                _ONE_DECK & ~(mine | union & ~functools.reduce(operator.or_, held))
+            )
+        masks.append(top)
+        masks.extend(mask for _, mask in recent)
+        rows = card_rows(*halves(masks))
+        hands = rows[:players]
+        played = dealt[seat] - hands
+        out[: at["played"]] = rows[0]  # the hand comes first
+        out[at["played"] : at["unseen"]] = played.ravel()
+        if union:
+            out[at["unseen"] : at["card_counts"]] = rows[players]
+        else:
+            unseen = self._decks - rows[0] - played.sum(axis=0, dtype=np.uint8)
+            out[at["unseen"] : at["card_counts"]] = unseen
         out[at["card_counts"] : at["top"]] = [
-            held[other].bit_count() for other in order
+            mask.bit_count() for mask in masks[:players]
         ]
-        out[at["top"] : at["top_kind"]] = rows[players]
-        place = self._relative[seat]
+        after = players + 1 if union else players
+        out[at["top"] : at["top_kind"]] = rows[after]
+        self._fill_public(out, state, seat, rows[after + 1 :])
+        return out, hands
+
+    def _fill_public(
+        self, out: Array, state: GameState, seat: int, past_cards: npt.NDArray[np.uint8]
+    ) -> None:
+        """The one-hot fields, passes, who is out, the flags and the history."""
+        at, players, top = self._starts, self.layout.players, state.top_mask
+        order, place = self._orders[seat], self._relative[seat]
         to_act, last = state.to_act, state.last_player
         if top:
             out[at["top_kind"] + _KIND_PLACE[class_key(top) >> 12]] = 1
@@ -420,16 +450,16 @@ class ObservationEncoder:
             out[flags + 2] = bool(top) and to_act == last
         elif to_act is not None:
             out[flags + 3] = 1
+        recent = self._recent
         if recent:
-            width = layout.action_size
+            width = self.layout.action_size
             start = at["history"]
             past = out[start : start + len(recent) * width].reshape(-1, width)
-            past[:, players:-1] = rows[players + 1 :]
+            past[:, players:-1] = past_cards
             for i, (other, mask) in enumerate(recent):
                 past[i, place[other]] = 1
                 if not mask:
                     past[i, -1] = 1
-        return out, hands
 
     def encode(self, state: GameState, seat: int) -> Array:
         """The flat observation of *state* for *seat* (a new float32 array).
@@ -476,7 +506,7 @@ class ObservationEncoder:
             [13.0, 13.0, 13.0, 13.0]
         """
         observed, hands = self._fill(state, seat, self._check(state, seat))
-        return np.concatenate([observed, hands[self._orders[seat]].ravel()])
+        return np.concatenate([observed, hands.ravel()])
 
 
 class BatchEncoder:
@@ -824,7 +854,14 @@ class ObservationBatch:
     def _check_rows(self, rows: object) -> list[int]:
         """*rows*, checked to be distinct rows of the batch."""
         given = as_sequence(rows, "rows")
-        checked = [check_count(row, "a row", 0, self.games - 1) for row in given]
+        if (  # the common case, in one pass
+            type(given) is list
+            and all(type(row) is int for row in given)
+            and (not given or (min(given) >= 0 and max(given) < self.games))
+        ):
+            checked: list[int] = given
+        else:
+            checked = [check_count(row, "a row", 0, self.games - 1) for row in given]
         if len(set(checked)) != len(checked):
             msg = f"rows must be distinct: {checked!r:.60}"
             raise InvalidArgumentError(msg)
