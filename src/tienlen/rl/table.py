@@ -397,6 +397,7 @@ class ActionTable(Sequence[ActionClass | None]):
             >>> ACTIONS.index_halves(low, None).tolist() == ACTIONS.indices(low.tolist()).tolist()
             True
         """
+        _check_words(low, high)
         keys = class_key_array(low, high)
         lookup = self._lookup
         found = lookup[np.minimum(keys, len(lookup) - 1)]
@@ -478,7 +479,7 @@ class ActionTable(Sequence[ActionClass | None]):
                     groups[index] = [mask]
                 else:
                     group.append(mask)
-        except (KeyError, IndexError):
+        except (KeyError, IndexError, UnknownActionError):
             msg = "a mask that is no combination of this action table"
             raise UnknownActionError(msg) from None
         return groups
@@ -731,18 +732,29 @@ def class_key(mask: int) -> int:
     *mask* must be a combination (a legal play); its class is read off the cards: the
     number of ranks, the cards per rank and the top card (the highest of one copy).
 
+    Raises:
+        TypeError: *mask* is not an ``int``.
+        UnknownActionError: no shape has that many ranks and cards per rank.
+
     Example:
         >>> from tienlen import classify
         >>> combo = classify("9s 9h Ts Td Jc Jd")
         >>> class_key(combo.mask) == combo.key
         True
     """
+    if type(mask) is not int:
+        msg = f"a card mask is an int, not {type(mask).__name__}"
+        raise TypeError(msg)
     low = mask & _LOW_HALF
     high = mask >> _CARDS
     top = low.bit_length() - 1
     size = low.bit_count() + high.bit_count()
     ranks = _rank_bits(low).bit_count()
-    return _SHAPE_CODES[ranks, size // ranks] << 6 | top
+    code = _SHAPE_CODES.get((ranks, size // ranks)) if ranks and mask > 0 else None
+    if code is None:
+        msg = f"the mask {mask!r} has no combination's shape"
+        raise UnknownActionError(msg)
+    return code << 6 | top
 
 
 def is_structure(mask: int) -> bool:
@@ -813,6 +825,9 @@ def class_key_array(low: Words, high: Words | None) -> npt.NDArray[np.int64]:
 
     ``key >> 12`` is the `tienlen.ComboKind` value; an empty mask gives a key below 0.
 
+    Raises:
+        TypeError: the halves are not 1-d ``uint64`` arrays of one length.
+
     Example:
         >>> import numpy as np
         >>> from tienlen import Hand
@@ -821,7 +836,24 @@ def class_key_array(low: Words, high: Words | None) -> npt.NDArray[np.int64]:
         >>> keys.tolist() == [class_key(mask) for mask in masks]
         True
     """
+    _check_words(low, high)
     return class_keys(low, high, _SHAPE_CODE_ARRAY)
+
+
+def _check_words(low: object, high: object) -> None:
+    """Refuse anything but a 1-d ``uint64`` array and ``None`` or another like it."""
+    shape = low.shape if isinstance(low, np.ndarray) else None
+    for words in (low, high):
+        if words is high is None:
+            break
+        if (
+            not isinstance(words, np.ndarray)
+            or words.dtype != np.uint64
+            or words.ndim != 1
+            or words.shape != shape
+        ):
+            msg = "expected the masks' halves: 1-d uint64 arrays of one length"
+            raise TypeError(msg)
 
 
 def card_value(mask: int) -> int:

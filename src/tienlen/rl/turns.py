@@ -28,7 +28,7 @@ import numpy.typing as npt
 from tienlen.cards import Hand
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.rl._checks import as_index, as_rules
+from tienlen.rl._checks import as_index, as_rules, as_sequence
 from tienlen.rl.observation import ObservationEncoder
 from tienlen.rl.table import ACTIONS, ActionTable, card_value
 from tienlen.rules import BaseRules
@@ -180,6 +180,11 @@ def split_by_seat(
     first part is returned as is; the jump-ins come as ``(seat, masks)`` in play
     direction. A play belongs to the seat holding its cards (`GameState.hand_masks`).
 
+    Raises:
+        TypeError: *state* is not a `tienlen.GameState`, or *masks* not a sequence of
+            ints.
+        tienlen.errors.InvalidArgumentError: a mask that no seat holds.
+
     Example:
         >>> from tienlen import POKER, GameState
         >>> hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
@@ -189,6 +194,12 @@ def split_by_seat(
         >>> own, [(seat, len(plays)) for seat, plays in jump_ins]
         ((0,), [(2, 1)])
     """
+    given: object = state  # checked at run time: callers may pass anything
+    if type(given) is not GameState:
+        msg = f"expected a GameState, not {type(given).__name__}"
+        raise TypeError(msg)
+    if type(masks) is not tuple and type(masks) is not list:
+        masks = tuple(as_sequence(masks, "masks"))
     to_act = state.to_act
     if to_act is None or not masks:
         return masks, []
@@ -202,8 +213,12 @@ def split_by_seat(
         end += 1
     jump_ins: list[tuple[int, list[int]]] = []
     for mask in masks[end:]:
-        low = mask & -mask
-        seat = next(seat for seat, hand in enumerate(hands) if hand & low)
+        seat = next(
+            (seat for seat, hand in enumerate(hands) if mask & hand == mask), None
+        )
+        if seat is None or not mask:
+            msg = f"no seat holds the cards of the mask {mask!r}"
+            raise InvalidArgumentError(msg)
         if not jump_ins or jump_ins[-1][0] != seat:
             jump_ins.append((seat, []))
         jump_ins[-1][1].append(mask)
