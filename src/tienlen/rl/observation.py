@@ -37,7 +37,7 @@ import functools
 import operator
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Final
+from typing import Final, cast
 
 import attrs
 import numpy as np
@@ -76,6 +76,7 @@ MAX_HISTORY: Final = 1024
 _CARDS: Final = 52
 _ALL_MASKS: Final = 1 << 2 * _CARDS
 _ONE_DECK: Final = (1 << _CARDS) - 1
+_INT: Final = frozenset({int})
 _KINDS: Final = tuple(ComboKind)
 _FLAGS: Final = ("must_include", "may_decline", "may_continue", "jumping_in")
 
@@ -856,7 +857,7 @@ class ObservationBatch:
         given = as_sequence(rows, "rows")
         if (  # the common case, in one pass
             type(given) is list
-            and all(type(row) is int for row in given)
+            and set(map(type, given)) <= _INT
             and (not given or (min(given) >= 0 and max(given) < self.games))
         ):
             checked: list[int] = given
@@ -876,7 +877,7 @@ class ObservationBatch:
         most = self.layout.players - 1
         if (  # the common case, in one pass
             type(given) is list
-            and all(type(seat) is int for seat in given)
+            and set(map(type, given)) <= _INT
             and (not given or (min(given) >= 0 and max(given) <= most))
         ):
             return given
@@ -999,6 +1000,10 @@ def card_matrix(masks: Sequence[int]) -> Array:
 
 def _check_masks(masks: Sequence[object]) -> None:
     """Refuse anything but card masks: ints from 0 below ``2**104`` (two decks)."""
+    if set(map(type, masks)) <= _INT:  # the common case, in one pass
+        ints = cast("Sequence[int]", masks)
+        if not ints or (min(ints) >= 0 and max(ints) < _ALL_MASKS):
+            return
     for mask in masks:
         if type(mask) is not int:
             msg = f"a card mask is an int, not {type(mask).__name__}"
