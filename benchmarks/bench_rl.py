@@ -75,24 +75,8 @@ def proto() -> tuple[Callable[[], None], int]:
     return run, run()  # type: ignore[return-value]
 
 
-def bare_masks() -> Callable[[], None]:
-    """The bare loop on ints: `Actions.masks` and `GameState.apply_mask`."""
-    rng = random.Random(1)
-    state = [GameState.deal(CLASSIC, 4, seed=rng)]
-
-    def run() -> None:
-        s = state[0]
-        for _ in range(CHUNK):
-            if s.is_over:
-                s = GameState.deal(CLASSIC, 4, seed=rng)
-            masks = s.legal_actions().masks
-            s = s.apply_mask(masks[int(rng.random() * len(masks))])
-        state[0] = s
-
-    return run
-
-
-def bare() -> Callable[[], None]:
+def bare(*, on_ints: bool = False) -> Callable[[], None]:
+    """The bare random loop: ``apply(actions[i])``, or on ints ``apply_mask(masks[i])``."""
     rng = random.Random(1)
     state = [GameState.deal(CLASSIC, 4, seed=rng)]
 
@@ -102,7 +86,11 @@ def bare() -> Callable[[], None]:
             if s.is_over:
                 s = GameState.deal(CLASSIC, 4, seed=rng)
             actions = s.legal_actions()
-            s = s.apply(actions[int(rng.random() * len(actions))])
+            if on_ints:
+                masks = actions.masks
+                s = s.apply_mask(masks[int(rng.random() * len(masks))])
+            else:
+                s = s.apply(actions[int(rng.random() * len(actions))])
         state[0] = s
 
     return run
@@ -229,7 +217,7 @@ def main() -> None:
     p_run, p_decisions = proto()
     rows = {
         "bare GameState loop": bare(),
-        "bare apply_mask loop (env floor)": bare_masks(),
+        "bare apply_mask loop (env floor)": bare(on_ints=True),
         "observation only (encode)": observation_only(),
         "observation only, 256 at once (ObservationBatch)": observation_batch(),
         "PettingZoo AEC env": aec(),

@@ -452,18 +452,15 @@ class Turns:
     def act(self, index: int) -> Action:
         """`step`, the action taken returned as a `tienlen.Play` or `tienlen.Pass`.
 
-        Raises:
-            IllegalActionError: the decider may not take *index* now.
-            TypeError: *index* is not an ``int`` (a numpy integer is one; ``bool``
-                is not).
+        It raises what `step` raises.
 
         Example:
             >>> import random
             >>> from tienlen import CLASSIC
             >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
-            >>> straight = game.legal_indices()[1]  # 3-card straight to 5s
-            >>> str(game.act(straight)), game.decider
-            ('3s 4c 5s', 3)
+            >>> action = game.act(game.legal_indices()[1])
+            >>> str(action), action.player, game.decider
+            ('3s 4c 5s', 2, 3)
         """
         seat, mask = self._step(index)
         return Play(player=seat, cards=Hand(mask)) if mask else Pass(player=seat)
