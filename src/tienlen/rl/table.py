@@ -247,6 +247,8 @@ class ActionTable(Sequence[ActionClass | None]):
         self._index: dict[int, int] = {
             entry.key: i for i, entry in enumerate(self._classes) if entry is not None
         }
+        self._known: dict[int, int] = {}
+        """Card mask → index of the plays `group_masks` met (a cache, emptied when full)."""
         self.size: Final = 1 + len(one)
         """Entries a one-deck game of the presets can use (PASS and 615 classes)."""
         self.base_size: Final = 1 + len(one) + len(two)
@@ -467,13 +469,18 @@ class ActionTable(Sequence[ActionClass | None]):
             {'single to 3s': 1, '3-card straight to 5c': 2}
         """
         groups: dict[int, list[int]] = {}
-        keys, singles = self._index, self.single_indices
+        keys, singles, known = self._index, self.single_indices, self._known
         try:
             for mask in masks:
                 if not mask & (mask - 1):  # a single card, or 0: a pass
                     index = singles[mask.bit_length() - 1] if mask else self.PASS
                 else:
-                    index = keys[class_key(mask)]
+                    index = known.get(mask, -1)
+                    if index < 0:  # a hand's plays recur until it plays: remember
+                        index = keys[class_key(mask)]
+                        if len(known) >= _KNOWN_MASKS:
+                            known.clear()
+                        known[mask] = index
                 group = groups.get(index)
                 if group is None:
                     groups[index] = [mask]
@@ -790,6 +797,8 @@ def _rank_bits(low: int) -> int:
 
 
 _NIBBLE_LOW: Final = int("1" * _RANKS, 16)
+_KNOWN_MASKS: Final = 1 << 16
+"""The most plays an `ActionTable` remembers the index of (`group_masks`)."""
 _ALL_MASKS: Final = 1 << 2 * _CARDS
 """Every card mask is below this (two copies of each card)."""
 
