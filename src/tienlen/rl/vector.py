@@ -63,7 +63,6 @@ _Floats = npt.NDArray[np.float32]
 _Ints = npt.NDArray[np.int64]
 _Decisions = tuple[_Floats, npt.NDArray[np.int8], _Ints]
 _Step = tuple[_Floats, npt.NDArray[np.int8], _Ints, _Floats, npt.NDArray[np.bool_]]
-_CARDS: Final = 52
 _MOST_ENVS: Final = 1 << 20
 """The most games one `VectorEnv` steps."""
 
@@ -200,11 +199,15 @@ class VectorEnv:
             self._own[env] = own
             (seat, plays), *rest = jump_ins
             self._polls[env] = rest
-            self._deciders[env] = seat
-            self._plays[env] = plays
-            self._passes[env] = True
+            self._offer_jump_in(env, seat, plays)
         else:
             self._offer_own(env, state, own)
+
+    def _offer_jump_in(self, env: int, seat: int, plays: Sequence[int]) -> None:
+        """Ask *seat* whether it jumps in with one of *plays* (PASS declines)."""
+        self._deciders[env] = seat
+        self._plays[env] = plays
+        self._passes[env] = True
 
     def _offer_own(self, env: int, state: GameState, own: Sequence[int]) -> None:
         """Offer the player to act its plays and, if it may, PASS (a trailing 0)."""
@@ -217,10 +220,7 @@ class VectorEnv:
         """The seat asked about a jump-in declined: ask the next, or the player to act."""
         poll = self._polls[env]
         if poll:
-            seat, plays = poll.pop(0)
-            self._deciders[env] = seat
-            self._plays[env] = plays
-            self._passes[env] = True
+            self._offer_jump_in(env, *poll.pop(0))
             return
         self._offer_own(env, self._states[env], self._own[env])
 
