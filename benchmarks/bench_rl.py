@@ -9,7 +9,11 @@ Every row steps 256 decisions with uniformly random legal actions, continuing ac
 games (a new deal when one ends), and all rows run in the same interleaved rounds
 (``benchlib`` from ``../shared/perf``), so the ratios compare like with like:
 
-- **bare GameState loop**: ``state.apply(actions[random])`` (no observation): the baseline;
+- **P bare loop**: the prototype P's random self-play (``reference_core.play_game`` to the
+  last card, ``../shared/perf``), per decision: the target rows' baseline;
+- **bare GameState loop**: ``state.apply(actions[random])`` (no observation);
+- **bare apply_mask loop**: the same on ints, ``state.apply_mask(actions.masks[random])``:
+  the engine's own cost under every environment (their floor);
 - **observation only**: `ObservationEncoder.encode` of the deciding seat, per decision;
 - **observation only, 256 at once**: `ObservationBatch.encode` of 256 games in one call
   (what `VectorEnv` pays per step for observations), per row;
@@ -20,14 +24,18 @@ games (a new deal when one ends), and all rows run in the same interleaved round
   uniformly random legal index (`random_legal`, one numpy pass over the masks);
 - **RLCard doudizhu**: RLCard's own env, ``step`` with a random legal action id.
 
-Targets (issue 12 §4): AEC ≥ RLCard Dou Dizhu per decision; VectorEnv(256) ≥ 0.5× the
-bare loop. This is a measurement, never a pass/fail test.
+The AEC and VectorEnv rows also run on Poker (jump-ins polled, RULES §6.4).
+
+Targets (issue 21): VectorEnv(256) ≥ 0.5× P's bare loop; PettingZoo AEC ≥ 3× RLCard's Dou
+Dizhu, per decision (classic, and Poker within 15%). This is a measurement, never a
+pass/fail test.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -41,18 +49,34 @@ for parent in Path(__file__).resolve().parents[1:4]:  # ../shared/perf of a chec
         sys.path.insert(0, str(perf))
 
 import benchlib  # type: ignore[import-not-found,unused-ignore]
+import reference_core  # type: ignore[import-not-found,unused-ignore]
 import rlcard
 
-from tienlen import CLASSIC, GameState
+from tienlen import CLASSIC, POKER, GameState
 from tienlen.rl.gymnasium import SoloEnv
 from tienlen.rl.observation import ObservationBatch, ObservationEncoder
 from tienlen.rl.pettingzoo import raw_env
 from tienlen.rl.vector import VectorEnv
+from tienlen.rules import BaseRules
 
 CHUNK = 256
+P_GAMES = 4
+"""Games per timed call of P's loop (the same games each call: a fixed decision count)."""
 
 
-def bare() -> Callable[[], None]:
+def proto() -> tuple[Callable[[], None], int]:
+    """P's bare random self-play, and the decisions one call makes."""
+    play = reference_core.play_game
+
+    def run() -> int:
+        rng = random.Random(11)  # the same games every call
+        return sum(play(rng, 4, full_ranking=True)[1] for _ in range(P_GAMES))
+
+    return run, run()  # type: ignore[return-value]
+
+
+def bare(*, on_ints: bool = False) -> Callable[[], None]:
+    """The bare random loop: ``apply(actions[i])``, or on ints ``apply_mask(masks[i])``."""
     rng = random.Random(1)
     state = [GameState.deal(CLASSIC, 4, seed=rng)]
 
@@ -62,7 +86,11 @@ def bare() -> Callable[[], None]:
             if s.is_over:
                 s = GameState.deal(CLASSIC, 4, seed=rng)
             actions = s.legal_actions()
-            s = s.apply(actions[int(rng.random() * len(actions))])
+            if on_ints:
+                masks = actions.masks
+                s = s.apply_mask(masks[int(rng.random() * len(masks))])
+            else:
+                s = s.apply(actions[int(rng.random() * len(actions))])
         state[0] = s
 
     return run
@@ -107,8 +135,8 @@ def observation_batch() -> Callable[[], None]:
     return run
 
 
-def aec() -> Callable[[], None]:
-    env = raw_env(rules=CLASSIC, players=4)
+def aec(rules: BaseRules = CLASSIC) -> Callable[[], None]:
+    env = raw_env(rules=rules, players=4)
     env.reset(seed=3)
     rng = np.random.default_rng(3)
 
@@ -154,8 +182,8 @@ def random_legal(
     return columns
 
 
-def vector() -> Callable[[], None]:
-    envs = VectorEnv(CHUNK, CLASSIC, players=4, seed=5)
+def vector(rules: BaseRules = CLASSIC) -> Callable[[], None]:
+    envs = VectorEnv(CHUNK, rules, players=4, seed=5)
     masks = [envs.reset()[1]]
     rng = np.random.default_rng(5)
 
@@ -186,19 +214,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a smoke run")
     args = parser.parse_args()
+    p_run, p_decisions = proto()
     rows = {
         "bare GameState loop": bare(),
+        "bare apply_mask loop (env floor)": bare(on_ints=True),
         "observation only (encode)": observation_only(),
         "observation only, 256 at once (ObservationBatch)": observation_batch(),
         "PettingZoo AEC env": aec(),
+        "PettingZoo AEC env, poker": aec(POKER),
         "Gymnasium SoloEnv (learner decisions)": solo(),
         "VectorEnv, 256 games": vector(),
+        "VectorEnv, 256 games, poker": vector(POKER),
         "RLCard doudizhu, random legal": doudizhu(),
     }
     benches = [
         benchlib.Bench(name, run, ops_per_call=CHUNK, unit="decision")
         for name, run in rows.items()
     ]
+    benches.append(
+        benchlib.Bench("P bare loop", p_run, ops_per_call=p_decisions, unit="decision")
+    )
     results = benchlib.run_suite(
         benches,
         rounds=3 if args.quick else 9,
@@ -206,13 +241,30 @@ def main() -> None:
         baseline="bare GameState loop",
         quiet=True,
     )
-    dou = results["RLCard doudizhu, random legal"]["ns_per_op"]
-    print(f"{'row':50s} {'decisions/s':>12s} {'x bare':>8s} {'x doudizhu':>10s}")
-    for name, row in results.items():
-        speed = 1 / row["ratio_to_bare GameState loop"]
-        print(
-            f"{name:50s} {row['ops_per_s']:12,.0f} {speed:8.2f} {dou / row['ns_per_op']:10.2f}"
+
+    def faster(name: str, than: str) -> float:
+        """How many times faster row *name* is than row *than*: the median round's ratio."""
+        return float(
+            statistics.median(
+                b / a
+                for a, b in zip(
+                    results[name]["samples_ns"],
+                    results[than]["samples_ns"],
+                    strict=True,
+                )
+            )
         )
+
+    print(
+        f"{'row':50s} {'decisions/s':>12s} {'x bare':>8s} {'x P':>6s} {'x doudizhu':>10s}"
+    )
+    for name, row in results.items():
+        print(
+            f"{name:50s} {row['ops_per_s']:12,.0f}"
+            f" {faster(name, 'bare GameState loop'):8.2f} {faster(name, 'P bare loop'):6.2f}"
+            f" {faster(name, 'RLCard doudizhu, random legal'):10.2f}"
+        )
+    print("targets: VectorEnv(256) >= 0.5x P; PettingZoo AEC >= 3x doudizhu")
 
 
 if __name__ == "__main__":

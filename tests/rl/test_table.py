@@ -27,7 +27,8 @@ from tienlen import (
     classify,
 )
 from tienlen.rl import ACTIONS, ActionClass, ActionTable, UnknownActionError
-from tienlen.rl.table import class_key, rule_classes
+from tienlen.rl.table import card_value, class_key, rule_classes
+from tienlen.rl.turns import split_by_seat
 from tienlen.rules import two_decks
 
 PRESETS = list(RULESETS.values())
@@ -274,3 +275,53 @@ def test_continuation_classes_are_the_same_shape() -> None:
     assert {c.shape for c in classes if c is not None} <= {
         Shape.of(ComboKind.STRAIGHT, 3)
     }
+
+
+@pytest.mark.parametrize("table", TABLES, ids=table_id)
+def test_the_int_path_matches_the_objects(table: tuple[BaseRules, int]) -> None:
+    """Issue 21 item 7: the environments read a decision on ints only.
+
+    At every step of random games, `split_by_seat` over `Actions.masks` gives each
+    seat's actions as the `Play`/`Pass` objects do (jump-ins in play direction), and
+    `ActionTable.group_masks` groups them as `ActionTable.group` groups the objects;
+    the lowest-valued member of each class is `ActionTable.fill`'s play.
+    """
+    rules, players = table
+    table_ = ActionTable.for_rules(rules)
+    rng = random.Random(players + 7)
+    for _ in range(8 if players <= 4 else 3):
+        state = GameState.deal(rules, players, seed=rng)
+        while not state.is_over:
+            actions = state.legal_actions()
+            own, jump_ins = split_by_seat(state, actions.masks)
+            by_seat: dict[int, list[int]] = {}
+            for action in actions:
+                mask = action.cards.mask if isinstance(action, Play) else 0
+                by_seat.setdefault(action.player, []).append(mask)
+            assert state.to_act is not None
+            assert list(own) == by_seat.pop(state.to_act)
+            assert [(seat, list(masks)) for seat, masks in jump_ins] == list(
+                by_seat.items()
+            )
+            for seat, masks in [(state.to_act, own), *jump_ins]:
+                groups = table_.group_masks(masks)
+                objects = table_.group(actions, seat)
+                assert list(groups) == list(objects)
+                for index, members in groups.items():
+                    assert members == [
+                        a.cards.mask if isinstance(a, Play) else 0
+                        for a in objects[index]
+                    ]
+                    lowest = min(members, key=card_value)
+                    filled = table_.fill(index, state.hand(seat), seat)
+                    assert lowest == (
+                        filled.cards.mask if isinstance(filled, Play) else 0
+                    )
+            masks = actions.masks
+            state = state.apply_mask(masks[int(rng.random() * len(masks))])
+
+
+def test_group_masks_refuses_what_no_table_holds() -> None:
+    """A mask that is no combination is refused with `UnknownActionError`."""
+    with pytest.raises(UnknownActionError):
+        ACTIONS.group_masks([Hand.parse("3s 5d").mask])

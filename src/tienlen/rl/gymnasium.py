@@ -203,14 +203,14 @@ class SoloEnv(gymnasium.Env[_Obs, np.int64]):
         if self._ended:
             msg = "no episode is in progress: call reset()"
             raise IllegalActionError(msg)
-        if index not in turns.offered():
+        if not turns.is_legal(index):
             if self.illegal == "raise":
                 msg = f"action {index} is not legal for seat {self.seat} now"
                 raise IllegalActionError(msg)
             self._ended = True
             info = {**self._info(), "illegal_action": True}
             return self._observation(), self.illegal_reward, True, False, info
-        turns.act(index)
+        turns.step(index)
         self._bots_play()
         over = self._ended = turns.decider is None
         reward = turns.seat_rewards(self.reward_kind)[self.seat] if over else 0.0

@@ -90,7 +90,7 @@ def arrays(
         turns = Turns(start, ActionTable.for_rules(game.rules), history)
         for action in game.actions:
             while turns.polling and turns.decider != action.player:
-                turns.act(turns.table.PASS)  # this seat did not jump in
+                turns.step(turns.table.PASS)  # this seat did not jump in
             seat = action.player
             if wanted is None or seat in wanted:
                 observations.append(turns.observe(seat))

@@ -33,21 +33,24 @@ Example:
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Final
+from typing import Final, cast
 
 import attrs
 import numpy as np
 import numpy.typing as npt
 
+from tienlen.cards import Hand
 from tienlen.combos import ComboKind
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import Observation
 from tienlen.rl._arrays import card_rows, halves
 from tienlen.rl._checks import OBSERVED_KINDS, as_rules, as_sequence, check_count
-from tienlen.rl.table import _is_structure, class_key
+from tienlen.rl.table import class_key, class_key_array, is_structure
 from tienlen.rules import BaseRules, Direction, GameEnd, Scoring
 
 __all__ = [
@@ -62,6 +65,7 @@ __all__ = [
     "card_matrix",
     "card_vector",
     "check_table",
+    "mask_feature",
     "reference_observation",
     "rule_features",
 ]
@@ -71,6 +75,8 @@ MAX_HISTORY: Final = 1024
 """The most past actions an observation may hold."""
 _CARDS: Final = 52
 _ALL_MASKS: Final = 1 << 2 * _CARDS
+_ONE_DECK: Final = (1 << _CARDS) - 1
+_INT: Final = frozenset({int})
 _KINDS: Final = tuple(kind for kind in ComboKind if kind in OBSERVED_KINDS)
 _FLAGS: Final = ("must_include", "may_decline", "may_continue", "jumping_in")
 
@@ -229,14 +235,15 @@ def card_vector(mask: int) -> Array:
 
 
 class ObservationEncoder:
-    """Observations of one game, kept up to date once per action.
+    """Observations of one game, its last actions kept up to date once per action.
 
-    Call `reset` with the first state, `update` with every action applied, and
-    `encode` (flat), `structured` or `perfect` for any seat at any time. It is an
-    `ObservationBatch` of one game: it keeps each seat's cards and the last actions,
-    and reads the rest off the state in constant time, so no step rebuilds the game's
-    history. Actions are recorded when an observation is next asked for: one, or the
-    state itself when several came in between (bots' moves, say).
+    Call `reset` with the first state, `update` (or `record`) with every action
+    applied, and `encode` (flat), `structured` or `perfect` for any seat at any time.
+    It keeps the cards dealt and the last actions; everything else (the cards held,
+    the top, who acts, passes, who is out, the flags) is read off the state as ints,
+    so no step rebuilds the game's history and one observation costs a few array
+    copies. Actions that were not recorded (bots' moves, say) are missing from the
+    ``history`` field only.
 
     Example:
         >>> from tienlen import POKER, GameState
@@ -254,9 +261,21 @@ class ObservationEncoder:
     def __init__(self, rules: BaseRules | str, players: int, history: int = 8) -> None:
         self.layout: Final = ObservationLayout(as_rules(rules), players, history)
         """The field layout."""
-        self._batch = ObservationBatch(self.layout, 1)
-        self._recent: list[Action] = []
-        self._pending: list[Action] = []
+        layout = self.layout
+        self._template = np.zeros(layout.size, dtype=np.float32)
+        self._template[layout.slices["rules"]] = rule_features(layout.rules)
+        self._starts = {name: part.start for name, part in layout.slices.items()}
+        self._decks = layout.rules.deal_size(players)[0]
+        self._recent: list[tuple[int, int]] = []
+        """The last actions, latest first: who, and the cards as a mask (0: a pass)."""
+        self._dealt: list[npt.NDArray[np.uint8]] | None = None
+        """Per observer, each seat's cards dealt in play direction from it (card counts)."""
+        self._dealt_union = 0
+        """The cards dealt to anyone (one deck: `_fill` reads unseen cards off it)."""
+        self._orders: list[list[int]] = []
+        """Per observer, the seats in play direction from it."""
+        self._relative: list[list[int]] = []
+        """Per observer, each seat's place in its `_orders` row."""
 
     def reset(self, state: GameState) -> None:
         """Start from *state* (usually a deal; any state works).
@@ -271,12 +290,24 @@ class ObservationEncoder:
             ['3s']
         """
         check_table(self.layout, state)
-        self._recent = list(state.history[::-1][: self.layout.history])
-        self._pending = []
-        self._batch._load([0], [state], [self._recent])
+        self._recent = [
+            (action.player, action.cards.mask if type(action) is Play else 0)
+            for action in state.history[::-1][: self.layout.history]
+        ]
+        players = self.layout.players
+        self._orders = [[seat, *state.seats_after(seat)] for seat in range(players)]
+        dealt = [hand.mask for hand in state.dealt]
+        rows = card_rows(*halves(dealt))
+        self._dealt = [rows[order] for order in self._orders]
+        self._dealt_union = (
+            0 if self._decks > 1 else functools.reduce(operator.or_, dealt)
+        )
+        self._relative = [
+            [order.index(seat) for seat in range(players)] for order in self._orders
+        ]
 
     def update(self, action: Action) -> None:
-        """Record *action*, just applied to the game.
+        """Record *action*, just applied to the game (see `record`).
 
         Example:
             >>> from tienlen import CLASSIC, GameState
@@ -290,13 +321,38 @@ class ObservationEncoder:
             12
         """
         _check_action(action, self.layout.players)
-        self._recent.insert(0, action)
-        del self._recent[self.layout.history :]
-        self._pending.append(action)
+        self.record(action.player, action.cards.mask if type(action) is Play else 0)
+
+    def record(self, seat: int, mask: int) -> None:
+        """Record that *seat* just played the cards of *mask* (0: passed): `update` on ints.
+
+        Raises:
+            ValueError: *seat* is not at the table, or *mask* is no card mask.
+            TypeError: either is not an ``int``.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.deal(CLASSIC, 4, seed=1)
+            >>> encoder = ObservationEncoder(CLASSIC, 4)
+            >>> encoder.reset(state)
+            >>> mask = state.legal_actions().masks[0]  # seat 2 leads the 3s
+            >>> state = state.apply_mask(mask)
+            >>> encoder.record(2, mask)
+            >>> [str(action) for action in encoder.recent]
+            ['3s']
+        """
+        if type(seat) is not int or not 0 <= seat < self.layout.players:
+            seat = check_count(seat, "a seat", 0, self.layout.players - 1)
+        if type(mask) is not int or not 0 <= mask < _ALL_MASKS:
+            _check_masks([mask])
+        recent = self._recent
+        recent.insert(0, (seat, mask))
+        if len(recent) > self.layout.history:
+            recent.pop()
 
     @property
     def recent(self) -> list[Action]:
-        """The last actions, latest first (at most ``layout.history``).
+        """The last actions, latest first (at most ``layout.history``), built on reading.
 
         Example:
             >>> from tienlen import CLASSIC, GameState
@@ -310,19 +366,101 @@ class ObservationEncoder:
             >>> encoder.recent == [state.history[-1]]
             True
         """
-        return self._recent
+        return [
+            Play(player=seat, cards=Hand(mask)) if mask else Pass(player=seat)
+            for seat, mask in self._recent
+        ]
 
-    def _follow(self, state: GameState) -> ObservationBatch:
-        """The batch, caught up with the actions since the last observation."""
-        pending = self._pending
-        if len(pending) == 1:
-            action = pending[0]
-            mask = action.cards.mask if type(action) is Play else 0
-            self._batch._record([0], [action.player], [mask])
-        elif pending:
-            self._batch._load([0], [state], [self._recent])
-        self._pending = []
-        return self._batch
+    def _check(self, state: GameState, seat: int) -> list[npt.NDArray[np.uint8]]:
+        """The cards dealt; refuse a state of another table, a bad seat, no `reset`."""
+        dealt = self._dealt
+        if dealt is None:
+            msg = "reset() the encoder before encoding"
+            raise InvalidArgumentError(msg)
+        layout = self.layout
+        if (
+            type(state) is not GameState
+            or state.rules is not layout.rules
+            or state.players != layout.players
+        ):
+            check_table(layout, state)
+        if type(seat) is not int or not 0 <= seat < layout.players:
+            check_count(seat, "a seat", 0, layout.players - 1)
+        return dealt
+
+    def _fill(
+        self, state: GameState, seat: int, dealt: list[npt.NDArray[np.uint8]]
+    ) -> tuple[Array, npt.NDArray[np.uint8]]:
+        """The flat observation (a new array), and each seat's cards held from *seat* on."""
+        layout, at, out = self.layout, self._starts, self._template.copy()
+        players = layout.players
+        held = state.hand_masks
+        top = state.top_mask
+        recent = self._recent
+        order = self._orders[seat]
+        masks = [held[other] for other in order]
+        union = self._dealt_union
+        if union:  # one deck: unseen = neither held by the observer nor played
+            mine = masks[0]
+            masks.append(
+                _ONE_DECK & ~(mine | union & ~functools.reduce(operator.or_, held))
+            )
+        masks.append(top)
+        masks.extend(mask for _, mask in recent)
+        rows = card_rows(*halves(masks))
+        hands = rows[:players]
+        played = dealt[seat] - hands
+        out[: at["played"]] = rows[0]  # the hand comes first
+        out[at["played"] : at["unseen"]] = played.ravel()
+        if union:
+            out[at["unseen"] : at["card_counts"]] = rows[players]
+        else:
+            unseen = self._decks - rows[0] - played.sum(axis=0, dtype=np.uint8)
+            out[at["unseen"] : at["card_counts"]] = unseen
+        out[at["card_counts"] : at["top"]] = [
+            mask.bit_count() for mask in masks[:players]
+        ]
+        after = players + 1 if union else players
+        out[at["top"] : at["top_kind"]] = rows[after]
+        self._fill_public(out, state, seat, rows[after + 1 :])
+        return out, hands
+
+    def _fill_public(
+        self, out: Array, state: GameState, seat: int, past_cards: npt.NDArray[np.uint8]
+    ) -> None:
+        """The one-hot fields, passes, who is out, the flags and the history."""
+        at, players, top = self._starts, self.layout.players, state.top_mask
+        order, place = self._orders[seat], self._relative[seat]
+        to_act, last = state.to_act, state.last_player
+        if top:
+            out[at["top_kind"] + _KIND_PLACE[class_key(top) >> 12]] = 1
+            if last is not None:
+                out[at["top_player"] + place[last]] = 1
+        if to_act is not None:
+            out[at["to_act"] + place[to_act]] = 1
+        locked, gone = state.locked, state.out
+        for i, other in enumerate(order):
+            if locked >> other & 1:
+                out[at["passed"] + i] = 1
+            if gone >> other & 1:
+                out[at["out"] + i] = 1
+        flags = at["flags"]
+        if seat == to_act:
+            out[flags] = state.required != 0
+            out[flags + 1] = state.may_decline
+            out[flags + 2] = bool(top) and to_act == last
+        elif to_act is not None:
+            out[flags + 3] = 1
+        recent = self._recent
+        if recent:
+            width = self.layout.action_size
+            start = at["history"]
+            past = out[start : start + len(recent) * width].reshape(-1, width)
+            past[:, players:-1] = past_cards
+            for i, (other, mask) in enumerate(recent):
+                past[i, place[other]] = 1
+                if not mask:
+                    past[i, -1] = 1
 
     def encode(self, state: GameState, seat: int) -> Array:
         """The flat observation of *state* for *seat* (a new float32 array).
@@ -337,9 +475,7 @@ class ObservationEncoder:
             >>> flat.shape, flat.dtype.name, int(hand.sum())
             ((532,), 'float32', 13)
         """
-        self._batch._check([state], [seat])
-        row: Array = self._follow(state)._encode([state], [seat])[0].copy()
-        return row
+        return self._fill(state, seat, self._check(state, seat))[0]
 
     def structured(self, state: GameState, seat: int) -> dict[str, Array]:
         """The observation of *state* for *seat*, one array per field.
@@ -370,9 +506,8 @@ class ObservationEncoder:
             >>> row[size:].reshape(4, 52).sum(axis=1).tolist()
             [13.0, 13.0, 13.0, 13.0]
         """
-        self._batch._check([state], [seat])
-        row: Array = self._follow(state)._perfect([state], [seat])[0]
-        return row
+        observed, hands = self._fill(state, seat, self._check(state, seat))
+        return np.concatenate([observed, hands.ravel()])
 
 
 class BatchEncoder:
@@ -576,7 +711,7 @@ class ObservationBatch:
         if self._orders is None:
             self._set_orders(states[0])
         masks = [hand.mask for state in states for hand in state.dealt]
-        masks += [mask for state in states for mask in state._masks]
+        masks += [mask for state in states for mask in state.hand_masks]
         low, high = halves(masks)
         dealt, held = card_rows(low, high).reshape(2, len(states), players, _CARDS)
         played = dealt - held
@@ -712,7 +847,7 @@ class ObservationBatch:
             if (
                 type(state) is not GameState
                 or state.rules is not rules
-                or len(state._masks) != players
+                or state.players != players
             ):
                 check_table(self.layout, state)
         self._check_seats(seats, self.games)
@@ -720,7 +855,14 @@ class ObservationBatch:
     def _check_rows(self, rows: object) -> list[int]:
         """*rows*, checked to be distinct rows of the batch."""
         given = as_sequence(rows, "rows")
-        checked = [check_count(row, "a row", 0, self.games - 1) for row in given]
+        if (  # the common case, in one pass
+            type(given) is list
+            and set(map(type, given)) <= _INT
+            and (not given or (min(given) >= 0 and max(given) < self.games))
+        ):
+            checked: list[int] = given
+        else:
+            checked = [check_count(row, "a row", 0, self.games - 1) for row in given]
         if len(set(checked)) != len(checked):
             msg = f"rows must be distinct: {checked!r:.60}"
             raise InvalidArgumentError(msg)
@@ -735,7 +877,7 @@ class ObservationBatch:
         most = self.layout.players - 1
         if (  # the common case, in one pass
             type(given) is list
-            and all(type(seat) is int for seat in given)
+            and set(map(type, given)) <= _INT
             and (not given or (min(given) >= 0 and max(given) <= most))
         ):
             return given
@@ -760,12 +902,14 @@ class ObservationBatch:
         played_all = cards[:, :, 1].sum(axis=1, dtype=np.uint8)
         out[:, parts["unseen"]] = self._decks - hand - played_all
         out[:, parts["card_counts"]] = cards[:, :, 0].sum(axis=2)
-        out[:, parts["top"]] = card_rows(*halves([s._top_mask for s in states]))
-        to_act, last, top, locked, gone, required, declines = _scalars(states)
-        held_top = top != 0
+        tops = halves([s.top_mask for s in states])
+        out[:, parts["top"]] = card_rows(*tops)
+        to_act, last, locked, gone, required, declines = _scalars(states)
+        held_top = tops[0] != 0
+        kinds = _KIND_POSITION[np.maximum(class_key_array(*tops), 0) >> 12]
         acting_now = to_act >= 0
         for name, column in (  # one-hot fields, −1 for none
-            ("top_kind", np.where(held_top, _KIND_POSITION[top >> 12], -1)),
+            ("top_kind", np.where(held_top, kinds, -1)),
             ("top_player", np.where(held_top, relative[seat, last], -1)),
             ("to_act", np.where(acting_now, relative[seat, to_act], -1)),
         ):
@@ -826,12 +970,11 @@ class ObservationBatch:
 
 
 def _scalars(states: Sequence[GameState]) -> npt.NDArray[np.int64]:
-    """Per state: to act, last player (−1 for none), top key, passed, out, required, may decline."""
+    """Per state: to act, last player (−1 for none), passed, out, required, may decline."""
     values = [
         (
             -1 if s.to_act is None else s.to_act,
             -1 if s.last_player is None else s.last_player,
-            s._top,
             s.locked,
             s.out,
             s.required != 0,
@@ -839,7 +982,7 @@ def _scalars(states: Sequence[GameState]) -> npt.NDArray[np.int64]:
         )
         for s in states
     ]
-    return np.array(values, dtype=np.int64).reshape(len(states), 7).T
+    return np.array(values, dtype=np.int64).reshape(len(states), 6).T
 
 
 def card_matrix(masks: Sequence[int]) -> Array:
@@ -857,6 +1000,10 @@ def card_matrix(masks: Sequence[int]) -> Array:
 
 def _check_masks(masks: Sequence[object]) -> None:
     """Refuse anything but card masks: ints from 0 below ``2**104`` (two decks)."""
+    if set(map(type, masks)) <= _INT:  # the common case, in one pass
+        ints = cast("Sequence[int]", masks)
+        if not ints or (min(ints) >= 0 and max(ints) < _ALL_MASKS):
+            return
     for mask in masks:
         if type(mask) is not int:
             msg = f"a card mask is an int, not {type(mask).__name__}"
@@ -884,6 +1031,7 @@ def _check_action(action: object, players: int) -> None:
 _KIND_POSITION: Final = np.zeros(1 + max(kind.value for kind in _KINDS), dtype=np.int64)
 """A kind's position in `_KINDS` by its value (a class key's top bits)."""
 _KIND_POSITION[[kind.value for kind in _KINDS]] = np.arange(len(_KINDS))
+_KIND_PLACE: Final[list[int]] = _KIND_POSITION.tolist()
 
 
 def check_table(layout: ObservationLayout, state: GameState) -> None:
@@ -1026,17 +1174,40 @@ def action_feature(action: Action) -> Array:
     if type(action) is not Play and type(action) is not Pass:
         msg = f"expected a Play or a Pass, not {type(action).__name__}"
         raise TypeError(msg)
+    if type(action) is Play and not is_structure(action.cards.mask):
+        msg = f"{str(action)!r} is no combination"
+        raise InvalidArgumentError(msg)
+    return mask_feature(action.cards.mask if type(action) is Play else 0)
+
+
+def mask_feature(mask: int) -> Array:
+    """`action_feature` of the play whose cards are *mask* (0: a pass), on ints.
+
+    Raises:
+        ValueError: *mask* is no combination's cards (nor 0).
+        TypeError: *mask* is not an ``int``.
+
+    Example:
+        >>> from tienlen import Hand, Play
+        >>> mask = Hand.parse("7s 7h").mask
+        >>> bool((mask_feature(mask) == action_feature(Play(player=0, cards="7s 7h"))).all())
+        True
+        >>> int(mask_feature(0)[-1])
+        1
+    """
+    if type(mask) is not int:
+        msg = f"a card mask is an int, not {type(mask).__name__}"
+        raise TypeError(msg)
     out = np.zeros(ACTION_FEATURES, dtype=np.float32)
-    if type(action) is Play:
-        mask = action.cards.mask
-        if not _is_structure(mask):
-            msg = f"{str(action)!r} is no combination"
-            raise InvalidArgumentError(msg)
-        out[:_CARDS] = card_vector(mask)
-        kind = ComboKind(class_key(mask) >> 12)  # see `ActionClass.key`
-        out[_CARDS + _KINDS.index(kind)] = 1
-    else:
+    if not mask:
         out[-1] = 1
+        return out
+    if not is_structure(mask):
+        msg = f"{mask!r} is no combination's cards"
+        raise InvalidArgumentError(msg)
+    out[:_CARDS] = card_vector(mask)
+    kind = ComboKind(class_key(mask) >> 12)  # see `ActionClass.key`
+    out[_CARDS + _KINDS.index(kind)] = 1
     return out
 
 

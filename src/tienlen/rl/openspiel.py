@@ -86,12 +86,12 @@ import pyspiel
 
 from tienlen.cards import DECK, Hand
 from tienlen.errors import InvalidArgumentError, InvalidStateError
-from tienlen.game import Action, GameState, Pass, Play
+from tienlen.game import GameState, Play
 from tienlen.players import Observation
 from tienlen.records import rules_from_json, rules_to_json
 from tienlen.rl.observation import ObservationEncoder
-from tienlen.rl.table import ActionTable
-from tienlen.rl.turns import _card_value
+from tienlen.rl.table import ActionTable, card_value
+from tienlen.rl.turns import split_by_seat
 from tienlen.rules import RULESETS, BaseRules, two_decks
 from tienlen.scoring import PokerScorer, StakeScorer
 from tienlen.search.sampling import SamplingError, sample_world
@@ -467,7 +467,7 @@ class _Offers:
 
     def __init__(self) -> None:
         self.seat: int | None = None
-        self.groups: dict[int, list[Action]] | None = None
+        self.groups: dict[int, list[int]] | None = None
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Offers:
         return _Offers()
@@ -605,12 +605,13 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
                 " (the game is over)" if seat is None else f" for seat {seat}"
             )
             raise InvalidArgumentError(msg)
-        if seat != game.to_act and action == self._table.table.PASS:
+        in_turn = seat == game.to_act
+        if not in_turn and action == self._table.table.PASS:
             self._declined = (*self._declined, seat)
         else:
-            # The lowest suits: the member of least card value (as `Turns.act`).
-            chosen = min(choices, key=_value)
-            self._game = game.apply(chosen)
+            # The lowest suits: the member of least card value (as `Turns.step`).
+            chosen = min(choices, key=card_value)
+            self._game = game.apply_mask(chosen, None if in_turn else seat)
             self._declined = ()
         self._offers = _Offers()
 
@@ -854,10 +855,10 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
 
     # -- decisions --------------------------------------------------------------
 
-    def _decision(self) -> tuple[int | None, dict[int, list[Action]]]:
-        """The deciding seat and its choices by index (a polled seat's PASS declines).
+    def _decision(self) -> tuple[int | None, dict[int, list[int]]]:
+        """The deciding seat and its choices by index, as card masks.
 
-        ``(None, {})`` while the cards are dealt and once the game is over.
+        A polled seat's PASS (0) declines. ``(None, {})`` while the cards are dealt and once the game is over.
         """
         offers = self._offers
         if offers.groups is not None:
@@ -867,21 +868,17 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         if game is None or to_act is None:
             return None, {}
         table = self._table.table
-        actions = game.legal_actions()
-        others: dict[int, list[Action]] = {}
-        for action in actions:
-            if action.player != to_act:
-                others.setdefault(action.player, []).append(action)
+        own, jump_ins = split_by_seat(game, game.legal_actions().masks)
         seat = to_act
-        groups: dict[int, list[Action]] | None = None
-        for other, plays in others.items():  # in play direction (RULES §6.4)
+        groups: dict[int, list[int]] | None = None
+        for other, plays in jump_ins:  # in play direction (RULES §6.4)
             if other not in self._declined:
                 seat = other
-                groups = table.group(plays, other)
-                groups[table.PASS] = [Pass(player=other)]
+                groups = table.group_masks(plays)
+                groups[table.PASS] = [0]
                 break
         if groups is None:
-            groups = table.group(actions, to_act)
+            groups = table.group_masks(own)
         offers.seat, offers.groups = seat, groups
         return seat, groups
 
@@ -1130,10 +1127,6 @@ def _rng(sampler: Callable[[], float] | random.Random) -> random.Random:
         msg = f"the probability sampler must return a float in [0, 1], not {value!r}"
         raise InvalidArgumentError(msg)
     return random.Random(int(number * 2**53))
-
-
-def _value(action: Action) -> int:
-    return _card_value(action.cards.mask) if type(action) is Play else 0
 
 
 def _lowest_fills(world: GameState, table: ActionTable) -> bool:

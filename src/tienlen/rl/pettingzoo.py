@@ -101,6 +101,7 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         self._table = ActionTable.for_rules(rules)
         self._rng = random.Random()
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
+        self._seats = {name: seat for seat, name in enumerate(self.possible_agents)}
         self.agents: list[str] = []
         probe = Turns(
             deal_playable(rules, players, random.Random(0)), self._table, history
@@ -142,9 +143,9 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
 
     def _seat(self, agent: object) -> int:
         """The seat of the agent called *agent*."""
-        for seat, name in enumerate(self.possible_agents):
-            if agent == name and type(agent) is str:
-                return seat
+        seat = self._seats.get(agent) if type(agent) is str else None
+        if seat is not None:
+            return seat
         msg = f"no agent is called {agent!r:.60} (agents: {', '.join(self.possible_agents)})"
         raise InvalidArgumentError(msg)
 
@@ -213,7 +214,7 @@ class TienLenEnv(AECEnv):  # type: ignore[misc]  # PettingZoo is untyped
         index = as_index(action)
         self._cumulative_rewards[agent] = 0.0
         turns = self._turns
-        turns.act(index)
+        turns.step(index)
         if turns.decider is None:
             for agent_name, value in zip(
                 self.agents, turns.seat_rewards(self.reward), strict=True

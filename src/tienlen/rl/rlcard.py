@@ -44,10 +44,11 @@ import rlcard
 from rlcard.envs import Env
 from rlcard.envs.registration import DEFAULT_CONFIG as _RLCARD_DEFAULTS
 
+from tienlen.cards import Hand
 from tienlen.errors import InvalidArgumentError
 from tienlen.players import Observation
 from tienlen.rl._checks import as_rules
-from tienlen.rl.observation import ACTION_FEATURES, action_feature
+from tienlen.rl.observation import ACTION_FEATURES, action_feature, mask_feature
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import Turns, check_reward, deal_playable
 from tienlen.rules import CLASSIC, BaseRules
@@ -100,7 +101,7 @@ class _Game:
         return self._decision()
 
     def step(self, index: int) -> tuple[tuple[Turns, int], int]:
-        self.turns.act(index)
+        self.turns.step(index)
         return self._decision()
 
     def _decision(self) -> tuple[tuple[Turns, int], int]:
@@ -174,12 +175,9 @@ class TienLenRLCardEnv(Env):  # type: ignore[misc]
         legal: OrderedDict[int, Any] = OrderedDict()
         raw_legal: list[str] = []
         if seat == turns.decider:
-            for index, group in sorted(turns.offered().items()):
-                action = group[0]
-                if len(group) > 1:
-                    action = self.game.table.fill(index, turns.state.hand(seat), seat)
-                legal[index] = action_feature(action)
-                raw_legal.append(str(action))
+            for index, mask in turns.choices().items():
+                legal[index] = mask_feature(mask)
+                raw_legal.append(str(Hand(mask)) if mask else "pass")
         return OrderedDict(
             obs=turns.observe(seat),
             legal_actions=legal,

@@ -41,7 +41,16 @@ from tienlen.rl._arrays import Words, class_keys, halves
 from tienlen.rl._checks import as_rules, check_count
 from tienlen.rules import RULESETS, BaseRules
 
-__all__ = ["ACTIONS", "ActionClass", "ActionTable", "UnknownActionError"]
+__all__ = [
+    "ACTIONS",
+    "ActionClass",
+    "ActionTable",
+    "UnknownActionError",
+    "card_value",
+    "class_key",
+    "class_key_array",
+    "is_structure",
+]
 
 _RANKS: Final = 13
 _CARDS: Final = 52
@@ -238,6 +247,8 @@ class ActionTable(Sequence[ActionClass | None]):
         self._index: dict[int, int] = {
             entry.key: i for i, entry in enumerate(self._classes) if entry is not None
         }
+        self._known: dict[int, int] = {}
+        """Card mask → index of the plays `group_masks` met (a cache, emptied when full)."""
         self.size: Final = 1 + len(one)
         """Entries a one-deck game of the presets can use (PASS and 615 classes)."""
         self.base_size: Final = 1 + len(one) + len(two)
@@ -325,7 +336,7 @@ class ActionTable(Sequence[ActionClass | None]):
             msg = f"expected a Play or a Pass, not {type(action).__name__}"
             raise TypeError(msg)
         mask = action.cards.mask
-        index = self._index.get(class_key(mask)) if _is_structure(mask) else None
+        index = self._index.get(class_key(mask)) if is_structure(mask) else None
         if index is None:
             msg = f"{str(action)!r} is no combination of this action table"
             raise UnknownActionError(msg)
@@ -348,7 +359,7 @@ class ActionTable(Sequence[ActionClass | None]):
             msg = f"expected a card mask (an int), not {type(mask).__name__}"
             raise TypeError(msg)
         index = None
-        if _is_structure(mask):
+        if is_structure(mask):
             index = self._index.get(class_key(mask))
         if index is None:
             msg = f"the mask {mask!r} is no combination of this action table"
@@ -370,11 +381,26 @@ class ActionTable(Sequence[ActionClass | None]):
         if any(type(mask) is not int or mask <= 0 for mask in masks):
             msg = "expected the masks of plays: positive ints"
             raise TypeError(msg)
-        return self._indices(*halves(masks))
+        return self.index_halves(*halves(masks))
 
-    def _indices(self, low: Words, high: Words | None) -> npt.NDArray[np.int64]:
-        """`indices` of masks already split into halves (`tienlen.rl._arrays`)."""
-        keys = class_keys(low, high, _SHAPE_CODE_ARRAY)
+    def index_halves(self, low: Words, high: Words | None) -> npt.NDArray[np.int64]:
+        """`indices` of legal plays' masks given as ``uint64`` halves.
+
+        The halves are the low words (first copies) and, with two decks, the high
+        words (else ``None``), as `tienlen.rl._arrays.halves` splits them.
+
+        Raises:
+            UnknownActionError: a mask that is no combination of the table.
+
+        Example:
+            >>> import numpy as np
+            >>> from tienlen import Hand
+            >>> low = np.array([Hand.parse("3s").mask, Hand.parse("9s 9h").mask], np.uint64)
+            >>> ACTIONS.index_halves(low, None).tolist() == ACTIONS.indices(low.tolist()).tolist()
+            True
+        """
+        _check_words(low, high)
+        keys = class_key_array(low, high)
         lookup = self._lookup
         found = lookup[np.minimum(keys, len(lookup) - 1)]
         if (found < 0).any():
@@ -410,6 +436,60 @@ class ActionTable(Sequence[ActionClass | None]):
         except KeyError:
             msg = f"no class with key {key!r} in this action table"
             raise UnknownActionError(msg) from None
+
+    @functools.cached_property
+    def single_indices(self) -> tuple[int, ...]:
+        """The index of the single of each card, by card index (0 = 3♠ … 51 = 2♥).
+
+        Example:
+            >>> str(ACTIONS[ACTIONS.single_indices[0]]), len(ACTIONS.single_indices)
+            ('single to 3s', 52)
+        """
+        indices: list[int] = self.indices(
+            [1 << card for card in range(_CARDS)]
+        ).tolist()
+        return tuple(indices)
+
+    def group_masks(self, masks: Iterable[int]) -> dict[int, list[int]]:
+        """Legal actions' card masks by index, each class's in the order given.
+
+        *masks* are what `tienlen.Actions.masks` lists for one seat: the masks of
+        legal plays, and 0 for a pass (`PASS`). Nothing is built per action: this is
+        how the environments read a decision's choices.
+
+        Raises:
+            UnknownActionError: a mask that is no combination of the table (only a
+                mask that is no legal play can be one).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4d 4h 5c", "5d 6d"], CLASSIC)
+            >>> groups = ACTIONS.group_masks(state.legal_actions().masks)
+            >>> {str(ACTIONS[i]): len(masks) for i, masks in groups.items()}
+            {'single to 3s': 1, '3-card straight to 5c': 2}
+        """
+        groups: dict[int, list[int]] = {}
+        keys, singles, known = self._index, self.single_indices, self._known
+        try:
+            for mask in masks:
+                if not mask & (mask - 1):  # a single card, or 0: a pass
+                    index = singles[mask.bit_length() - 1] if mask else self.PASS
+                else:
+                    index = known.get(mask, -1)
+                    if index < 0:  # a hand's plays recur until it plays: remember
+                        index = keys[class_key(mask)]
+                        if len(known) >= _KNOWN_MASKS:
+                            known.clear()
+                        known[mask] = index
+                group = groups.get(index)
+                if group is None:
+                    groups[index] = [mask]
+                else:
+                    group.append(mask)
+        except (KeyError, IndexError, UnknownActionError):
+            msg = "a mask that is no combination of this action table"
+            raise UnknownActionError(msg) from None
+        return groups
 
     # -- classes of a state -----------------------------------------------------------
 
@@ -659,25 +739,41 @@ def class_key(mask: int) -> int:
     *mask* must be a combination (a legal play); its class is read off the cards: the
     number of ranks, the cards per rank and the top card (the highest of one copy).
 
+    Raises:
+        TypeError: *mask* is not an ``int``.
+        UnknownActionError: no shape has that many ranks and cards per rank.
+
     Example:
         >>> from tienlen import classify
         >>> combo = classify("9s 9h Ts Td Jc Jd")
         >>> class_key(combo.mask) == combo.key
         True
     """
+    if type(mask) is not int:
+        msg = f"a card mask is an int, not {type(mask).__name__}"
+        raise TypeError(msg)
     low = mask & _LOW_HALF
     high = mask >> _CARDS
     top = low.bit_length() - 1
     size = low.bit_count() + high.bit_count()
     ranks = _rank_bits(low).bit_count()
-    return _SHAPE_CODES[ranks, size // ranks] << 6 | top
+    code = _SHAPE_CODES.get((ranks, size // ranks)) if ranks and mask > 0 else None
+    if code is None:
+        msg = f"the mask {mask!r} has no combination's shape"
+        raise UnknownActionError(msg)
+    return code << 6 | top
 
 
-def _is_structure(mask: int) -> bool:
+def is_structure(mask: int) -> bool:
     """Whether *mask* is one rank, or a run of ranks holding equally many cards each.
 
     Only a card mask qualifies: a positive int below ``2**104`` whose second copies
     (the high half) are cards it also holds once (the low half).
+
+    Example:
+        >>> from tienlen import Hand
+        >>> is_structure(Hand.parse("9s 9h").mask), is_structure(Hand.parse("3s 5s").mask)
+        (True, False)
     """
     if not 0 < mask < _ALL_MASKS or mask >> _CARDS & ~mask:
         return False
@@ -701,6 +797,8 @@ def _rank_bits(low: int) -> int:
 
 
 _NIBBLE_LOW: Final = int("1" * _RANKS, 16)
+_KNOWN_MASKS: Final = 1 << 16
+"""The most plays an `ActionTable` remembers the index of (`group_masks`)."""
 _ALL_MASKS: Final = 1 << 2 * _CARDS
 """Every card mask is below this (two copies of each card)."""
 
@@ -729,6 +827,57 @@ def _shape_code_array() -> npt.NDArray[np.int64]:
 
 
 _SHAPE_CODE_ARRAY: Final = _shape_code_array()
+
+
+def class_key_array(low: Words, high: Words | None) -> npt.NDArray[np.int64]:
+    """`class_key` of many combination masks at once, given as ``uint64`` halves.
+
+    ``key >> 12`` is the `tienlen.ComboKind` value; an empty mask gives a key below 0.
+
+    Raises:
+        TypeError: the halves are not 1-d ``uint64`` arrays of one length.
+
+    Example:
+        >>> import numpy as np
+        >>> from tienlen import Hand
+        >>> masks = [Hand.parse(text).mask for text in ("3s", "5d 6c 7h")]
+        >>> keys = class_key_array(np.array(masks, np.uint64), None)
+        >>> keys.tolist() == [class_key(mask) for mask in masks]
+        True
+    """
+    _check_words(low, high)
+    return class_keys(low, high, _SHAPE_CODE_ARRAY)
+
+
+def _check_words(low: object, high: object) -> None:
+    """Refuse anything but a 1-d ``uint64`` array and ``None`` or another like it."""
+    shape = low.shape if isinstance(low, np.ndarray) else None
+    for words in (low, high):
+        if words is high is None:
+            break
+        if (
+            not isinstance(words, np.ndarray)
+            or words.dtype != np.uint64
+            or words.ndim != 1
+            or words.shape != shape
+        ):
+            msg = "expected the masks' halves: 1-d uint64 arrays of one length"
+            raise TypeError(msg)
+
+
+def card_value(mask: int) -> int:
+    """The sum of ``2 ** card`` over a play's cards (two decks: each copy's card).
+
+    Of one class's members, the one filled with the lowest suits (`ActionTable.fill`)
+    has the least value: this is how the environments pick it among legal masks.
+
+    Example:
+        >>> from tienlen import Hand
+        >>> low, high = Hand.parse("4s 5c 6h").mask, Hand.parse("4d 5h 6h").mask
+        >>> card_value(low) < card_value(high)
+        True
+    """
+    return (mask & _LOW_HALF) + (mask >> _CARDS)
 
 
 @functools.cache

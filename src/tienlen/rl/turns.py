@@ -17,7 +17,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import random
 import sys
 from collections.abc import Sequence
@@ -26,13 +25,12 @@ from typing import Final, Literal
 import numpy as np
 import numpy.typing as npt
 
-from tienlen.actions import PASSES, make_play
 from tienlen.cards import Hand
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.rl._checks import as_index, as_rules
+from tienlen.rl._checks import as_index, as_rules, as_sequence
 from tienlen.rl.observation import ObservationEncoder
-from tienlen.rl.table import ACTIONS, ActionTable, class_key
+from tienlen.rl.table import ACTIONS, ActionTable, card_value
 from tienlen.rules import BaseRules
 from tienlen.scoring import GameResult, PokerScorer, StakeScorer
 
@@ -42,6 +40,7 @@ __all__ = [
     "Turns",
     "deal_playable",
     "rewards",
+    "split_by_seat",
     "worst_reward",
 ]
 
@@ -171,6 +170,61 @@ def deal_playable(
             return state
 
 
+def split_by_seat(
+    state: GameState, masks: Sequence[int]
+) -> tuple[Sequence[int], list[tuple[int, Sequence[int]]]]:
+    """*state*'s legal actions as card masks, split by who may take them.
+
+    *masks* are ``state.legal_actions().masks``: the player to act's plays, then its
+    pass (0) if it may pass, then the other players' Poker jump-ins (RULES §6.4). The
+    first part is returned as is; the jump-ins come as ``(seat, masks)`` in play
+    direction. A play belongs to the seat holding its cards (`GameState.hand_masks`).
+
+    Raises:
+        TypeError: *state* is not a `tienlen.GameState`, or *masks* not a sequence of
+            ints.
+        tienlen.errors.InvalidArgumentError: a mask that no seat holds.
+
+    Example:
+        >>> from tienlen import POKER, GameState
+        >>> hands = ["2s 9h", "3c Kd", "5s 5c 6s 6c 7s 7c 8s 8c", "4d Qh"]
+        >>> start = GameState.from_hands(hands, POKER, first_game=False, leader=0)
+        >>> state = start.play("2s")  # seat 3 to act; seat 2 may bomb the 2
+        >>> own, jump_ins = split_by_seat(state, state.legal_actions().masks)
+        >>> own, [(seat, len(plays)) for seat, plays in jump_ins]
+        ((0,), [(2, 1)])
+    """
+    given: object = state  # checked at run time: callers may pass anything
+    if type(given) is not GameState:
+        msg = f"expected a GameState, not {type(given).__name__}"
+        raise TypeError(msg)
+    if type(masks) is not tuple and type(masks) is not list:
+        masks = tuple(as_sequence(masks, "masks"))
+    to_act = state.to_act
+    if to_act is None or not masks:
+        return masks, []
+    hands = state.hand_masks
+    own = hands[to_act]
+    last = masks[-1]
+    if last & own == last:  # the common case: no jump-in (a pass is 0)
+        return masks, []
+    end = 0
+    while masks[end] & own == masks[end]:
+        end += 1
+    jump_ins: list[tuple[int, list[int]]] = []
+    for mask in masks[end:]:
+        seat = next(
+            (seat for seat, hand in enumerate(hands) if mask & hand == mask), None
+        )
+        if seat is None or not mask:
+            msg = f"no seat holds the cards of the mask {mask!r}"
+            raise InvalidArgumentError(msg)
+        if not jump_ins or jump_ins[-1][0] != seat:
+            jump_ins.append((seat, []))
+        jump_ins[-1][1].append(mask)
+    return masks[:end], list(jump_ins)
+
+
 class Turns:
     """One game, decision by decision, with its observation encoder kept up to date.
 
@@ -212,9 +266,10 @@ class Turns:
         self.encoder: Final = ObservationEncoder(rules, state.players, history)
         self.encoder.reset(state)
         self.state = state
-        self._keys = table._index
-        self._single = _single_indices(table)
+        self._own: Sequence[int] = ()
+        """The player to act's actions, as card masks (a pass: 0)."""
         self._poll: list[tuple[int, Sequence[int]]] = []
+        """Seats still to be asked about a jump-in, and their jump-ins."""
         self._seat: int | None = None
         self._groups: dict[int, list[int]] = {}
         """The decider's choices: each index's plays as card masks (PASS: ``[0]``)."""
@@ -285,16 +340,28 @@ class Turns:
             >>> {i: [str(a) for a in actions] for i, actions in game.offered().items()}
             {434: ['5s 5c 6s 6c 7s 7c 8s 8c'], 0: ['pass']}
         """
-        seat, serial = self._seat, self.state._serial
+        seat = self._seat
         if seat is None:
             return {}
         return {
             index: [
-                make_play(seat, mask, serial) if mask else PASSES[seat]
+                Play(player=seat, cards=Hand(mask)) if mask else Pass(player=seat)
                 for mask in masks
             ]
             for index, masks in self._groups.items()
         }
+
+    def choices(self) -> dict[int, int]:
+        """The decider's indices, ascending, each with the cards `step` plays (0: none).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, Hand
+            >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
+            >>> [str(Hand(mask)) for mask in game.choices().values()]
+            ['3s', '3s 4c 5s', '3s 4c 5s 6c']
+        """
+        return {index: _lowest(masks) for index, masks in sorted(self._groups.items())}
 
     def legal_indices(self) -> list[int]:
         """The indices the decider may choose, ascending.
@@ -307,6 +374,18 @@ class Turns:
             ['single to 3s', '3-card straight to 5s', '4-card straight to 6c']
         """
         return sorted(self._groups)
+
+    def is_legal(self, index: int) -> bool:
+        """Whether the decider may take action *index* now (``False`` once over).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC
+            >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
+            >>> game.is_legal(game.legal_indices()[0]), game.is_legal(ACTIONS.PASS)
+            (True, False)
+        """
+        return index in self._groups
 
     def mask(self) -> npt.NDArray[np.int8]:
         """The decider's legal indices as an int8 array (all zero once over).
@@ -336,8 +415,12 @@ class Turns:
         """
         return self.encoder.encode(self.state, seat)
 
-    def act(self, index: int) -> Action:
-        """The decider takes action *index* (the class filled with its lowest suits).
+    def step(self, index: int) -> int:
+        """The decider takes action *index*; returns the cards played as a mask (0: none).
+
+        The class is filled with the decider's lowest suits; a polled seat's PASS
+        declines its jump-in (RULES §6.4). No action object is built: the environments
+        step here, on the engine's ints (`tienlen.GameState.apply_mask`).
 
         Raises:
             IllegalActionError: the decider may not take *index* now.
@@ -346,29 +429,47 @@ class Turns:
 
         Example:
             >>> import random
-            >>> from tienlen import CLASSIC
+            >>> from tienlen import CLASSIC, Hand
             >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
             >>> straight = game.legal_indices()[1]  # 3-card straight to 5s
-            >>> str(game.act(straight)), game.decider
+            >>> str(Hand(game.step(straight))), game.decider
             ('3s 4c 5s', 3)
         """
+        return self._step(index)[1]
+
+    def _step(self, index: int) -> tuple[int, int]:
+        """`step`, also returning the seat that took the action."""
         index = as_index(index)
         masks = self._groups.get(index)
         seat = self._seat
         if masks is None or seat is None:
             msg = f"action {index} is not legal for seat {seat} now"
             raise IllegalActionError(msg)
-        # The lowest suits are the member of least card value (`ActionTable.fill`).
-        mask = min(masks, key=_card_value) if len(masks) > 1 else masks[0]
-        action = make_play(seat, mask, self.state._serial) if mask else PASSES[seat]
-        self.apply(action)
-        return action
+        mask = _lowest(masks)
+        self._take(seat, mask)
+        return seat, mask
+
+    def act(self, index: int) -> Action:
+        """`step`, the action taken returned as a `tienlen.Play` or `tienlen.Pass`.
+
+        It raises what `step` raises.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC
+            >>> game = Turns.deal(CLASSIC, 4, random.Random(5))
+            >>> action = game.act(game.legal_indices()[1])
+            >>> str(action), action.player, game.decider
+            ('3s 4c 5s', 2, 3)
+        """
+        seat, mask = self._step(index)
+        return Play(player=seat, cards=Hand(mask)) if mask else Pass(player=seat)
 
     def apply(self, action: Action) -> None:
         """The decider takes *action*, one of `offered`.
 
         Raises:
-            IllegalActionError: *action* is not the deciding seat's, or not legal.
+            IllegalActionError: *action* is not the deciding seat's, or not offered.
 
         Example:
             >>> from tienlen import POKER, GameState
@@ -380,51 +481,49 @@ class Turns:
             >>> game.state.history[-1] == bomb, game.polling
             (True, False)
         """
+        seat = self._seat
         if (type(action) is not Pass and type(action) is not Play) or (
-            action.player != self._seat
+            action.player != seat
         ):
-            msg = f"{action!r} is not an action of the deciding seat {self._seat}"
+            msg = f"{action!r} is not an action of the deciding seat {seat}"
             raise IllegalActionError(msg)
-        if type(action) is Pass and self.polling:
+        mask = action.cards.mask if type(action) is Play else 0
+        if not any(mask in masks for masks in self._groups.values()):
+            msg = f"{action!r} is not offered to seat {seat} now"
+            raise IllegalActionError(msg)
+        self._take(action.player, mask)
+
+    def _take(self, seat: int, mask: int) -> None:
+        """*seat*, the decider, takes the offered action *mask*."""
+        in_turn = seat == self.state.to_act
+        if not mask and not in_turn:
             self._next_poll()  # declined to jump in
             return
-        self.state = self.state.apply(action)
-        self.encoder.update(action)
+        # The player to act is the default: naming it only costs a check.
+        self.state = self.state.apply_mask(mask, None if in_turn else seat)
+        self.encoder.record(seat, mask)
         self._begin_round()
 
     def _begin_round(self) -> None:
-        actions = self.state.legal_actions()
-        self._actions = actions
-        self._poll = list(actions._others)  # in play direction (RULES §6.4)
+        own, jump_ins = split_by_seat(self.state, self.state.legal_actions().masks)
+        self._own = own
+        self._poll = jump_ins  # in play direction (RULES §6.4)
         self._next_poll()
 
     def _next_poll(self) -> None:
         """Offer the next seat that could jump in its jump-ins, else the player to act."""
+        table = self.table
         if self._poll:
             seat, plays = self._poll.pop(0)
-            self._offer(seat, 0, plays, passes=True)
+            groups = table.group_masks(plays)
+            groups[table.PASS] = [0]
+            self._seat, self._groups = seat, groups
             return
         to_act = self.state.to_act
         if to_act is None:
             self._seat, self._groups = None, {}
             return
-        actions = self._actions
-        self._offer(to_act, actions._singles, actions._masks, passes=actions._pass)
-
-    def _offer(
-        self, seat: int, singles: int, plays: Sequence[int], *, passes: bool
-    ) -> None:
-        groups: dict[int, list[int]] = {}  # in the order of `tienlen.Actions`
-        single, keys = self._single, self._keys
-        while singles:
-            low = singles & -singles
-            groups[single[low.bit_length() - 1]] = [low]
-            singles ^= low
-        for mask in plays:
-            groups.setdefault(keys[class_key(mask)], []).append(mask)
-        if passes:
-            groups[self.table.PASS] = [0]
-        self._seat, self._groups = seat, groups
+        self._seat, self._groups = to_act, table.group_masks(self._own)
 
     def seat_rewards(self, reward: Reward) -> list[float]:
         """Every seat's reward: the game's once it is over, else zeros.
@@ -472,17 +571,9 @@ class Turns:
         return text
 
 
-def _card_value(mask: int) -> int:
-    """The sum of ``2 ** card`` over a play's cards: least for the lowest suits."""
-    return (mask & _LOW_HALF) + (mask >> _CARDS)
-
-
-@functools.cache
-def _single_indices(table: ActionTable) -> list[int]:
-    """The index of the single of each card in *table*."""
-    indices: list[int] = table.indices([1 << card for card in range(_CARDS)]).tolist()
-    return indices
+def _lowest(masks: list[int]) -> int:
+    """The member filled with the lowest suits: of least card value (`ActionTable.fill`)."""
+    return min(masks, key=card_value) if len(masks) > 1 else masks[0]
 
 
 _CARDS: Final = 52
-_LOW_HALF: Final = (1 << _CARDS) - 1

@@ -9,9 +9,11 @@ game that ended. Game *e* of environment *i* is dealt from the seed ``(seed, i, 
 Decisions are those of `tienlen.rl.turns.Turns`, game for game: Poker seats that could
 jump in (RULES §6.4) are asked first, in play direction, PASS declining, and a class
 index plays the class filled with the decider's lowest suits. The step is built for
-speed: observations live in an `tienlen.rl.observation.ObservationBatch`, updated with
-the actions of all games in one numpy pass, and masks come from the legal plays' card
-masks through the action table's key → index map, with no action object built.
+speed: every game steps on the engine's ints (`tienlen.Actions.masks` in,
+`tienlen.GameState.apply_mask` out), observations live in an
+`tienlen.rl.observation.ObservationBatch`, updated with the actions of all games in one
+numpy pass, and masks come from the legal plays' card masks through the action table
+(`tienlen.rl.table.ActionTable.index_halves`), with no action object built.
 
 Example:
     >>> import numpy as np
@@ -40,19 +42,18 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from tienlen.actions import PASSES, Actions, make_play
+from tienlen import GameState
 from tienlen.errors import InvalidArgumentError
-from tienlen.game import GameState
-from tienlen.rl._arrays import card_rows, halves
+from tienlen.rl._arrays import halves
 from tienlen.rl._checks import as_rules, check_count
 from tienlen.rl.observation import ObservationBatch, ObservationLayout, check_table
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import (
     IllegalActionError,
-    _single_indices,
     check_reward,
     deal_playable,
     rewards,
+    split_by_seat,
 )
 from tienlen.rules import CLASSIC, BaseRules
 
@@ -62,7 +63,6 @@ _Floats = npt.NDArray[np.float32]
 _Ints = npt.NDArray[np.int64]
 _Decisions = tuple[_Floats, npt.NDArray[np.int8], _Ints]
 _Step = tuple[_Floats, npt.NDArray[np.int8], _Ints, _Floats, npt.NDArray[np.bool_]]
-_CARDS: Final = 52
 _MOST_ENVS: Final = 1 << 20
 """The most games one `VectorEnv` steps."""
 
@@ -123,31 +123,14 @@ class VectorEnv:
         self._states: list[GameState] = []
         self._rows = np.arange(num_envs)
         self._masks = np.zeros((num_envs, self.num_actions), dtype=np.int8)
-        singles = np.array(_single_indices(self.table), dtype=np.int64)
-        first = int(singles[0])
-        contiguous = bool((singles == np.arange(first, first + _CARDS)).all())
-        self._single_columns: Final = (
-            slice(first, first + _CARDS) if contiguous else singles
-        )
-        """The mask columns of the singles of the 52 cards (a slice when in a row)."""
-        single_card = np.full(len(self.table), -1, dtype=np.int64)
-        single_card[singles] = np.arange(_CARDS)
-        self._single_bit: Final[list[int]] = [
-            1 << int(card) if card >= 0 else 0 for card in single_card
-        ]
-        """Per table index, the card mask of its single (0 for other classes)."""
-        self._single_bits: Final = np.array(self._single_bit, dtype=np.uint64)
-        """`_single_bit` as an array."""
         # The decision of each game: its decider and what the decider is offered.
         self._deciders: list[int] = []
-        self._singles: list[int] = []
-        """Single-card plays offered, as one mask (`tienlen.Actions` keeps them so)."""
         self._plays: list[Sequence[int]] = []
-        """The other plays offered, as card masks."""
+        """The plays offered, as card masks."""
         self._passes: list[bool] = []
         """Whether PASS is offered (for a seat asked about a jump-in: declining)."""
-        self._own: list[Actions] = []
-        """The legal actions of a game whose seats are asked about jump-ins."""
+        self._own: list[Sequence[int]] = []
+        """The player to act's plays, of a game whose seats are asked about jump-ins."""
         self._polls: list[list[tuple[int, Sequence[int]]]] = []
         """Seats still to be asked about a jump-in, and their jump-ins."""
         # The plays offered, flattened over the games (`_decisions` builds them).
@@ -198,54 +181,48 @@ class VectorEnv:
             for state in games:
                 check_table(self.layout, state)
             self.episodes[:] = 0
-        self._observations._load(range(count), games)
+        self._observations.load(range(count), games)
         self._states = games
         self._deciders = [0] * count
-        self._singles = [0] * count
         self._plays = [()] * count
         self._passes = [False] * count
-        self._own = [games[0].legal_actions()] * count  # each replaced just below
+        self._own = [()] * count
         self._polls = [[] for _ in range(count)]
         for env in range(count):
             self._begin(env, games[env])
         return self._decisions()
 
-    def _begin(
-        self, env: int, state: GameState, actions: Actions | None = None
-    ) -> None:
+    def _begin(self, env: int, state: GameState) -> None:
         """Start the decisions of *state*: seats that could jump in first (RULES §6.4)."""
-        if actions is None:
-            actions = state.legal_actions()
-        self._own[env] = actions
-        others = actions._others
-        if others:
-            (seat, plays), *rest = others
+        own, jump_ins = split_by_seat(state, state.legal_actions().masks)
+        if jump_ins:
+            self._own[env] = own
+            (seat, plays), *rest = jump_ins
             self._polls[env] = rest
             self._offer_jump_in(env, seat, plays)
         else:
-            self._deciders[env] = state.to_act  # type: ignore[assignment]  # in play
-            self._singles[env] = actions._singles
-            self._plays[env] = actions._masks
-            self._passes[env] = actions._pass
+            self._offer_own(env, state, own)
 
     def _offer_jump_in(self, env: int, seat: int, plays: Sequence[int]) -> None:
+        """Ask *seat* whether it jumps in with one of *plays* (PASS declines)."""
         self._deciders[env] = seat
-        self._singles[env] = 0
         self._plays[env] = plays
         self._passes[env] = True
+
+    def _offer_own(self, env: int, state: GameState, own: Sequence[int]) -> None:
+        """Offer the player to act its plays and, if it may, PASS (a trailing 0)."""
+        self._deciders[env] = state.to_act  # type: ignore[assignment]  # in play
+        passes = bool(own) and not own[-1]
+        self._plays[env] = own[:-1] if passes else own
+        self._passes[env] = passes
 
     def _decline(self, env: int) -> None:
         """The seat asked about a jump-in declined: ask the next, or the player to act."""
         poll = self._polls[env]
         if poll:
-            seat, plays = poll.pop(0)
-            self._offer_jump_in(env, seat, plays)
+            self._offer_jump_in(env, *poll.pop(0))
             return
-        actions = self._own[env]
-        self._deciders[env] = self._states[env].to_act  # type: ignore[assignment]  # in play
-        self._singles[env] = actions._singles
-        self._plays[env] = actions._masks
-        self._passes[env] = actions._pass
+        self._offer_own(env, self._states[env], self._own[env])
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> _Step:
         """Each game's deciding seat takes its action; finished games are dealt again.
@@ -278,45 +255,40 @@ class VectorEnv:
         if not self._states:
             msg = "call reset() before step()"
             raise IllegalActionError(msg)
-        chosen, positions = self._checked(actions)
+        positions = self._checked(actions)
         rewards_out = np.zeros((self.num_envs, self.players), dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
-        self._play(chosen, positions, rewards_out, terminated)
+        self._play(positions, rewards_out, terminated)
         observations, masks, deciders = self._decisions()
         return observations, masks, deciders, rewards_out, terminated
 
     def _play(
         self,
-        chosen: _Ints,
         members: _Ints,
         rewards_out: _Floats,
         terminated: npt.NDArray[np.bool_],
     ) -> None:
         """Every game's decider takes its choice, checked legal (`_checked`)."""
         positions = members.tolist()
-        indices = chosen.tolist()
         moved: list[int] = []
         seats: list[int] = []
         masks: list[int] = []
         dealt: list[int] = []
         states, deciders, flat = self._states, self._deciders, self._flat
-        singles, plays, passes = self._singles, self._plays, self._passes
-        single_bit = self._single_bit
         for env in range(self.num_envs):
             state = states[env]
             seat = deciders[env]
             position = positions[env]
+            in_turn = seat == state.to_act
             if position >= 0:
                 mask = flat[position]
-            elif indices[env]:
-                mask = single_bit[indices[env]]
-            elif seat != state.to_act:
+            elif not in_turn:
                 self._decline(env)
                 continue
             else:
                 mask = 0
-            action = make_play(seat, mask, state._serial) if mask else PASSES[seat]
-            state = state.apply(action)
+            # The player to act is the default: naming it only costs a check.
+            state = state.apply_mask(mask, None if in_turn else seat)
             moved.append(env)
             seats.append(seat)
             masks.append(mask)
@@ -324,16 +296,9 @@ class VectorEnv:
                 state = self._finish(env, state, rewards_out, terminated)
                 dealt.append(env)
             states[env] = state
-            own = state.legal_actions()  # `_begin`, inlined: the hot path
-            if own._others:
-                self._begin(env, state, own)
-            else:
-                deciders[env] = state.to_act  # type: ignore[assignment]  # in play
-                singles[env] = own._singles
-                plays[env] = own._masks
-                passes[env] = own._pass
-        self._observations._record(moved, seats, masks)
-        self._observations._load(dealt, [states[env] for env in dealt])
+            self._begin(env, state)
+        self._observations.record(moved, seats, masks)
+        self._observations.load(dealt, [states[env] for env in dealt])
 
     def _finish(
         self,
@@ -349,16 +314,15 @@ class VectorEnv:
         self.episodes[env] += 1
         return self._deal(env)
 
-    def _checked(
-        self, actions: Sequence[int] | npt.NDArray[np.integer]
-    ) -> tuple[_Ints, _Ints]:
-        """*actions* as an int64 array, refused unless each is legal in its game.
+    def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> _Ints:
+        """Per game, the `_members` position of the play chosen (−1: a pass).
+
+        Each action is refused unless legal in its game.
 
         Legality is read from what the environment offered, never from the mask
         array it handed out (with ``copy=False`` the caller may write to it): a class
-        with a play among the offered plays (`_members`), a single of a card among the
-        offered singles, or PASS where passing is offered. Also returns the
-        `_members` positions, for `_play`.
+        with a play among the offered plays (`_members`), or PASS where passing is
+        offered.
         """
         chosen = np.asarray(actions)
         if chosen.shape != (self.num_envs,):
@@ -371,9 +335,8 @@ class VectorEnv:
         inside = (chosen >= 0) & (chosen < self.num_actions)
         index = np.where(inside, chosen, self.table.PASS)
         positions = self._members(np.where(inside, chosen, -1))
-        single = self._single_bits[index] & halves(self._singles)[0]
         passing = (index == self.table.PASS) & np.array(self._passes, dtype=np.bool_)
-        legal = inside & ((positions >= 0) | (single != 0) | passing)
+        legal = inside & ((positions >= 0) | passing)
         if not legal.all():
             bad = np.flatnonzero(~legal)[:5].tolist()
             shown = ", ".join(
@@ -382,14 +345,13 @@ class VectorEnv:
             )
             msg = f"illegal actions: {shown}"
             raise IllegalActionError(msg)
-        return chosen, positions
+        return positions
 
     def _members(self, chosen: _Ints) -> _Ints:
         """Per game, the position in `_flat` of the play to make, or −1.
 
         A class with several members is filled with the lowest suits: the member with
-        the smallest card value (`tienlen.rl.table.ActionTable.fill`; −1 means a single
-        from the singles mask, or a pass).
+        the smallest card value (`tienlen.rl.table.card_value`; −1 means a pass).
         """
         positions = np.full(self.num_envs, -1, dtype=np.int64)
         candidates = np.flatnonzero(self._flat_index == chosen[self._flat_rows])
@@ -412,7 +374,7 @@ class VectorEnv:
         masks.fill(0)
         if flat:
             low, high = halves(flat)
-            self._flat_index = self.table._indices(low, high)
+            self._flat_index = self.table.index_halves(low, high)
             self._flat_rows = np.repeat(self._rows, lengths)
             value = low.astype(np.int64)
             self._flat_value = value if high is None else value + high.astype(np.int64)
@@ -422,12 +384,9 @@ class VectorEnv:
                 0, np.int64
             )
         self._flat = flat
-        masks[:, self._single_columns] |= card_rows(*halves(self._singles)).view(
-            np.int8
-        )
         masks[:, self.table.PASS] = self._passes
         deciders = np.array(self._deciders, dtype=np.int64)
-        observations = self._observations._encode(self._states, self._deciders)
+        observations = self._observations.encode(self._states, self._deciders)
         if self.copy:
             return observations.copy(), masks.copy(), deciders
         return observations, masks, deciders
