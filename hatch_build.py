@@ -39,9 +39,16 @@ COMPILED_MODULES = (
 """The modules of `PACKAGE` that mypyc compiles (every module of ``engine/``); the rest
 stay Python. ``tests/test_compiled.py`` checks that every engine module is here or in
 `PURE_ENGINE_MODULES`."""
-PURE_ENGINE_MODULES: tuple[str, ...] = ()
-"""Modules of ``engine/`` left pure on purpose, each with its reason in a comment (a
-module mypyc cannot compile yet); none today."""
+PURE_ENGINE_MODULES: tuple[str, ...] = (
+    "engine/state.py",  # GameState is an attrs class: mypyc compiles no attrs class
+    "engine/successor.py",  # its draft is a subclass of that attrs class
+    "engine/actions.py",  # not yet tried in the compiled build
+    "engine/classification.py",  # not yet tried in the compiled build
+    "engine/keys.py",  # not yet tried in the compiled build
+    "engine/referee.py",  # not yet tried in the compiled build
+    "engine/view.py",  # not yet tried in the compiled build
+)
+"""Modules of ``engine/`` left pure on purpose, each with its reason in a comment."""
 EXTRA_PACKAGES = ("rl", "server")
 """Subpackages that import an extra's dependencies (numpy…), absent from the build:
 mypyc neither compiles nor type-checks them."""

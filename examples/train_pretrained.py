@@ -56,7 +56,7 @@ except ImportError:  # the rl extra is not installed
 
 from tienlen import GameState, GreedyPlayer, Observation, evaluate, get_rules, play_game
 from tienlen.game import Action
-from tienlen.search._rollouts import candidates
+from tienlen.search.rollouts import candidates
 
 FULL = {"games": 240, "worlds": 16, "check_deals": 150}
 """The shipped weights' recipe (per rule set)."""

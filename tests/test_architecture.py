@@ -21,8 +21,6 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "tienlen"
 DEPRECATED_ALIASES = frozenset({"tienlen.rules._base"})
 """Modules kept only so that old names (and old pickles) resolve: re-exporting is their job."""
@@ -135,7 +133,6 @@ def every_crossing() -> list[str]:
     return [line for path in sorted(SOURCE.rglob("*.py")) for line in crossings(path)]
 
 
-@pytest.mark.xfail(strict=True, reason="issue 21: the crossings are being removed")
 def test_no_private_name_crosses_modules() -> None:
     """Issue 21: modules meet through public and engine-level names only."""
     found = every_crossing()

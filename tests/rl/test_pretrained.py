@@ -40,7 +40,7 @@ from tienlen.rl.learned import (
     shipped,
 )
 from tienlen.rules import BaseRules
-from tienlen.search._rollouts import candidates
+from tienlen.search.rollouts import candidates
 
 PRESETS = [CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER]
 

@@ -36,9 +36,9 @@ from tienlen import (
     play_game,
     simulate,
 )
-from tienlen.search import _rollouts, ismcts
-from tienlen.search._rollouts import candidates
+from tienlen.search import ismcts, rollouts
 from tienlen.search.ismcts import _Node, _Spread
+from tienlen.search.rollouts import candidates
 from tienlen.search.sampling import Deal
 
 TINY: list[Player] = [
@@ -234,7 +234,7 @@ def test_ucb_root_spends_its_budget_exactly(
 def count_rollouts_and_worlds(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Counters of ISMCTS's rollouts and sampled worlds, kept up while the test runs."""
     counts = {"rollouts": 0, "worlds": 0}
-    real_play_out, real_sample = _rollouts.play_out, Deal.sample
+    real_play_out, real_sample = rollouts.play_out, Deal.sample
 
     def counted_play_out(*args: object, **kwargs: object) -> tuple[int, ...]:
         counts["rollouts"] += 1
@@ -376,7 +376,7 @@ def test_rollouts_check_every_policy_but_the_librarys_own() -> None:
     for policy in (GreedyPlayer(), RandomPlayer()):
         final = play_game(state, [policy] * 4, random.Random(8))
         assert final.result is not None
-        scores = _rollouts.play_out(state, policy, random.Random(8))
+        scores = rollouts.play_out(state, policy, random.Random(8))
         assert scores == final.result.scores
 
     class Faulty:
@@ -385,4 +385,4 @@ def test_rollouts_check_every_policy_but_the_librarys_own() -> None:
             raise RuntimeError("broken")
 
     with pytest.raises(PlayerError, match="broken"):
-        _rollouts.play_out(state, Faulty(), random.Random(8))
+        rollouts.play_out(state, Faulty(), random.Random(8))

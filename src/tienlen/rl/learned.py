@@ -46,7 +46,7 @@ from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, Pass, Play
 from tienlen.players import GreedyPlayer, Observation
 from tienlen.rules import RuleSet, get_rules
-from tienlen.search._rollouts import (
+from tienlen.search.rollouts import (
     apply_searched,
     candidates,
     is_declined_jump_in,

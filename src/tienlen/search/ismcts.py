@@ -48,7 +48,7 @@ import attrs
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState
 from tienlen.players import GreedyPlayer, Observation, Player
-from tienlen.search._rollouts import (
+from tienlen.search.rollouts import (
     apply_searched,
     candidates,
     check_bot,

@@ -27,7 +27,7 @@ import attrs
 
 from tienlen.game import Action
 from tienlen.players import GreedyPlayer, Observation, Player
-from tienlen.search._rollouts import (
+from tienlen.search.rollouts import (
     apply_searched,
     candidates,
     check_bot,

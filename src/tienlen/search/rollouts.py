@@ -1,4 +1,8 @@
-"""What the search bots share: candidate pruning, budgets and rollouts (private).
+"""What the search bots and the learned bot share: candidate pruning and rollouts.
+
+`PIMCPlayer`, `ISMCTSPlayer` (`tienlen.search`) and the learned bot
+(`tienlen.rl.pretrained`) search the same few candidates of a decision and score them
+by playing worlds out to the end; this module is that common part.
 
 Example:
     >>> from tienlen import CLASSIC, GameState, Observation
@@ -23,6 +27,8 @@ from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import GreedyPlayer, Observation, Player
 
+__all__ = ["apply_searched", "candidates", "is_declined_jump_in", "play_out"]
+
 _GREEDY: Final = GreedyPlayer()
 
 
@@ -36,6 +42,13 @@ def candidates(
     one using the lowest cards. The `GreedyPlayer` choice comes first, then a pass
     (when legal), then the classes taken in turn from each shape, lowest top first,
     so that every shape of play gets a candidate before any gets a second.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Observation
+        >>> state = GameState.from_hands(["3s 3c 9h", "5d 6d"], CLASSIC)
+        >>> seen = Observation.of(state, 0)
+        >>> [str(a) for a in candidates(seen, state.legal_actions(), 5)]
+        ['3s 3c', '3s']
     """
     rules = observation.rules
     greedy = _GREEDY.act(observation, actions, random.Random(0))
@@ -88,12 +101,26 @@ class _Declining:
 
 
 def is_declined_jump_in(world: GameState, action: Action) -> bool:
-    """Whether *action* is "do not jump in": a `Pass` by a seat not to act."""
+    """Whether *action* is "do not jump in": a `Pass` by a seat not to act.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Pass
+        >>> world = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).play("3s")
+        >>> is_declined_jump_in(world, Pass(player=0)), is_declined_jump_in(world, Pass(player=1))
+        (True, False)
+    """
     return isinstance(action, Pass) and action.player != world.to_act
 
 
 def apply_searched(world: GameState, action: Action) -> GameState:
-    """*world* after *action*; declining a jump-in changes nothing."""
+    """*world* after *action*; declining a jump-in changes nothing.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Pass
+        >>> world = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).play("3s")
+        >>> apply_searched(world, Pass(player=0)) is world, apply_searched(world, Pass(player=1)).to_act
+        (True, 0)
+    """
     return world if is_declined_jump_in(world, action) else world.apply(action)
 
 
@@ -109,6 +136,13 @@ def play_out(
     asked again at that moment. A policy that declares ``changes_nothing``
     (`tienlen.players.Player`; the library's own bots do) plays unchecked; any other
     policy's decisions are checked as in `play_game`.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, GreedyPlayer
+        >>> world = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+        >>> play_out(world, GreedyPlayer(), random.Random(0))
+        (-1, 1)
     """
     players: list[Player] = [policy] * world.players
     if declining is not None:
