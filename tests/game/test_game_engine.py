@@ -16,7 +16,16 @@ import sys
 import pytest
 
 import tienlen
-from tienlen import CLASSIC, POKER, GameState, Hand, IllegalPlayError, Pass, Play
+from tienlen import (
+    CLASSIC,
+    JUSTUS_PANG,
+    POKER,
+    GameState,
+    Hand,
+    IllegalPlayError,
+    Pass,
+    Play,
+)
 from tienlen.actions import Actions
 from tienlen.engine import actions as engine_actions
 from tienlen.engine import state as engine_state
@@ -178,3 +187,13 @@ def test_a_play_is_its_mask(rules: object) -> None:
                 assert action.mask == action.cards.mask == mask
                 copy = pickle.loads(pickle.dumps(action))  # noqa: S301 - our own bytes
                 assert copy.mask == mask
+
+
+def test_an_empty_play_is_not_a_listed_pass() -> None:
+    """A `Play` of no cards is never ``in`` the actions, even where a pass is listed."""
+    state = GameState.deal(JUSTUS_PANG, 4, 0)
+    actions = state.legal_actions()
+    assert 0 in actions.masks  # the first lead may be declined: a pass is listed
+    empty = Play(player=state.to_act, cards=[])
+    assert empty not in actions
+    assert not state.is_legal(empty)

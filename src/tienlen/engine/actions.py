@@ -134,9 +134,9 @@ class Actions(Sequence[Action]):
         The actions list exactly what is legal, so this reads the listed masks: a
         play listed here by its token, anything else by its player and cards.
         """
-        if type(item) is Play:
-            return item._origin == self._serial or lists(
-                self._listing(), item._player, item._mask
+        if type(item) is Play:  # an empty play is no pass: never listed
+            return item._origin == self._serial or (
+                item._mask != 0 and lists(self._listing(), item._player, item._mask)
             )
         if type(item) is Pass:
             player = item.player
