@@ -38,7 +38,6 @@ from tienlen.engine import (
     kinds,
     movegen,
     positions,
-    referee,
     rulebook,
     shapes,
     turns,
@@ -56,7 +55,6 @@ CORE: tuple[ModuleType, ...] = (
     rulebook,
     positions,
     keys,
-    referee,
 )
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 
