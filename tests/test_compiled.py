@@ -12,6 +12,7 @@ import ast
 import importlib.metadata
 import os
 import pickle
+import types
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
@@ -30,7 +31,17 @@ from tienlen import (
     legal_plays,
     simulate,
 )
-from tienlen.engine import bits, kinds, movegen, positions, rulebook, shapes, turns
+from tienlen.engine import (
+    bits,
+    classification,
+    keys,
+    kinds,
+    movegen,
+    positions,
+    rulebook,
+    shapes,
+    turns,
+)
 from tienlen.engine.movegen import Tables
 
 T = TypeVar("T")
@@ -43,6 +54,7 @@ CORE: tuple[ModuleType, ...] = (
     turns,
     rulebook,
     positions,
+    keys,
 )
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 
@@ -131,6 +143,39 @@ def test_compiled_matches_what_ci_built() -> None:
     if expected is None:
         pytest.skip("TIENLEN_EXPECT_COMPILED is not set (only .ci/run sets it)")
     assert tienlen.COMPILED is (expected == "1")
+
+
+@pytest.mark.parametrize("name", ["classify", "beats", "legal_plays", "_judge"])
+def test_engine_functions_bind_as_rule_set_methods(name: str) -> None:
+    """Issue 21 item 6: `BaseRules` binds `engine.classification`'s functions as methods.
+
+    Pure, each method is the engine's function itself; compiled by mypyc, the
+    function would be a builtin that does not bind to an instance, and the method a
+    Python wrapper around it (``rules.base._as_method``). The module is pure in both
+    builds today (``hatch_build.PURE_ENGINE_MODULES`` says why).
+    """
+    function = getattr(classification, name.removeprefix("_"))
+    method = BaseRules.__dict__[name]
+    assert isinstance(method, types.FunctionType)
+    assert (method is function) is not _is_extension(classification)
+    assert method.__doc__ == function.__doc__
+    assert method.__doc__
+
+
+@pytest.mark.parametrize("rules", PRESETS)
+def test_bound_engine_methods_answer_as_the_engine(rules: BaseRules) -> None:
+    """Issue 21 item 6: a rule set's bound methods give the engine functions' answers."""
+    pair, single, king = (rules.classify(c) for c in ("5s 5h", "2h", "Ks"))
+    assert pair is not None
+    assert single is not None
+    assert king is not None
+    assert pair == classification.classify(rules, "5s 5h")
+    assert rules.beats(single, king) is classification.beats(rules, single, king)
+    hand = tienlen.Hand.parse("3s 4s 5h 5d 6c 6d 7h 2h")
+    assert list(rules.legal_plays(hand, pair)) == list(
+        classification.legal_plays(rules, hand, pair)
+    )
+    assert rules._judge(single, pair) is classification.judge(rules, single, pair)
 
 
 @pytest.mark.parametrize("rules", PRESETS)
