@@ -540,7 +540,7 @@ def test_setting_encodings() -> None:
         name="house",
         direction=Direction.COUNTERCLOCKWISE,
         two_deck_hand_size=None,
-        kinds=frozenset(ComboKind) - {ComboKind.FIVE_OF_A_KIND},  # one deck
+        kinds=frozenset(ComboKind),  # five of a kind too, which one deck never forms
         bombs=[Bomb(bomb=four, target=Shape.of(ComboKind.PAIR), target_rank=Rank.TWO)],
         bomb_chain=[pairs3, four],
         jump_in=[Shape.of(ComboKind.CONSECUTIVE_PAIRS, 4)],
@@ -567,6 +567,7 @@ EXPECTED_ENCODINGS: dict[str, Json] = {
         "consecutive_pairs",
         "consecutive_quads",
         "consecutive_triples",
+        "five_of_a_kind",
         "four_of_a_kind",
         "pair",
         "single",

@@ -46,7 +46,6 @@ from tienlen.errors import (
 )
 from tienlen.policies import DealPolicy, LeaderAfterGoingOut, TurnPolicy
 from tienlen.scoring import PokerScorer, Scorer, StakeScorer
-from tienlen.sections import rule_section
 
 __all__ = [
     "WRITTEN_WHEN_SET",
@@ -536,7 +535,7 @@ class BaseRules:
     two_deck_hand_size: int | None = 13
     """Cards each with two decks (`decks` 2), or ``None`` for as many as deal equally."""
     kinds: frozenset[ComboKind] = attrs.field(default=_STANDARD_KINDS, converter=_kinds)
-    """The combination kinds that exist (RULES §1.2); `ComboKind.FIVE_OF_A_KIND` needs two decks (RULES §12.13)."""
+    """The combination kinds that exist (RULES §1.2); `ComboKind.FIVE_OF_A_KIND` forms on two decks only (RULES §12.14)."""
     twos_in_straights: bool = True
     """Whether a 2 may top a straight (RULES §1.4, §10)."""
     twos_in_consecutive_pairs: bool = True
@@ -957,24 +956,19 @@ class BaseRules:
                 f"one deck seats at most {_ONE_DECK_PLAYERS} players, not max_players={self.max_players}: "
                 f"five to eight play with two decks ({_TWO_DECKS_HINT})"
             )
-        elif self.decks == 1 and (kinds := self._two_deck_kinds()):
-            yield (
-                f"two decks are needed for {kinds}: one deck holds only four cards of a rank "
-                f"({_TWO_DECKS_HINT})"
-            )
         elif self.decks == 2 and self.min_players <= _ONE_DECK_PLAYERS:
             yield (
                 f"two decks are for five to eight players, not min_players={self.min_players} "
                 "(RULES §2.1): set min_players=5, or play 2-4 players with decks=1"
             )
 
-    def _two_deck_kinds(self) -> str:
-        """The kinds played here that only two decks hold (the kind table's ``decks``)."""
-        return ", ".join(
-            f"{kind.label} (RULES §{rule_section(KINDS[kind.value].section).number})"
-            for kind in sorted(self.kinds, key=operator.attrgetter("value"))
-            if KINDS[kind.value].decks > 1
-        )
+    def _forms(self, kind: ComboKind) -> bool:
+        """Whether *kind* is played here: listed in `kinds` and held by the decks.
+
+        A kind the decks cannot hold (five of a kind on one deck, RULES §12.14) never
+        forms, so a rule set listing it plays as one without it.
+        """
+        return kind in self.kinds and KINDS[kind.value].decks <= self.decks
 
     # -- shapes and comparison (RULES §1.2-§1.4 and the variant's bomb table) -----
 
@@ -992,7 +986,7 @@ class BaseRules:
         if not isinstance(shape, Shape):
             raise TypeError(f"expected a Shape, got {shape!r}")
         kind, length = shape.kind, shape.length
-        if kind not in self.kinds:
+        if not self._forms(kind):
             return None
         row = KINDS[kind.value]  # the kind table names the settings that apply
         if row.lengths is not None:
@@ -1023,7 +1017,7 @@ class BaseRules:
         """
         if not isinstance(kind, ComboKind):
             raise TypeError(f"expected a ComboKind, got {kind!r}")
-        if kind not in self.kinds:
+        if not self._forms(kind):
             return False
         lead = KINDS[kind.value].lead
         return lead if isinstance(lead, bool) else bool(getattr(self, lead))
