@@ -116,26 +116,7 @@ def seat_view(
     to_act = state.to_act
     top = state._top
     last = state.last_player
-    if seat == to_act:
-        return (
-            seat,
-            state._masks[seat],
-            to_act,
-            top,
-            state._top_mask,
-            state._top_combo,
-            last,
-            state.locked,
-            state.out,
-            state.finish_order,
-            state.frozen,
-            counts,
-            state.required,
-            state.may_decline,
-            top != 0 and seat == last,
-            state._log,
-            game,
-        )
+    acting = seat == to_act
     return (
         seat,
         state._masks[seat],
@@ -149,9 +130,9 @@ def seat_view(
         state.finish_order,
         state.frozen,
         counts,
-        0,
-        False,
-        False,
+        state.required if acting else 0,
+        state.may_decline if acting else False,
+        acting and top != 0 and seat == last,
         state._log,
         game,
     )
