@@ -55,6 +55,7 @@ from tienlen.records import (
     dumps,
     load,
     loads,
+    read_setting,
     record,
     rules_from_json,
     rules_to_json,
@@ -1157,3 +1158,13 @@ def test_custom_policy_is_refused_when_written() -> None:
     with pytest.raises(RecordError) as caught:
         rules_to_json(house)
     assert caught.value.where == "rules.settings.custom_turn_policy"
+
+
+def test_read_setting_refuses_junk_names() -> None:
+    """`read_setting` takes a setting's name and a place as text, clearly refusing else."""
+    assert read_setting("kinds", ["single"], "rules") == frozenset({ComboKind.SINGLE})
+    with pytest.raises(RecordError, match="unknown setting 'nope'"):
+        read_setting("nope", 3, "rules")
+    for name, where in (([], "rules"), ("kinds", 5)):
+        with pytest.raises(TypeError, match="must be a str"):
+            read_setting(name, ["single"], where)  # type: ignore[arg-type]

@@ -229,15 +229,19 @@ class HandHolds:
     )
     """Whether the ranks must follow each other, below the 2 (as five consecutive pairs)."""
 
-    def __call__(self, hand: Hand) -> bool:
-        """Whether *hand* holds the cards this value asks for.
+    def __call__(self, hand: Hand | str | Iterable[Card]) -> bool:
+        """Whether *hand* (a `Hand`, card text or cards) holds the cards this value asks for.
+
+        Raises:
+            TypeError: *hand* is not hand-like.
+            tienlen.errors.InvalidCardError: its text or cards are not cards.
 
         Example:
             >>> from tienlen import Hand
             >>> HandHolds(per_rank=3, ranks=3)(Hand.parse("4s 4c 4d 7s 7c 7d Js Jc Jd"))
             True
         """
-        held = _ranks_with(_bits.rank_counts(hand.mask), self.per_rank)
+        held = _ranks_with(_bits.rank_counts(as_hand(hand).mask), self.per_rank)
         if self.rank is not None:
             return bool(held >> _bits.SHIFTS[self.rank.value] & 1)
         if self.consecutive:
@@ -1400,7 +1404,7 @@ def _require(value: object, kind: type) -> None:
 
 
 def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
-    """Normalise hand-like input to a `Hand` (private helper).
+    """Normalise hand-like input to a `Hand` (shared by the rule set and the engine).
 
     Example:
         >>> from tienlen import Card, Hand
