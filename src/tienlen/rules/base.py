@@ -62,8 +62,9 @@ __all__ = [
 ]
 
 WRITTEN_WHEN_SET: Final = MappingProxyType({"written_when_set": True})
-"""The metadata of a setting added after format 2: records write it only when it is not
-its default, so the rule sets that leave it off write the JSON they always wrote."""
+"""Marks a setting added after format 2 (field metadata). Records write such a setting
+only when it is not its default, so the rule sets that leave it off write the JSON they
+always wrote."""
 
 
 class Direction(enum.Enum):
@@ -281,7 +282,7 @@ class CustomInstantWin:
     test: HandHolds | Callable[[Hand], bool] = attrs.field(
         validator=attrs.validators.is_callable()
     )
-    """Whether a dealt hand is this instant win: a `HandHolds` value, or a function."""
+    """The test of whether a dealt hand is this instant win (a `HandHolds` value, or a function)."""
     first_game_only: bool = attrs.field(
         default=False, validator=attrs.validators.instance_of(bool)
     )
