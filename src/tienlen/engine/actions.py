@@ -135,8 +135,10 @@ class Actions(Sequence[Action]):
         play listed here by its token, anything else by its player and cards.
         """
         if type(item) is Play:
-            return item._origin == self._serial or lists(
-                self._listing(), item._player, item._mask
+            mask = item._mask  # 0 is a pass in the listing: a play of no cards is none
+            return bool(mask) and (
+                item._origin == self._serial
+                or lists(self._listing(), item._player, mask)
             )
         if type(item) is Pass:
             player = item.player
