@@ -225,6 +225,8 @@ def test_actions_refuse_look_alike_players(player: object) -> None:
 def test_a_play_of_no_cards_is_not_the_listed_pass() -> None:
     """A pass is listed as mask 0: a forged play of no cards is still not among them."""
     state = GameState.deal(RULESETS["justus-pang"], 4, 0)  # the first lead may pass
-    empty = Play(player=state.to_act, cards=Hand.parse(""))
-    assert Pass(player=state.to_act) in state.legal_actions()
+    seat = state.to_act
+    assert seat is not None
+    empty = Play(player=seat, cards=Hand.parse(""))
+    assert Pass(player=seat) in state.legal_actions()
     assert verdicts(state, empty) == (False, False, False, False)
