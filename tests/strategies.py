@@ -99,6 +99,8 @@ class ShapeSettings(Protocol):
     def min_consecutive_triples(self) -> int: ...
     @property
     def max_consecutive_triples(self) -> int: ...
+    @property
+    def decks(self) -> int: ...
 
 
 @attrs.frozen(kw_only=True)
@@ -112,6 +114,7 @@ class _Settings:
     twos_in_consecutive_triples: bool
     min_consecutive_triples: int
     max_consecutive_triples: int
+    decks: int
 
 
 def spec_max_top_rank(rules: ShapeSettings, shape: Shape) -> Rank | None:
@@ -123,6 +126,8 @@ def spec_max_top_rank(rules: ShapeSettings, shape: Shape) -> Rank | None:
     kind, length = shape.kind, shape.length
     if kind not in rules.kinds:
         return None
+    if kind is ComboKind.FIVE_OF_A_KIND and rules.decks == 1:
+        return None  # one deck holds four cards of a rank (RULES §12.14)
     if kind in _SET_KINDS:
         return Rank.TWO
     if kind is ComboKind.STRAIGHT:
@@ -486,8 +491,6 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
     kinds = frozenset(
         {ComboKind.SINGLE} | draw(st.sets(st.sampled_from(_OPTIONAL_KINDS)))
     )
-    if decks == 1:  # five of a kind needs two decks (RULES §12.14)
-        kinds -= {ComboKind.FIVE_OF_A_KIND}
     least = draw(st.integers(3, 13))
     most = draw(st.integers(least, 13))
     fewest_triples = draw(st.integers(2, 5))
@@ -501,6 +504,7 @@ def base_rules(draw: st.DrawFn) -> BaseRules:
         twos_in_consecutive_triples=draw(st.booleans()),
         min_consecutive_triples=fewest_triples,
         max_consecutive_triples=draw(st.integers(fewest_triples, 13)),
+        decks=decks,
     )
     power = draw(st.permutations(valid_shapes(plain)))
     bombs: list[Bomb] = []

@@ -167,11 +167,11 @@ def _untrusted_play(player: int, mask: int) -> Play:
 
 
 PASSES: Final = tuple(Pass(player=player) for player in range(8))
-"""Every seat's pass, built once (private)."""
+"""Every seat's pass, built once (engine-level: `tienlen.engine` hands them out)."""
 
 
 def make_play(player: int, mask: int, origin: int) -> Play:
-    """A `Play` with trust token *origin* (private hot path)."""
+    """A `Play` with trust token *origin*, unchecked (engine-level hot path: `tienlen.engine`)."""
     play = _new(Play)
     play._player = player
     play._mask = mask

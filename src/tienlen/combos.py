@@ -356,7 +356,7 @@ _set_key: Final = Combo.__dict__["_key"].__set__
 
 
 def make_combo(mask: int, key: int) -> Combo:
-    """Build a `Combo` from a mask and its key without re-checking them (private).
+    """Build a `Combo` from a mask and its key without re-checking them (engine-level).
 
     Example:
         >>> make_combo(0b111, structural_key(0b111))
@@ -550,7 +550,7 @@ class Plays(Sequence[Combo]):
 
 
 def answers(masks: Sequence[int], top: int, tables: Tables) -> Plays:
-    """The plays *masks* that beat the combination keyed *top* under *tables* (private).
+    """The plays *masks* that beat the combination keyed *top* under *tables* (engine-level).
 
     When *top* is a run that no bomb beats (RULES §1.3), every play has its shape, and
     each play's key is the shape's plus the play's top card: none is recomputed.

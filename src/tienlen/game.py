@@ -14,11 +14,6 @@ This is the public module; the state and its one transition live in the engine
 from __future__ import annotations
 
 from tienlen.actions import Action, Actions, Pass, Play
-from tienlen.engine.state import GameSetup, GameState, Log, unwound
+from tienlen.engine.state import GameSetup, GameState
 
 __all__ = ["Action", "Actions", "GameSetup", "GameState", "Pass", "Play"]
-
-_Log = (
-    Log  # the name before 0.3, for callers not yet ported (`tienlen.engine.state.Log`)
-)
-_unwound = unwound  # as above (`tienlen.engine.state.unwound`)

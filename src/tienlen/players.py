@@ -189,6 +189,7 @@ class Observation:
         the only actions it may take then are Poker jump-ins (RULES §6.4).
 
         Raises:
+            TypeError: *state* is not a `GameState`.
             InvalidArgumentError: *player* is not at the table.
 
         Example:
@@ -198,6 +199,9 @@ class Observation:
             >>> seen.must_include, seen.card_counts, seen.direction.name
             (Card.parse('3s'), (2, 2), 'COUNTERCLOCKWISE')
         """
+        if not isinstance(state, GameState):
+            msg = f"expected a GameState, got {type(state).__name__}"  # type: ignore[unreachable]
+            raise TypeError(msg)
         if type(player) is not int or not 0 <= player < state.players:
             msg = f"no player {player!r} at a {state.players}-player table"
             raise InvalidArgumentError(msg)

@@ -630,6 +630,7 @@ def read_setting(name: str, value: object, where: str) -> object:
     """The value of setting *name* written as the JSON *value* (as records store it).
 
     Raises:
+        TypeError: *name* or *where* is not a string.
         RecordError: *name* is no setting of `setting_names`, or *value* is not its
             JSON form; its ``where`` is *where*.
 
@@ -641,6 +642,10 @@ def read_setting(name: str, value: object, where: str) -> object:
         ...
         tienlen.records.RecordError: invalid game record at rules: expected true or false, got 3
     """
+    for label, text in (("name", name), ("where", where)):
+        if not isinstance(text, str):
+            msg = f"{label} must be a str, not {type(text).__name__}"  # type: ignore[unreachable]
+            raise TypeError(msg)
     codec = _settings().get(name)
     if codec is None:
         raise RecordError(where, f"unknown setting {name!r}")

@@ -31,7 +31,6 @@ from tienlen import (
     Play,
     Rank,
     Shape,
-    TienLenError,
     classify,
     rule_section,
 )
@@ -96,16 +95,82 @@ def test_the_row_says_everything_about_the_kind() -> None:
     }
 
 
-def test_one_deck_refuses_five_of_a_kind() -> None:
-    """One deck holds four of a rank: a one-deck rule set listing the kind is refused."""
-    with pytest.raises(InvalidRulesError) as info:
-        attrs.evolve(CLASSIC, kinds=CLASSIC.kinds | {ComboKind.FIVE_OF_A_KIND})
-    assert isinstance(info.value, ValueError)
-    assert isinstance(info.value, TienLenError)
-    assert "two decks are needed for five of a kind" in str(info.value)
-    assert "§12.14" in str(info.value)
-    copy = pickle.loads(pickle.dumps(info.value))  # noqa: S301  # our own bytes
-    assert copy.args == info.value.args
+ONE_DECK = attrs.evolve(CLASSIC, name="every-kind", kinds=frozenset(ComboKind))
+"""Classic on one deck listing every kind: five of a kind never forms (RULES §12.14)."""
+WITHOUT = attrs.evolve(ONE_DECK, kinds=ONE_DECK.kinds - {ComboKind.FIVE_OF_A_KIND})
+"""The same rule set without five of a kind."""
+
+
+def test_one_deck_takes_the_kind_and_never_forms_it() -> None:
+    """One deck holds four of a rank: a rule set listing the kind is valid, the kind inert.
+
+    `kinds=frozenset(ComboKind)` ("every kind") stays a valid one-deck rule set; the
+    kind is no combination there and cannot be led, as if it were not listed.
+    """
+    assert ComboKind.FIVE_OF_A_KIND in ONE_DECK.kinds
+    assert ONE_DECK.max_top_rank(FIVE) is None
+    assert not ONE_DECK.is_leadable(ComboKind.FIVE_OF_A_KIND)
+    assert PLAIN.max_top_rank(FIVE) is Rank.TWO
+    assert PLAIN.is_leadable(ComboKind.FIVE_OF_A_KIND)
+    for shape in (FIVE, FOUR, Shape.of(ComboKind.CONSECUTIVE_TRIPLES, 3)):
+        assert ONE_DECK.max_top_rank(shape) == WITHOUT.max_top_rank(shape)
+    with pytest.raises(
+        InvalidRulesError, match="five of a kind, which is not a combination"
+    ):
+        attrs.evolve(ONE_DECK, bombs=ONE_DECK.bombs | {Bomb(bomb=FIVE, target=FOUR)})
+
+
+def _random_game(rules: BaseRules, players: int, seed: int) -> list[GameState]:
+    """Every state of a game dealt and played at random from *seed*."""
+    rng = random.Random(seed)
+    state = GameState.deal(rules, players, rng)
+    states = [state]
+    while not state.is_over:
+        masks = state.legal_actions().masks
+        state = state.apply_mask(masks[rng.randrange(len(masks))])
+        states.append(state)
+    return states
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
+def test_one_deck_plays_as_without_the_kind(seed: int, players: int) -> None:
+    """Whole games from one seed: the same deal, the same legal actions, the same end."""
+    games = [_random_game(rules, players, seed) for rules in (ONE_DECK, WITHOUT)]
+    listing, without = games
+    assert len(listing) == len(without)
+    for state, other in zip(listing, without, strict=True):
+        assert list(state.legal_actions().masks) == list(other.legal_actions().masks)
+        assert state.hand_masks == other.hand_masks
+        assert state.to_act == other.to_act
+    assert listing[-1].history == without[-1].history
+    assert listing[-1].result == without[-1].result
+
+
+def test_one_deck_with_the_kind_records_and_notates() -> None:
+    """Its games save and load as records and as notation, the kind kept in the rules."""
+    from tienlen.notation import read, write  # noqa: PLC0415
+    from tienlen.records import dumps, loads, record, rules_from_json  # noqa: PLC0415
+
+    assert rules_from_json(rules_to_json(ONE_DECK)) == ONE_DECK
+    assert "five_of_a_kind" in str(rules_to_json(ONE_DECK))
+    assert pickle.loads(pickle.dumps(ONE_DECK)) == ONE_DECK  # noqa: S301  # our own bytes
+    states = _random_game(ONE_DECK, 4, 2026)
+    loaded = loads(dumps(record(states[-1], seed=2026)))
+    assert loaded.rules == ONE_DECK
+    assert loaded.final == states[-1]
+    for state in states[:: max(1, len(states) // 5)]:
+        again = read(write(state))
+        assert again == state
+        assert again.rules == ONE_DECK
+
+
+def test_the_rl_observations_take_it_on_one_deck() -> None:
+    """`tienlen.rl` refuses only a table that forms the kind: one deck never does."""
+    pytest.importorskip("numpy")
+    from tienlen.rl.observation import rule_features  # noqa: PLC0415
+
+    assert list(rule_features(ONE_DECK)) == list(rule_features(WITHOUT))
 
 
 @pytest.mark.parametrize("preset", [*PRESETS, CLASSIC_TWO_DECKS], ids=str)

@@ -26,7 +26,15 @@ from hypothesis import strategies as st
 
 from tests.contract.surface import callables, forged_actions, junk, public_modules
 from tests.forgery import AlwaysEqual, forged_pass, forged_play
-from tienlen import CLASSIC, GameState, IllegalPlayError, Pass, Play, TienLenError
+from tienlen import (
+    CLASSIC,
+    GameState,
+    Hand,
+    IllegalPlayError,
+    Pass,
+    Play,
+    TienLenError,
+)
 from tienlen.rules import RULESETS
 
 pytestmark = pytest.mark.skipif(
@@ -212,3 +220,13 @@ def test_actions_refuse_look_alike_players(player: object) -> None:
         Pass(player=player)
     with pytest.raises(TypeError):
         Play(player=player, cards="3s")  # type: ignore[arg-type]  # the point of the test
+
+
+def test_a_play_of_no_cards_is_not_the_listed_pass() -> None:
+    """A pass is listed as mask 0: a forged play of no cards is still not among them."""
+    state = GameState.deal(RULESETS["justus-pang"], 4, 0)  # the first lead may pass
+    seat = state.to_act
+    assert seat is not None
+    empty = Play(player=seat, cards=Hand.parse(""))
+    assert Pass(player=seat) in state.legal_actions()
+    assert verdicts(state, empty) == (False, False, False, False)

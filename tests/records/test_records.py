@@ -55,6 +55,7 @@ from tienlen.records import (
     dumps,
     load,
     loads,
+    read_setting,
     record,
     rules_from_json,
     rules_to_json,
@@ -540,7 +541,7 @@ def test_setting_encodings() -> None:
         name="house",
         direction=Direction.COUNTERCLOCKWISE,
         two_deck_hand_size=None,
-        kinds=frozenset(ComboKind) - {ComboKind.FIVE_OF_A_KIND},  # one deck
+        kinds=frozenset(ComboKind),  # five of a kind too, which one deck never forms
         bombs=[Bomb(bomb=four, target=Shape.of(ComboKind.PAIR), target_rank=Rank.TWO)],
         bomb_chain=[pairs3, four],
         jump_in=[Shape.of(ComboKind.CONSECUTIVE_PAIRS, 4)],
@@ -567,6 +568,7 @@ EXPECTED_ENCODINGS: dict[str, Json] = {
         "consecutive_pairs",
         "consecutive_quads",
         "consecutive_triples",
+        "five_of_a_kind",
         "four_of_a_kind",
         "pair",
         "single",
@@ -1156,3 +1158,13 @@ def test_custom_policy_is_refused_when_written() -> None:
     with pytest.raises(RecordError) as caught:
         rules_to_json(house)
     assert caught.value.where == "rules.settings.custom_turn_policy"
+
+
+def test_read_setting_refuses_junk_names() -> None:
+    """`read_setting` takes a setting's name and a place as text, clearly refusing else."""
+    assert read_setting("kinds", ["single"], "rules") == frozenset({ComboKind.SINGLE})
+    with pytest.raises(RecordError, match="unknown setting 'nope'"):
+        read_setting("nope", 3, "rules")
+    for name, where in (([], "rules"), ("kinds", 5)):
+        with pytest.raises(TypeError, match="must be a str"):
+            read_setting(name, ["single"], where)  # type: ignore[arg-type]

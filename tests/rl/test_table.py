@@ -27,7 +27,7 @@ from tienlen import (
     classify,
 )
 from tienlen.rl import ACTIONS, ActionClass, ActionTable, UnknownActionError
-from tienlen.rl.table import card_value, class_key, rule_classes
+from tienlen.rl.table import card_value, class_key, is_structure, rule_classes
 from tienlen.rl.turns import split_by_seat
 from tienlen.rules import two_decks
 
@@ -325,3 +325,16 @@ def test_group_masks_refuses_what_no_table_holds() -> None:
     """A mask that is no combination is refused with `UnknownActionError`."""
     with pytest.raises(UnknownActionError):
         ACTIONS.group_masks([Hand.parse("3s 5d").mask])
+
+
+def test_mask_helpers_refuse_what_is_no_card_mask() -> None:
+    """`is_structure` and `card_value` take card masks only: a bool or float is no mask."""
+    for junk in (True, 1.5, None, "3s"):
+        with pytest.raises(TypeError, match="a card mask is an int"):
+            is_structure(junk)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="a card mask is an int"):
+            card_value(junk)  # type: ignore[arg-type]
+    for outside in (-1, 1 << 104):
+        assert not is_structure(outside)
+        with pytest.raises(UnknownActionError, match="no card mask"):
+            card_value(outside)

@@ -203,3 +203,14 @@ def test_two_wins_of_one_name_are_refused() -> None:
             name="blank",
             instant_wins={CustomInstantWin(name="", test=HandHolds(per_rank=4))},
         )
+
+
+def test_a_hand_test_takes_hand_like_input_and_refuses_junk() -> None:
+    """`HandHolds` tests a `Hand`, card text or cards; anything else is a TypeError."""
+    three_threes = HandHolds(per_rank=3, rank=Rank.THREE)
+    assert three_threes("3s 3c 3d 9h") is True
+    assert three_threes(Hand.parse("3s 3c 3d").cards) is True
+    with pytest.raises(TypeError):
+        three_threes(None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="3x"):
+        three_threes("3s 3x")

@@ -23,6 +23,7 @@ from tienlen import (
     Action,
     GameState,
     GreedyPlayer,
+    Hand,
     ISMCTSPlayer,
     Observation,
     Pass,
@@ -36,6 +37,7 @@ from tienlen import (
     play_game,
     simulate,
 )
+from tienlen.errors import InvalidArgumentError
 from tienlen.search import ismcts, rollouts
 from tienlen.search.ismcts import _Node, _Spread
 from tienlen.search.rollouts import candidates
@@ -386,3 +388,26 @@ def test_rollouts_check_every_policy_but_the_librarys_own() -> None:
 
     with pytest.raises(PlayerError, match="broken"):
         rollouts.play_out(state, Faulty(), random.Random(8))
+
+
+def test_rollout_helpers_refuse_junk_before_acting() -> None:
+    """The shared search helpers refuse wrong types and values with clear errors."""
+    state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+    seen = Observation.of(state, 0)
+    actions = state.legal_actions()
+    with pytest.raises(TypeError, match="world must be a GameState"):
+        rollouts.is_declined_jump_in(None, Pass(player=0))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="action must be a Play or a Pass"):
+        rollouts.apply_searched(state, "3s")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="observation must be an Observation"):
+        candidates(None, actions, 3)  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="limit"):
+        candidates(seen, actions, 0)
+    with pytest.raises(InvalidArgumentError, match="no combination"):
+        candidates(seen, [Play(player=0, cards=Hand.parse("3s 4s"))], 3)
+    with pytest.raises(TypeError, match="rng must be a Random"):
+        rollouts.play_out(state, GreedyPlayer(), None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="rollout must be a Player"):
+        rollouts.play_out(state, None, random.Random(0))  # type: ignore[arg-type]
+    with pytest.raises(InvalidArgumentError, match="declining must be a seat"):
+        rollouts.play_out(state, GreedyPlayer(), random.Random(0), 2)

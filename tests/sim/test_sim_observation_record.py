@@ -80,6 +80,24 @@ def test_lazy_fields_equal_the_states_own(rules: BaseRules) -> None:
             state = state.apply(actions[rng.randrange(len(actions))])
 
 
+@pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)
+def test_lazy_fields_of_a_game_played_by_masks(rules: BaseRules) -> None:
+    """A game stepped by `apply_mask` (as the RL environments do) observes the same.
+
+    The record keeps an action applied by its mask as an int; `history` still holds
+    `Play` and `Pass` objects and `played` every card played.
+    """
+    rng = random.Random(5)
+    state = GameState.deal(rules, players=4, seed=rng)
+    while not state.is_over:
+        masks = state.legal_actions().masks
+        state = state.apply_mask(masks[rng.randrange(len(masks))])
+        for seat in range(4):
+            seen = Observation.of(state, seat)
+            assert seen.history == state.history
+            assert seen.played == _played(state)
+
+
 @pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
 def test_play_game_observations_read_lazily_without_a_player_error(
     rules: BaseRules,

@@ -287,6 +287,8 @@ def test_observation_of_unknown_seat() -> None:
     state = GameState.from_hands(["3s", "4d"], CLASSIC)
     with pytest.raises(ValueError, match="no player 2 at a 2-player table"):
         Observation.of(state, 2)
+    with pytest.raises(TypeError, match="expected a GameState, got str"):
+        Observation.of("3s", 0)  # type: ignore[arg-type]
 
 
 # -- the interface contract ------------------------------------------------------------

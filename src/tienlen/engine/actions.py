@@ -134,9 +134,11 @@ class Actions(Sequence[Action]):
         The actions list exactly what is legal, so this reads the listed masks: a
         play listed here by its token, anything else by its player and cards.
         """
-        if type(item) is Play:  # an empty play is no pass: never listed
-            return item._origin == self._serial or (
-                item._mask != 0 and lists(self._listing(), item._player, item._mask)
+        if type(item) is Play:
+            mask = item._mask  # 0 is a pass in the listing: a play of no cards is none
+            return bool(mask) and (
+                item._origin == self._serial
+                or lists(self._listing(), item._player, mask)
             )
         if type(item) is Pass:
             player = item.player

@@ -32,7 +32,6 @@ __all__ = [
     "FIVE_OF_A_KIND",
     "FOUR_OF_A_KIND",
     "KINDS",
-    "MOST_PER_RANK",
     "PAIR",
     "SINGLE",
     "STRAIGHT",
@@ -250,6 +249,3 @@ KINDS: Final = {
     )
 }
 """Every kind by code, in code order (RULES §1.2; §5.2, §12.4 and §12.14 for the rest)."""
-
-MOST_PER_RANK: Final = max(row.per_rank for row in KINDS.values() if not row.sequence)
-"""The most cards of one rank any kind holds (five of a kind: 5)."""

@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING, Any, Final
 from tienlen.actions import Play, hand_of
 from tienlen.cards import DECK, Hand
 from tienlen.combos import make_combo
+from tienlen.engine.state import unwound
 
 if TYPE_CHECKING:
-    from tienlen.game import Action, GameState
+    from tienlen.game import GameState
 
 __all__ = [
     "FIELDS",
@@ -35,7 +36,6 @@ __all__ = [
     "SeatView",
     "card_counts",
     "game_view",
-    "history_of",
     "seat_view",
 ]
 
@@ -116,26 +116,7 @@ def seat_view(
     to_act = state.to_act
     top = state._top
     last = state.last_player
-    if seat == to_act:
-        return (
-            seat,
-            state._masks[seat],
-            to_act,
-            top,
-            state._top_mask,
-            state._top_combo,
-            last,
-            state.locked,
-            state.out,
-            state.finish_order,
-            state.frozen,
-            counts,
-            state.required,
-            state.may_decline,
-            top != 0 and seat == last,
-            state._log,
-            game,
-        )
+    acting = seat == to_act
     return (
         seat,
         state._masks[seat],
@@ -149,30 +130,12 @@ def seat_view(
         state.finish_order,
         state.frozen,
         counts,
-        0,
-        False,
-        False,
+        state.required if acting else 0,
+        state.may_decline if acting else False,
+        acting and top != 0 and seat == last,
         state._log,
         game,
     )
-
-
-def history_of(log: Any) -> tuple[Action, ...]:
-    """The actions of a state's record (newest first, as pairs), first first.
-
-    Example:
-        >>> from tienlen import CLASSIC, GameState
-        >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC).play("3s")
-        >>> view = seat_view(state, 1, (1, 2), game_view(state))
-        >>> history_of(view[LOG]) == state.history
-        True
-    """
-    actions: list[Action] = []
-    while log is not None:
-        log, action = log  # the record's pairs
-        actions.append(action)
-    actions.reverse()
-    return tuple(actions)
 
 
 def _top(view: SeatView) -> object:
@@ -190,9 +153,11 @@ def _played(view: SeatView) -> Hand:
     mask = 0
     log = view[LOG]
     while log is not None:
-        log, action = log  # the record's pairs
+        log, action = log  # the record's pairs (`tienlen.engine.state.Log`)
         if type(action) is Play:
             mask |= action._mask
+        elif type(action) is int:  # a play applied by its mask: ``mask << 4 | seat``
+            mask |= action >> 4
     return hand_of(mask)
 
 
@@ -228,7 +193,7 @@ FIELDS: Final[dict[str, Callable[[SeatView], object]]] = {
     "frozen": lambda view: view[FROZEN],
     "card_counts": lambda view: view[COUNTS],
     "played": _played,
-    "history": lambda view: history_of(view[LOG]),
+    "history": lambda view: unwound(view[LOG]),
     "must_include": _must_include,
     "may_decline": lambda view: view[MAY_DECLINE],
     "may_continue": lambda view: view[MAY_CONTINUE],

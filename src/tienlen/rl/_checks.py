@@ -11,7 +11,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from tienlen.combos import ComboKind
+from tienlen.combos import ComboKind, Shape
 from tienlen.errors import InvalidArgumentError
 from tienlen.rules import BaseRules, get_rules
 
@@ -26,7 +26,8 @@ __all__ = [
 
 OBSERVED_KINDS: Final = frozenset(ComboKind) - {ComboKind.FIVE_OF_A_KIND}
 """The kinds the observations encode (their layout is fixed): a rule set playing
-another (five of a kind, RULES §12.14) is refused."""
+another (five of a kind on two decks, RULES §12.14) is refused. One that lists a kind
+its decks cannot form (five of a kind on one deck) plays as without it, and is taken."""
 
 
 def as_rules(rules: object, name: str = "rules") -> BaseRules:
@@ -35,6 +36,8 @@ def as_rules(rules: object, name: str = "rules") -> BaseRules:
     Raises:
         TypeError: *rules* is neither.
         tienlen.errors.UnknownVariantError: no preset has that name.
+        tienlen.errors.InvalidArgumentError: the rule set forms a kind the
+            observations do not encode (`OBSERVED_KINDS`).
 
     Example:
         >>> from tienlen import POKER
@@ -50,7 +53,11 @@ def as_rules(rules: object, name: str = "rules") -> BaseRules:
     if not isinstance(rules, BaseRules):
         msg = f"{name} must be a preset name or a BaseRules, not {type(rules).__name__}"
         raise TypeError(msg)
-    unobserved = rules.kinds - OBSERVED_KINDS
+    unobserved = [  # the kinds that form here: `BaseRules.max_top_rank` knows
+        kind
+        for kind in rules.kinds - OBSERVED_KINDS
+        if rules.max_top_rank(Shape.of(kind)) is not None
+    ]
     if unobserved:
         shown = ", ".join(sorted(kind.label for kind in unobserved))
         msg = f"{name} plays {shown}, which the observations do not encode"

@@ -770,11 +770,17 @@ def is_structure(mask: int) -> bool:
     Only a card mask qualifies: a positive int below ``2**104`` whose second copies
     (the high half) are cards it also holds once (the low half).
 
+    Raises:
+        TypeError: *mask* is not an ``int`` (``bool`` is not one).
+
     Example:
         >>> from tienlen import Hand
         >>> is_structure(Hand.parse("9s 9h").mask), is_structure(Hand.parse("3s 5s").mask)
         (True, False)
     """
+    if type(mask) is not int:
+        msg = f"a card mask is an int, not {type(mask).__name__}"
+        raise TypeError(msg)
     if not 0 < mask < _ALL_MASKS or mask >> _CARDS & ~mask:
         return False
     counts = [
@@ -871,12 +877,22 @@ def card_value(mask: int) -> int:
     Of one class's members, the one filled with the lowest suits (`ActionTable.fill`)
     has the least value: this is how the environments pick it among legal masks.
 
+    Raises:
+        TypeError: *mask* is not an ``int`` (``bool`` is not one).
+        UnknownActionError: *mask* is negative or above ``2**104`` (no card mask).
+
     Example:
         >>> from tienlen import Hand
         >>> low, high = Hand.parse("4s 5c 6h").mask, Hand.parse("4d 5h 6h").mask
         >>> card_value(low) < card_value(high)
         True
     """
+    if type(mask) is not int:
+        msg = f"a card mask is an int, not {type(mask).__name__}"
+        raise TypeError(msg)
+    if not 0 <= mask < _ALL_MASKS:
+        msg = f"the mask {mask!r} is no card mask"
+        raise UnknownActionError(msg)
     return (mask & _LOW_HALF) + (mask >> _CARDS)
 
 

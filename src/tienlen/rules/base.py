@@ -46,7 +46,6 @@ from tienlen.errors import (
 )
 from tienlen.policies import DealPolicy, LeaderAfterGoingOut, TurnPolicy
 from tienlen.scoring import PokerScorer, Scorer, StakeScorer
-from tienlen.sections import rule_section
 
 __all__ = [
     "WRITTEN_WHEN_SET",
@@ -63,8 +62,8 @@ __all__ = [
 ]
 
 WRITTEN_WHEN_SET: Final = MappingProxyType({"written_when_set": True})
-"""The metadata of a setting added after format 2. Records write such a setting only
-when it is not its default, so the rule sets that leave it off write the JSON they
+"""Marks a setting added after format 2 (field metadata). Records write such a setting
+only when it is not its default, so the rule sets that leave it off write the JSON they
 always wrote."""
 
 
@@ -231,15 +230,19 @@ class HandHolds:
     )
     """Whether the ranks must follow each other, below the 2 (as five consecutive pairs)."""
 
-    def __call__(self, hand: Hand) -> bool:
-        """Whether *hand* holds the cards this value asks for.
+    def __call__(self, hand: Hand | str | Iterable[Card]) -> bool:
+        """Whether *hand* (a `Hand`, card text or cards) holds the cards this value asks for.
+
+        Raises:
+            TypeError: *hand* is not hand-like.
+            tienlen.errors.InvalidCardError: its text or cards are not cards.
 
         Example:
             >>> from tienlen import Hand
             >>> HandHolds(per_rank=3, ranks=3)(Hand.parse("4s 4c 4d 7s 7c 7d Js Jc Jd"))
             True
         """
-        held = _ranks_with(_bits.rank_counts(hand.mask), self.per_rank)
+        held = _ranks_with(_bits.rank_counts(as_hand(hand).mask), self.per_rank)
         if self.rank is not None:
             return bool(held >> _bits.SHIFTS[self.rank.value] & 1)
         if self.consecutive:
@@ -279,7 +282,7 @@ class CustomInstantWin:
     test: HandHolds | Callable[[Hand], bool] = attrs.field(
         validator=attrs.validators.is_callable()
     )
-    """Whether a dealt hand is this instant win (a `HandHolds` value, or a function)."""
+    """The test of whether a dealt hand is this instant win (a `HandHolds` value, or a function)."""
     first_game_only: bool = attrs.field(
         default=False, validator=attrs.validators.instance_of(bool)
     )
@@ -537,7 +540,7 @@ class BaseRules:
     two_deck_hand_size: int | None = 13
     """Cards each with two decks (`decks` 2), or ``None`` for as many as deal equally."""
     kinds: frozenset[ComboKind] = attrs.field(default=_STANDARD_KINDS, converter=_kinds)
-    """The combination kinds that exist (RULES §1.2); `ComboKind.FIVE_OF_A_KIND` needs two decks (RULES §12.13)."""
+    """The combination kinds that exist (RULES §1.2); `ComboKind.FIVE_OF_A_KIND` forms on two decks only (RULES §12.14)."""
     twos_in_straights: bool = True
     """Whether a 2 may top a straight (RULES §1.4, §10)."""
     twos_in_consecutive_pairs: bool = True
@@ -958,24 +961,19 @@ class BaseRules:
                 f"one deck seats at most {_ONE_DECK_PLAYERS} players, not max_players={self.max_players}: "
                 f"five to eight play with two decks ({_TWO_DECKS_HINT})"
             )
-        elif self.decks == 1 and (kinds := self._two_deck_kinds()):
-            yield (
-                f"two decks are needed for {kinds}: one deck holds only four cards of a rank "
-                f"({_TWO_DECKS_HINT})"
-            )
         elif self.decks == 2 and self.min_players <= _ONE_DECK_PLAYERS:
             yield (
                 f"two decks are for five to eight players, not min_players={self.min_players} "
                 "(RULES §2.1): set min_players=5, or play 2-4 players with decks=1"
             )
 
-    def _two_deck_kinds(self) -> str:
-        """The kinds played here that only two decks hold (the kind table's ``decks``)."""
-        return ", ".join(
-            f"{kind.label} (RULES §{rule_section(KINDS[kind.value].section).number})"
-            for kind in sorted(self.kinds, key=operator.attrgetter("value"))
-            if KINDS[kind.value].decks > 1
-        )
+    def _forms(self, kind: ComboKind) -> bool:
+        """Whether *kind* is played here: listed in `kinds` and held by the decks.
+
+        A kind the decks cannot hold (five of a kind on one deck, RULES §12.14) never
+        forms, so a rule set listing it plays as one without it.
+        """
+        return kind in self.kinds and KINDS[kind.value].decks <= self.decks
 
     # -- shapes and comparison (RULES §1.2-§1.4 and the variant's bomb table) -----
 
@@ -993,7 +991,7 @@ class BaseRules:
         if not isinstance(shape, Shape):
             raise TypeError(f"expected a Shape, got {shape!r}")
         kind, length = shape.kind, shape.length
-        if kind not in self.kinds:
+        if not self._forms(kind):
             return None
         row = KINDS[kind.value]  # the kind table names the settings that apply
         if row.lengths is not None:
@@ -1024,7 +1022,7 @@ class BaseRules:
         """
         if not isinstance(kind, ComboKind):
             raise TypeError(f"expected a ComboKind, got {kind!r}")
-        if kind not in self.kinds:
+        if not self._forms(kind):
             return False
         lead = KINDS[kind.value].lead
         return lead if isinstance(lead, bool) else bool(getattr(self, lead))
@@ -1407,7 +1405,7 @@ def _require(value: object, kind: type) -> None:
 
 
 def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
-    """Normalise hand-like input to a `Hand` (private helper).
+    """Normalise hand-like input to a `Hand` (shared by the rule set and the engine).
 
     Example:
         >>> from tienlen import Card, Hand

@@ -21,7 +21,7 @@ from typing import Final
 
 import attrs
 
-from tienlen._checks import check_count
+from tienlen._checks import check_count, check_type
 from tienlen.engine import referee
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass, Play
@@ -43,6 +43,11 @@ def candidates(
     (when legal), then the classes taken in turn from each shape, lowest top first,
     so that every shape of play gets a candidate before any gets a second.
 
+    Raises:
+        TypeError: an argument has the wrong type (`check_decision`'s).
+        InvalidArgumentError: *actions* is empty, holds a play that is no combination
+            under the observation's rules, or *limit* is below 1.
+
     Example:
         >>> from tienlen import CLASSIC, GameState, Observation
         >>> state = GameState.from_hands(["3s 3c 9h", "5d 6d"], CLASSIC)
@@ -50,6 +55,8 @@ def candidates(
         >>> [str(a) for a in candidates(seen, state.legal_actions(), 5)]
         ['3s 3c', '3s']
     """
+    _check_actions(observation, actions)
+    check_count("limit", limit, 1)
     rules = observation.rules
     greedy = _GREEDY.act(observation, actions, random.Random(0))
     chosen: list[Action] = [greedy]
@@ -60,7 +67,9 @@ def candidates(
                 chosen.append(action)
             continue
         combo = rules.classify(action.cards)
-        assert combo is not None
+        if combo is None:
+            msg = f"{action} is no combination under {rules.name}: it is not legal"
+            raise InvalidArgumentError(msg)
         key = (combo.kind, len(combo), combo.top.index)
         weight = sum(card.index for card in action.cards)
         if key not in by_class or weight < by_class[key][0]:
@@ -103,17 +112,28 @@ class _Declining:
 def is_declined_jump_in(world: GameState, action: Action) -> bool:
     """Whether *action* is "do not jump in": a `Pass` by a seat not to act.
 
+    Raises:
+        TypeError: *world* is not a `GameState` or *action* not a `Play` or `Pass`.
+
     Example:
         >>> from tienlen import CLASSIC, GameState, Pass
         >>> world = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).play("3s")
         >>> is_declined_jump_in(world, Pass(player=0)), is_declined_jump_in(world, Pass(player=1))
         (True, False)
     """
+    check_type("world", world, GameState)
+    if type(action) not in (Play, Pass):
+        msg = f"action must be a Play or a Pass, not {type(action).__name__}"
+        raise TypeError(msg)
     return isinstance(action, Pass) and action.player != world.to_act
 
 
 def apply_searched(world: GameState, action: Action) -> GameState:
     """*world* after *action*; declining a jump-in changes nothing.
+
+    Raises:
+        TypeError: *world* is not a `GameState` or *action* not a `Play` or `Pass`.
+        tienlen.errors.IllegalPlayError: *action* is illegal in *world*.
 
     Example:
         >>> from tienlen import CLASSIC, GameState, Pass
@@ -137,6 +157,11 @@ def play_out(
     (`tienlen.players.Player`; the library's own bots do) plays unchecked; any other
     policy's decisions are checked as in `play_game`.
 
+    Raises:
+        TypeError: *world* is not a `GameState`, *policy* has no ``act`` method, *rng*
+            is not a ``random.Random`` or *declining* not an ``int`` or ``None``.
+        InvalidArgumentError: *declining* is no seat of *world*.
+
     Example:
         >>> import random
         >>> from tienlen import CLASSIC, GameState, GreedyPlayer
@@ -144,6 +169,14 @@ def play_out(
         >>> play_out(world, GreedyPlayer(), random.Random(0))
         (-1, 1)
     """
+    check_type("world", world, GameState)
+    check_bot(policy, None)
+    check_type("rng", rng, random.Random)
+    if declining is not None:
+        check_count("declining", declining, 0)
+        if declining >= world.players:
+            msg = f"declining must be a seat of the {world.players} players, not {declining}"
+            raise InvalidArgumentError(msg)
     players: list[Player] = [policy] * world.players
     if declining is not None:
         players[declining] = _Declining(policy, declining, len(world.history))
@@ -177,6 +210,14 @@ def check_decision(observation: object, actions: object, rng: object) -> None:
             actions, or *rng* not a ``random.Random``.
         InvalidArgumentError: *actions* is empty.
     """
+    _check_actions(observation, actions)
+    if not isinstance(rng, random.Random):
+        msg = f"rng must be a random.Random, got {type(rng).__name__}"
+        raise TypeError(msg)
+
+
+def _check_actions(observation: object, actions: object) -> None:
+    """`check_decision` but for the random source."""
     if not isinstance(observation, Observation):
         msg = f"observation must be an Observation, got {type(observation).__name__}"
         raise TypeError(msg)
@@ -189,9 +230,6 @@ def check_decision(observation: object, actions: object, rng: object) -> None:
     if not actions:
         msg = "actions is empty: a player is asked only when it may act"
         raise InvalidArgumentError(msg)
-    if not isinstance(rng, random.Random):
-        msg = f"rng must be a random.Random, got {type(rng).__name__}"
-        raise TypeError(msg)
 
 
 def check_bot(rollout: object, first_game: object) -> None:
