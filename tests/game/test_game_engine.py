@@ -194,6 +194,7 @@ def test_an_empty_play_is_not_a_listed_pass() -> None:
     state = GameState.deal(JUSTUS_PANG, 4, 0)
     actions = state.legal_actions()
     assert 0 in actions.masks  # the first lead may be declined: a pass is listed
+    assert state.to_act is not None
     empty = Play(player=state.to_act, cards=[])
     assert empty not in actions
     assert not state.is_legal(empty)
