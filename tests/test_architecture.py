@@ -22,7 +22,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "tienlen"
-DEPRECATED_ALIASES = frozenset({"tienlen.rules._base"})
+DEPRECATED_ALIASES = frozenset(
+    {"tienlen._context", "tienlen._movegen", "tienlen.rules._base"}
+)
 """Modules kept only so that old names (and old pickles) resolve: re-exporting is their job."""
 
 

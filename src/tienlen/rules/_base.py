@@ -11,30 +11,24 @@ import warnings
 
 from tienlen.rules import base
 
-_MOVED = frozenset(
-    {
-        "BaseRules",
-        "Bomb",
-        "CustomInstantWin",
-        "Direction",
-        "FirstLead",
-        "GameEnd",
-        "InstantWin",
-        "Scoring",
-        "_Contexts",
-        "_Verdicts",
-    }
-)
-"""What 0.1 defined here and a 0.1 pickle may name."""
+
+def _dropped(*args: object, **kwargs: object) -> None:
+    """Stands for a private helper an old pickle names that no longer exists.
+
+    Such names only ever appear in what a rule set derived from its settings, which
+    loading drops (`tienlen.rules.base.BaseRules.__setstate__`).
+    """
 
 
 def __getattr__(name: str) -> object:
-    if name not in _MOVED:
+    found = getattr(base, name, None)
+    dunder = name.startswith("__") and name.endswith("__")
+    if found is None and (dunder or not name.startswith("_")):
         msg = f"module {__name__!r} has no attribute {name!r}"
         raise AttributeError(msg)
     warnings.warn(
-        f"tienlen.rules._base is deprecated and goes in 0.3: use tienlen.rules.base.{name}",
+        f"{__name__} is deprecated and goes in 0.3: use tienlen.rules.base",
         DeprecationWarning,
         stacklevel=2,
     )
-    return getattr(base, name)
+    return _dropped if found is None else found

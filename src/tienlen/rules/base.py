@@ -726,6 +726,23 @@ class BaseRules:
     _fewest_for_value: int = attrs.field(init=False, eq=False, repr=False)
     """The fewest cards a valued bomb takes: a hand with fewer and no 2 is worth 0."""
 
+    def __getstate__(self) -> dict[str, object]:
+        """Pickle the settings only: what they derive is built again when loaded."""
+        return {
+            f.name: getattr(self, f.name) for f in attrs.fields(type(self)) if f.init
+        }
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Load pickled settings, checked as a new rule set is.
+
+        A pickle written before a setting existed loads with that setting's default,
+        and what a pickle of 0.1 held besides the settings (derived tables) is
+        dropped: the rule set is built again from its settings.
+        """
+        names = {f.name for f in attrs.fields(type(self)) if f.init}
+        settings = {name: value for name, value in state.items() if name in names}
+        self.__init__(**settings)  # type: ignore[misc]  # attrs' init, on the new object
+
     def __attrs_post_init__(self) -> None:
         for problem in _type_problems(self):
             msg = f"invalid rule set {self.name!r}: {problem}"
