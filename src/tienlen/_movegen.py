@@ -6,28 +6,7 @@ looks the names up here, with a `DeprecationWarning`. It goes in 0.3.
 
 from __future__ import annotations
 
-import warnings
-
+from tienlen._moved import lookup
 from tienlen.engine import movegen
 
-
-def _dropped(*args: object, **kwargs: object) -> None:
-    """Stands for a private helper an old pickle names that no longer exists.
-
-    Such names only ever appear in what a rule set derived from its settings, which
-    loading drops (`tienlen.rules.base.BaseRules.__setstate__`).
-    """
-
-
-def __getattr__(name: str) -> object:
-    found = getattr(movegen, name, None)
-    dunder = name.startswith("__") and name.endswith("__")
-    if found is None and (dunder or not name.startswith("_")):
-        msg = f"module {__name__!r} has no attribute {name!r}"
-        raise AttributeError(msg)
-    warnings.warn(
-        f"{__name__} is deprecated and goes in 0.3: use tienlen.engine.movegen",
-        DeprecationWarning,
-        stacklevel=2,
-    )
-    return _dropped if found is None else found
+__getattr__ = lookup(__name__, movegen)
