@@ -85,6 +85,10 @@ def test_four_seats_and_a_spectator_play_whole_hands(rules: str) -> None:
                 thread.start()
             for thread in threads:
                 thread.join(60)
+            stuck = [seat for seat, thread in enumerate(threads) if thread.is_alive()]
+            assert not stuck, (
+                f"seats {stuck} did not finish: the watcher would wait forever"
+            )
             seen: list[dict[str, Any]] = []
             while not seen or seen[-1]["type"] != "matchEnd":
                 seen.append(json.loads(watcher.receive_text()))
