@@ -7,8 +7,8 @@ stay pure Python. Turn it on for one build with either environment variable::
     HATCH_BUILD_HOOK_ENABLE_CUSTOM=1 python -m build --wheel
 
 It type-checks the whole package with mypy, compiles only `COMPILED_MODULES` (the
-engine, `tienlen.engine`: plain classes and functions over int masks; the attrs classes
-of the object layer do not compile, so they stay pure), and builds the C extensions in
+engine, `tienlen.engine`: plain classes, `GameState` among them, and functions over int
+masks; the attrs classes of the object layer do not compile, so they stay pure), and builds the C extensions in
 a temporary directory, never in the source tree: a stale ``.so`` left in ``src/`` would
 otherwise ship in the next pure wheel. The extensions are added to the
 wheel with ``force_include``, and the wheel is tagged for this interpreter and
@@ -36,13 +36,14 @@ COMPILED_MODULES = (
     "engine/rulebook.py",
     "engine/positions.py",
     "engine/keys.py",
+    "engine/state.py",
+    "engine/successor.py",
 )
 """The modules of `PACKAGE` that mypyc compiles: every module of ``engine/`` that
 compiles and behaves the same compiled; the rest stay Python. ``tests/test_compiled.py``
 checks that every engine module is here or in `PURE_ENGINE_MODULES`."""
 PURE_ENGINE_MODULES: tuple[str, ...] = (
-    "engine/state.py",  # GameState is an attrs class: mypyc compiles no attrs class
-    "engine/successor.py",  # its draft is a subclass of that attrs class
+    "engine/setups.py",  # GameSetup is an attrs class: mypyc compiles no attrs class
     # mypyc drops the docstrings of the functions it compiles, and these are the
     # public `BaseRules.classify`, `beats` and `legal_plays` (bound by `_as_method`):
     # compiled, help() and the doc-example check find no documentation

@@ -40,6 +40,8 @@ from tienlen.engine import (
     positions,
     rulebook,
     shapes,
+    state,
+    successor,
     turns,
 )
 from tienlen.engine.movegen import Tables
@@ -55,6 +57,8 @@ CORE: tuple[ModuleType, ...] = (
     rulebook,
     positions,
     keys,
+    state,
+    successor,
 )
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 

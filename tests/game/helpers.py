@@ -37,6 +37,7 @@ from tienlen import (
     Rank,
     ScoreKind,
 )
+from tienlen.engine.state import FIELDS
 from tienlen.policies import LeaderAfterGoingOut
 from tienlen.rules import two_decks
 from tienlen.scoring import StakeScorer
@@ -165,8 +166,8 @@ def hand_sum(hands: Iterable[Hand]) -> Hand:
 def assert_fields_complete(state: GameState) -> None:
     """The state is a `GameState` with every field set, however it was built."""
     assert type(state) is GameState
-    for field in attrs.fields(GameState):
-        getattr(state, field.name)  # an unset slot raises AttributeError
+    for name in FIELDS:
+        getattr(state, name)  # an unset slot raises AttributeError
 
 
 def snapshot(state: GameState) -> tuple[object, ...]:
@@ -174,11 +175,7 @@ def snapshot(state: GameState) -> tuple[object, ...]:
 
     The `GameState.top` cache is left out: it is filled on first use.
     """
-    fields = [
-        getattr(state, f.name)
-        for f in attrs.fields(GameState)
-        if f.name != "_top_combo"
-    ]
+    fields = [getattr(state, name) for name in FIELDS if name != "_top_combo"]
     return (*fields, state.hands, state.top, state.history)
 
 

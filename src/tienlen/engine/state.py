@@ -1,3 +1,6 @@
+# mypy: disable-error-code="misc"
+# A `GameState`'s fields are `Final` without a value in the class body (error code
+# "misc"): they are set by the engine's transition, not by an ``__init__``.
 """The game engine: an immutable `GameState` that referees a whole game (RULES §1.5, §2–§6).
 
 Players are numbered ``0 … n−1`` clockwise; play moves to ``i + 1`` clockwise and to
@@ -11,12 +14,14 @@ is not (RULES §6.4).
 from __future__ import annotations
 
 import functools
+import operator
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Final
+from types import FunctionType
+from typing import Any, Final, SupportsIndex, cast
 
-import attrs
+from attrs.exceptions import FrozenInstanceError
 
 from tienlen.actions import (
     PASSES,
@@ -35,6 +40,7 @@ from tienlen.engine.actions import Actions, Listing, lists
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.rulebook import Context, context_of
+from tienlen.engine.setups import GameSetup
 from tienlen.engine.shapes import SINGLE, STRUCTURES, shape_code, structural_key
 from tienlen.errors import (
     IllegalPlayError,
@@ -50,14 +56,16 @@ from tienlen.rules import RuleSet, check_rules
 from tienlen.rules.base import BaseRules, as_hand
 from tienlen.scoring import ChopChain, GameResult, ScoreItem
 
-__all__ = ["GameSetup", "GameState", "Log", "unwound"]
+__all__ = ["COMPILED", "DEFAULTS", "FIELDS", "GameSetup", "GameState", "Log", "unwound"]
 
 
 _new: Final = object.__new__
 _hand: Final = hand_of
 _play: Final = make_play
-Log = tuple["Log", "Action | int"] | None
-"""A game's actions as a linked list, latest first: ``(earlier actions, action)``.
+Log = tuple[object, "Action | int"] | None
+"""A game's actions as a linked list, latest first: ``(earlier actions, action)``,
+the earlier actions being a `Log` again (typed `object`: mypyc cannot compile a
+recursive type alias).
 
 An action applied by its mask (`GameState.apply_mask`) is kept as the int
 ``mask << 4 | player`` and built when `GameState.history` is read."""
@@ -74,7 +82,8 @@ def unwound(log: Log) -> tuple[Action, ...]:
     """
     actions: list[Action] = []
     while log is not None:
-        log, action = log
+        earlier, action = log
+        log = cast("Log", earlier)
         if type(action) is int:
             action = _play(action & 15, action >> 4, 0)
         actions.append(action)  # type: ignore[arg-type]  # an int is built above
@@ -82,68 +91,14 @@ def unwound(log: Log) -> tuple[Action, ...]:
     return tuple(actions)
 
 
-@attrs.frozen(kw_only=True)
-class GameSetup:
-    """How a game started, as passed to `GameState.deal` or `GameState.from_hands`.
-
-    Example:
-        >>> from tienlen import CLASSIC
-        >>> setup = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC).setup
-        >>> setup.first_game, setup.leader, setup.dealer
-        (True, None, 1)
-    """
-
-    first_game: bool
-    """Whether it is the first game of a match (RULES §2.4)."""
-    leader: int | None
-    """The leader passed in (a later game's previous winner), or ``None``."""
-    after_instant_win: bool
-    """Whether the previous game ended by an instant win (D-16)."""
-    dealer: int
-    """The dealer, after whom the first 3♠ holder leads when two decks hold two."""
-
-    @classmethod
-    def checked(
-        cls,
-        players: int,
-        first_game: bool,  # noqa: FBT001
-        leader: int | None,
-        after_instant_win: bool,  # noqa: FBT001
-        dealer: int,
-    ) -> GameSetup:
-        """A setup for *players*, refusing seats that are not at the table.
-
-        Raises:
-            InvalidStateError: *leader* or *dealer* is not a seat.
-
-        Example:
-            >>> GameSetup.checked(4, True, None, False, 3).dealer
-            3
-            >>> GameSetup.checked(4, False, 4, False, 0)
-            Traceback (most recent call last):
-            ...
-            tienlen.errors.InvalidStateError: leader 4 is not a player (0-3)
-        """
-        for name, seat in (("leader", leader), ("dealer", dealer)):
-            if seat is not None and (type(seat) is not int or not 0 <= seat < players):
-                msg = f"{name} {seat!r} is not a player (0-{players - 1})"
-                raise InvalidStateError(msg)
-        return cls(
-            first_game=first_game,
-            leader=leader,
-            after_instant_win=after_instant_win,
-            dealer=dealer,
-        )
-
-
-@attrs.frozen(kw_only=True, init=False)
 class GameState:
     """One moment of a game, immutable and hashable.
 
     Build the first state with `GameState.deal` or `GameState.from_hands`; move on with
     `apply` (or `play`, `pass_turn`), which return a new state and never change this
     one. States compare equal when the position is the same, whatever the history.
-    There is no public constructor: the fields are the engine's.
+    There is no public constructor: the fields are the engine's. Setting or deleting
+    a field raises `AttributeError`.
 
     Example:
         >>> from tienlen import CLASSIC
@@ -155,60 +110,98 @@ class GameState:
         (0, '4d', [2])
     """
 
-    rules: RuleSet
+    # A plain class, so that mypyc compiles it (the compiled build): its fields are
+    # `Final`, read-only from Python, and written only by the engine's transition
+    # (`tienlen.engine.successor`). `FIELDS` lists them in this order. A method that
+    # refuses a wrong type with `TypeError` takes that argument as `SupportsIndex`
+    # (a player, the mask of `apply_mask`) and reads it with `player_index`:
+    # compiled, a parameter typed `int` would take ``True`` as 1 before the method
+    # could refuse it.
+    __slots__ = (
+        "__weakref__",
+        "_beaten",
+        "_bottom",
+        "_context",
+        "_listed",
+        "_log",
+        "_masks",
+        "_serial",
+        "_top",
+        "_top_combo",
+        "_top_mask",
+        "_turn",
+        "chop",
+        "dealt",
+        "finish_order",
+        "frozen",
+        "is_over",
+        "items",
+        "last_player",
+        "locked",
+        "may_decline",
+        "out",
+        "required",
+        "result",
+        "rules",
+        "setup",
+        "to_act",
+    )  # fmt: skip
+
+    rules: Final[RuleSet]
     """The variant being played."""
-    _masks: tuple[int, ...] = attrs.field(repr=False)
+    _masks: Final[tuple[int, ...]]
     """Every player's cards as masks (`hands` holds them as `Hand` objects)."""
-    dealt: tuple[Hand, ...]
+    dealt: Final[tuple[Hand, ...]]
     """Every player's cards at the start of the game."""
-    to_act: int | None
+    to_act: Final[int | None]
     """Whose turn it is; ``None`` once the game is over."""
-    _top: int = attrs.field(default=0, repr=False)
+    _top: Final[int]
     """The key of the combination to beat (0 when leading; `top` builds it)."""
-    _top_mask: int = attrs.field(default=0, repr=False)
+    _top_mask: Final[int]
     """Its cards (0 when leading)."""
-    _top_combo: Combo | None = attrs.field(default=None, eq=False, repr=False)
-    """`top` once built (``None`` until then): the states of a trick share it."""
-    last_player: int | None = None
+    _top_combo: Combo | None
+    """`top` once built (``None`` until then): the states of a trick share it. A
+    cache, not part of equality, so not `Final`: `top` fills it in."""
+    last_player: Final[int | None]
     """Who played `top`."""
-    _beaten: int | None = attrs.field(default=None, repr=False)
+    _beaten: Final[int | None]
     """Who played the combination `top` beat, when the turn policy needs it (§12.10)."""
-    _turn: int = attrs.field(default=0, eq=False, repr=False)
+    _turn: Final[int]
     """`to_act`, `last_player`, `locked`, `out` and ``_beaten`` as one int: the key of
     the game's `TurnTable` (`tienlen.engine.turns.turn_key`)."""
-    locked: int = 0
+    locked: Final[int]
     """Bit ``i`` set when player ``i`` has passed in this trick (see `passed`)."""
-    out: int = 0
+    out: Final[int]
     """Bit ``i`` set when player ``i`` is out of the game (finished, frozen or rotted)."""
-    finish_order: tuple[int, ...] = ()
+    finish_order: Final[tuple[int, ...]]
     """The players who have gone out, first out first."""
-    frozen: tuple[int, ...] = ()
+    frozen: Final[tuple[int, ...]]
     """Poker players frozen out when first place was taken (RULES §6.6.3)."""
-    _bottom: tuple[int, ...] = attrs.field(default=(), repr=False)
+    _bottom: Final[tuple[int, ...]]
     """Players given the lowest free place at once (frozen, rotted), lowest first."""
-    required: int = 0
+    required: Final[int]
     """Mask of the card the lead must include (RULES §2.4); 0 when there is none."""
-    may_decline: bool = False
+    may_decline: Final[bool]
     """Whether the player to act may decline the first lead by passing (RULES §3.3)."""
-    chop: ChopChain | None = None
+    chop: Final[ChopChain | None]
     """The open Poker chop chain of this trick (RULES §6.6.2)."""
-    items: tuple[ScoreItem, ...] = ()
+    items: Final[tuple[ScoreItem, ...]]
     """Score items already settled during play (Poker chops and frozen players)."""
-    result: GameResult | None = None
+    result: Final[GameResult | None]
     """How the game ended; ``None`` while it goes on."""
-    is_over: bool = attrs.field(default=False, eq=False)
+    is_over: Final[bool]
     """Whether the game has ended (`result` is set)."""
-    _log: Log = attrs.field(default=None, eq=False, repr=False)
+    _log: Final[Log]
     """The actions applied since the deal, latest first (`history` lists them)."""
-    setup: GameSetup = attrs.field(eq=False, repr=False)
+    setup: Final[GameSetup]
     """How the game started, with its leader and dealer (not part of equality)."""
-    _context: Context = attrs.field(eq=False, repr=False)
+    _context: Final[Context]
     """What every state of the game shares."""
-    _serial: int = attrs.field(default=0, eq=False, repr=False)
+    _serial: Final[int]
     """The state's trust token (see `tienlen.actions`)."""
-    _listed: Listing | None = attrs.field(default=None, eq=False, repr=False)
+    _listed: Listing | None
     """What `legal_actions` lists, once its masks were read (`Actions.masks`; ``None``
-    until then): `apply_mask` applies a listed mask without a check."""
+    until then): `apply_mask` applies a listed mask without a check. A cache."""
 
     def _derive(self, changes: Mapping[str, object]) -> GameState:
         """A copy of this state with the fields *changes* names changed (for tests).
@@ -216,6 +209,59 @@ class GameState:
         The engine builds through `tienlen.engine.successor` (`with_fields`).
         """
         return with_fields(self, changes)
+
+    def _fill(self, fields: Mapping[str, object]) -> None:
+        """Set every field from *fields*, by name (a blank state, being built).
+
+        A field with a default (`DEFAULTS`) may be missing. The engine's door for a
+        state built from its parts (`tienlen.engine.successor.from_fields`) and for
+        unpickling; each write names its field, so the compiled build writes it
+        directly.
+        """
+        get = {**DEFAULTS, **fields}.__getitem__
+        object.__setattr__(self, "rules", get("rules"))
+        object.__setattr__(self, "_masks", get("_masks"))
+        object.__setattr__(self, "dealt", get("dealt"))
+        object.__setattr__(self, "to_act", get("to_act"))
+        object.__setattr__(self, "_top", get("_top"))
+        object.__setattr__(self, "_top_mask", get("_top_mask"))
+        object.__setattr__(self, "_top_combo", get("_top_combo"))
+        object.__setattr__(self, "last_player", get("last_player"))
+        object.__setattr__(self, "_beaten", get("_beaten"))
+        object.__setattr__(self, "_turn", get("_turn"))
+        object.__setattr__(self, "locked", get("locked"))
+        object.__setattr__(self, "out", get("out"))
+        object.__setattr__(self, "finish_order", get("finish_order"))
+        object.__setattr__(self, "frozen", get("frozen"))
+        object.__setattr__(self, "_bottom", get("_bottom"))
+        object.__setattr__(self, "required", get("required"))
+        object.__setattr__(self, "may_decline", get("may_decline"))
+        object.__setattr__(self, "chop", get("chop"))
+        object.__setattr__(self, "items", get("items"))
+        object.__setattr__(self, "result", get("result"))
+        object.__setattr__(self, "is_over", get("is_over"))
+        object.__setattr__(self, "_log", get("_log"))
+        object.__setattr__(self, "setup", get("setup"))
+        object.__setattr__(self, "_context", get("_context"))
+        object.__setattr__(self, "_serial", get("_serial"))
+        object.__setattr__(self, "_listed", get("_listed"))
+
+    def _key(self) -> tuple[object, ...]:
+        """The fields equality and the hash compare: the position, not its history."""
+        return (
+            self.rules, self._masks, self.dealt, self.to_act, self._top,
+            self._top_mask, self.last_player, self._beaten, self.locked, self.out,
+            self.finish_order, self.frozen, self._bottom, self.required,
+            self.may_decline, self.chop, self.items, self.result,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not GameState:
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
 
     # -- construction -------------------------------------------------------------
 
@@ -382,7 +428,7 @@ class GameState:
         """
         return self._top_mask
 
-    def hand(self, player: int) -> Hand:
+    def hand(self, player: SupportsIndex) -> Hand:
         """*player*'s cards (``hands[player]``, without building the others' hands).
 
         Raises:
@@ -396,11 +442,9 @@ class GameState:
         """
         return _hand(self._masks[self._seat(player)])
 
-    def _seat(self, player: object) -> int:
+    def _seat(self, player: SupportsIndex) -> int:
         """*player*, checked to be a seat at the table (for the public queries)."""
-        if type(player) is not int:
-            msg = f"a player is an int, got {player!r}"
-            raise TypeError(msg)
+        player = player_index(player)
         if not 0 <= player < len(self._masks):
             msg = f"no player {player} at a {len(self._masks)}-player table"
             raise InvalidArgumentError(msg)
@@ -423,7 +467,7 @@ class GameState:
         combo = self._top_combo
         if combo is None:  # a cache, not a change: equality ignores it
             combo = make_combo(self._top_mask, self._top)
-            _set_fields(self, "_top_combo", combo)
+            object.__setattr__(self, "_top_combo", combo)
         return combo
 
     @property
@@ -513,7 +557,7 @@ class GameState:
         """
         return self._top != 0 and self.to_act == self.last_player
 
-    def in_game(self, player: int) -> bool:
+    def in_game(self, player: SupportsIndex) -> bool:
         """Whether *player* is still playing (not finished, not frozen).
 
         Raises:
@@ -770,19 +814,22 @@ class GameState:
         if type(action) is Play:
             if action._origin == self._serial:  # from legal_actions(): legal here
                 return after(self, action._player, action._mask, action)
-        elif (
-            type(action) is Pass
-            and type(action.player) is int  # not a look-alike forged around `Pass`
-            and action.player == self.to_act
-            and (self._top or self.may_decline)
-        ):  # the whole rule for a pass (RULES §1.5.1-§1.5.2, §3.3)
-            return after(self, action.player, 0)
+        elif type(action) is Pass:
+            seat: object = cast(Any, action).player  # as given (see `_verdict`)
+            if (
+                type(seat) is int
+                and seat == self.to_act
+                and (self._top or self.may_decline)
+            ):  # the whole rule for a pass (RULES §1.5.1-§1.5.2, §3.3)
+                return after(self, seat, 0)
         checked = self._verdict(action)
         if checked is None:
             return after(self, action.player, 0)
         return after(self, action.player, checked._mask, action, checked._key)
 
-    def apply_mask(self, mask: int, player: int | None = None) -> GameState:
+    def apply_mask(
+        self, mask: SupportsIndex, player: SupportsIndex | None = None
+    ) -> GameState:
         """The state after *player* plays the cards of *mask* (0 passes): `apply` on ints.
 
         *mask* is a card mask as `Hand.mask` and `Actions.masks` give it; *player* is
@@ -804,9 +851,9 @@ class GameState:
         """
         listed = self._listed
         if listed is not None and type(mask) is int:  # read from `Actions.masks`
-            seat = listed[0] if player is None else player
+            seat: object = listed[0] if player is None else player
             if lists(listed, seat, mask):  # legal by construction: no check
-                return after(self, seat, mask)
+                return after(self, cast(int, seat), mask)
         if type(mask) is not int:
             mask = _mask_index(mask)
         if not 0 <= mask < 1 << 2 * _bits.CARDS:
@@ -821,7 +868,7 @@ class GameState:
         return self.apply(Play(player=seat, cards=cards))
 
     def play(
-        self, cards: Hand | str | Iterable[Card], player: int | None = None
+        self, cards: Hand | str | Iterable[Card], player: SupportsIndex | None = None
     ) -> GameState:
         """Play *cards* for *player* (by default the player to act); see `apply`.
 
@@ -837,7 +884,7 @@ class GameState:
         """
         return self.apply(Play(player=self._actor(player, cards), cards=cards))
 
-    def parse_action(self, text: str, player: int | None = None) -> Action:
+    def parse_action(self, text: str, player: SupportsIndex | None = None) -> Action:
         """The action *text* describes, for *player* (by default the player to act).
 
         *text* is a pass or card text in any notation `tienlen.parse_cards` reads
@@ -883,7 +930,7 @@ class GameState:
             raise InvalidCardError(msg, problem="empty")
         return Play(player=self._actor(player, body), cards=body)
 
-    def pass_turn(self, player: int | None = None) -> GameState:
+    def pass_turn(self, player: SupportsIndex | None = None) -> GameState:
         """Pass for *player* (by default the player to act); see `apply`.
 
         Raises:
@@ -898,11 +945,11 @@ class GameState:
         return self.apply(Pass(player=self._actor(player, None)))
 
     def _actor(
-        self, player: int | None, cards: Hand | str | Iterable[Card] | None
+        self, player: SupportsIndex | None, cards: Hand | str | Iterable[Card] | None
     ) -> int:
-        """*player*, or the player to act; nobody once the game is over."""
+        """*player* (an int, or `TypeError`), or the player to act; nobody once the game is over."""
         if player is not None:
-            return player
+            return player_index(player)
         if self.to_act is None:
             shown = "pass" if cards is None else str(as_hand(cards))
             raise IllegalPlayError(
@@ -931,7 +978,9 @@ class GameState:
         if not isinstance(action, Play | Pass):
             msg = f"expected a Play or Pass, got {action!r}"  # type: ignore[unreachable]
             raise TypeError(msg)
-        player = action.player
+        # Read as given, untyped: compiled, ``action.player`` (an `int`) would read a
+        # look-alike seat (``True``, an `int` subclass) as the int it stands for.
+        player: object = cast(Any, action).player
         if self.result is not None:
             raise self._refuse(IllegalReason.GAME_OVER, action, "the game is over")
         if type(player) is not int or not 0 <= player < len(self._masks):
@@ -1081,7 +1130,7 @@ class GameState:
         """Every seat in play direction, starting with *player*."""
         return self._context.seating.order_from(player)
 
-    def seats_after(self, player: int) -> tuple[int, ...]:
+    def seats_after(self, player: SupportsIndex) -> tuple[int, ...]:
         """The other seats in play direction after *player* (RULES §2.1, §6.1).
 
         Example:
@@ -1169,9 +1218,7 @@ class GameState:
         log: Log = None
         for action in fields["_log"]:  # type: ignore[attr-defined]  # a flat tuple
             log = (log, action)
-        fresh = {"_log": log, "_serial": TOKENS.next(), "_listed": None}
-        for name, value in {**fields, **fresh}.items():
-            _set_fields(self, name, value)
+        self._fill({**fields, "_log": log, "_serial": TOKENS.next(), "_listed": None})
 
     def __copy__(self) -> GameState:
         """The state itself: it is immutable."""
@@ -1242,14 +1289,47 @@ _PASS_WORDS: Final = frozenset(
 
 
 def _mask_index(mask: object) -> int:
-    """*mask* as a plain int: an `int` subclass but not a ``bool``, else `TypeError`."""
-    if isinstance(mask, bool) or not isinstance(mask, int):
+    """*mask* as a plain int: any integer (`operator.index`) but a ``bool``, else `TypeError`."""
+    if isinstance(mask, bool) or not isinstance(mask, SupportsIndex):
         msg = f"a card mask is an int, got {mask!r}"
         raise TypeError(msg)
-    return int(mask)
+    return operator.index(mask)
 
 
-_set_fields: Final = object.__setattr__
+FIELDS: Final = (
+    "rules", "_masks", "dealt", "to_act", "_top", "_top_mask", "_top_combo",
+    "last_player", "_beaten", "_turn", "locked", "out", "finish_order", "frozen",
+    "_bottom", "required", "may_decline", "chop", "items", "result", "is_over",
+    "_log", "setup", "_context", "_serial", "_listed",
+)  # fmt: skip
+"""Every field of a `GameState`, in the order of its annotations (a test checks the lists agree)."""
+DEFAULTS: Final[Mapping[str, object]] = {
+    "_top": 0, "_top_mask": 0, "_top_combo": None, "last_player": None,
+    "_beaten": None, "_turn": 0, "locked": 0, "out": 0, "finish_order": (),
+    "frozen": (), "_bottom": (), "required": 0, "may_decline": False, "chop": None,
+    "items": (), "result": None, "is_over": False, "_log": None, "_serial": 0,
+    "_listed": None,
+}  # fmt: skip
+"""The fields of a fresh deal that have defaults: no trick, nobody out, no score."""
+
+
+def _compiled() -> bool:
+    """Whether this module runs compiled (mypyc): its functions are not Python's."""
+    return not isinstance(_compiled, FunctionType)
+
+
+COMPILED: Final = _compiled()
+"""Whether `GameState` is a compiled class (the compiled build)."""
+
+
+def _frozen(_state: object, _name: str, _value: object = None) -> None:
+    """Setting or deleting a field of a state: refused (the pure build's guard)."""
+    raise FrozenInstanceError
+
+
+if not COMPILED:  # compiled, its `Final` fields are read-only from Python already
+    setattr(GameState, "__setattr__", _frozen)  # noqa: B010  # mypyc: no class writes
+    setattr(GameState, "__delattr__", _frozen)  # noqa: B010
 
 from tienlen.engine.successor import (  # noqa: E402  # the transitions build GameStates
     after,

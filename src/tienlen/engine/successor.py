@@ -1,6 +1,6 @@
 # mypy: disable-error-code="misc"
-# A `Draft` is written field by field: mypy's attrs plugin sees `GameState`'s frozen
-# fields (read-only properties, error code "misc") and cannot know the draft's are not.
+# A draft is written field by field: its fields are `Final` (error code "misc") for
+# every code but the engine's transition, here.
 """The engine's one transition: the state after an action (RULES §1.5, §2–§6).
 
 Every way to act (`GameState.apply`, `GameState.apply_mask`, ``play``, ``pass_turn``,
@@ -10,25 +10,23 @@ trusts its input: `GameState.apply` checks what it is handed (the legality check
 the one door for unchecked input) unless the state itself listed it.
 
 A successor is a copy of its state with what the action changed. `draft` copies a
-state into a writable `Draft` (one function generated, once, from the state's attrs
-fields: the field list is written only in the class); `seal` makes the draft a
+state into a writable draft (the one hand-written copy of the field list, checked
+against `tienlen.engine.state.FIELDS` by a test); `seal` makes the draft a finished
 `GameState` with a fresh trust token. `from_fields` is the door for code outside the
-transitions (`tienlen.notation`) that builds a state from every field by name.
+transitions (`tienlen.notation`) that builds a state from its fields by name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
-
-import attrs
 
 from tienlen.actions import PASSES, TOKENS, Action, hand_of
 from tienlen.cards import DECK
 from tienlen.engine import bits
 from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import SINGLE, shape_code, structural_key
-from tienlen.engine.state import GameSetup, GameState
+from tienlen.engine.state import COMPILED, FIELDS, GameSetup, GameState
 from tienlen.engine.turns import acting, turn_key, with_out
 from tienlen.errors import InvalidStateError
 from tienlen.policies import Seating
@@ -38,7 +36,6 @@ if TYPE_CHECKING:
     from tienlen.rules import RuleSet
 
 __all__ = [
-    "Draft",
     "after",
     "build",
     "draft",
@@ -131,9 +128,7 @@ def after(
     new.to_act = nxt
     new.locked = locked
     new._turn = turn
-    new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
-    new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
-    return new
+    return seal(new)
 
 
 def _after_pass(state: GameState, player: int, action: Action | None) -> GameState:
@@ -152,12 +147,10 @@ def _after_pass(state: GameState, player: int, action: Action | None) -> GameSta
         new.may_decline = False
         if context.limits_going_out:  # the new leader may be stuck (§12.12)
             return _rot_if_stuck(seal(new))
-    new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)  # `seal`, inlined
-    new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
-    return new
+    return seal(new)
 
 
-def _going_out(state: GameState, player: int, masks: list[int], new: Draft) -> int:
+def _going_out(state: GameState, player: int, masks: list[int], new: GameState) -> int:
     """*player* played their last card (RULES §1.5.5): record it in *new*.
 
     On first place the scorer may freeze players (RULES §6.6.3). Returns the new
@@ -211,7 +204,7 @@ def _new_trick(
     turn: int,
     chop: ChopChain | None,
     items: tuple[ScoreItem, ...],
-    new: Draft,
+    new: GameState,
 ) -> GameState:
     """The successor *new* (a copy of every field) with the trick ended.
 
@@ -338,7 +331,7 @@ def start(
     """
     context = context_of(rules, len(masks))
     hands = tuple(map(hand_of, masks))
-    fields = _FRESH | {
+    fields = {
         "rules": rules,
         "_masks": tuple(masks),
         "dealt": hands,
@@ -408,68 +401,83 @@ def spare_starter(rules: RuleSet, masks: list[int], setup: GameSetup) -> int:
     return holder
 
 
-# -- drafts: the generated field copy --------------------------------------------------
+# -- drafts: the field copy -------------------------------------------------------------
 
 
-class Draft(GameState):
-    """A `GameState` being built: its fields are set, then `seal` makes it a `GameState`.
+def _blank_class() -> type[GameState]:
+    """What a draft is made of: a `GameState` the engine may write.
 
-    It adds no slot, so the class swap in `seal` is allowed and costs one check;
-    attributes are set at C speed (``object.__setattr__`` and ``__delattr__``, which
-    share one type slot, replace the frozen class's). Copying a state into a draft,
-    changing what an action changes and sealing it is about three times cheaper than
-    setting a frozen slotted class's fields through ``object.__setattr__`` (what attrs'
-    generated ``__init__`` does), measured in issue 21.
+    Compiled, a `GameState`'s `Final` fields are read-only from Python only: the
+    compiled engine writes them directly, so a draft is a blank `GameState`. Pure, a
+    state refuses every write, so a draft is a `Draft`: a subclass that adds no slot
+    and writes at C speed (``object.__setattr__``), made a `GameState` again by a
+    class swap in `seal`. Copying a state into a draft, changing what an action
+    changes and sealing it is about three times cheaper than writing a frozen
+    class's fields one ``object.__setattr__`` call at a time (measured in issue 21).
     """
-
-    __slots__ = ()
-
-
-Draft.__setattr__ = object.__setattr__  # type: ignore[method-assign]  # C speed
-Draft.__delattr__ = object.__delattr__  # type: ignore[method-assign]  # same slot
-
-_FIELDS: Final = tuple(field.name for field in attrs.fields(GameState))
-_PER_STATE: Final = frozenset({"_serial", "_listed"})
-"""Fields a successor never inherits: the trust token (`seal` sets it) and caches of
-what this very state lists."""
-_FRESH: Final = {
-    field.name: field.default
-    for field in attrs.fields(GameState)
-    if field.default is not attrs.NOTHING
-}
-"""The fields of a fresh deal that have defaults: no trick, nobody out, no score."""
+    if COMPILED:
+        return GameState
+    setattr_ = object.__setattr__
+    return type(
+        "Draft",
+        (GameState,),
+        {"__slots__": (), "__setattr__": setattr_, "__delattr__": object.__delattr__},
+    )
 
 
-def _copier() -> Callable[[GameState], Draft]:
-    """The field copy, generated once from the state's attrs fields (as attrs builds ``__init__``)."""
-    lines = ["def draft(state):", "    new = _new(Draft)"]
-    lines.extend(f"    new.{n} = state.{n}" for n in _FIELDS if n not in _PER_STATE)
-    lines += ["    new._listed = None", "    return new"]
-    namespace: dict[str, object] = {"_new": _new, "Draft": Draft}
-    code = compile("\n".join(lines), "<tienlen.engine.successor.draft>", "exec")
-    exec(code, namespace)  # noqa: S102  # our own text, built from the field names
-    copier: Callable[[GameState], Draft] = namespace["draft"]  # type: ignore[assignment]
-    copier.__doc__ = "A draft holding every field of *state* but its token and caches."
-    copier.__qualname__ = copier.__name__ = "draft"
-    copier.__module__ = __name__
-    return copier
+Draft: Final = _blank_class()
+"""The class of a state being built (`GameState` itself in the compiled build)."""
+_DRAFTS_SWAP: Final = Draft is not GameState
+"""Whether `seal` swaps a draft's class (the pure build)."""
 
 
-draft: Final = _copier()
-"""A `Draft` holding every field of a state (generated from its attrs fields)."""
+def draft(state: GameState) -> GameState:
+    """A draft holding every field of *state* but its token and caches.
+
+    Every field of `tienlen.engine.state.FIELDS` is copied here by name (a test
+    checks the list): the one hand-written copy of the field list.
+    """
+    new = Draft()
+    new.rules = state.rules
+    new._masks = state._masks
+    new.dealt = state.dealt
+    new.to_act = state.to_act
+    new._top = state._top
+    new._top_mask = state._top_mask
+    new._top_combo = state._top_combo
+    new.last_player = state.last_player
+    new._beaten = state._beaten
+    new._turn = state._turn
+    new.locked = state.locked
+    new.out = state.out
+    new.finish_order = state.finish_order
+    new.frozen = state.frozen
+    new._bottom = state._bottom
+    new.required = state.required
+    new.may_decline = state.may_decline
+    new.chop = state.chop
+    new.items = state.items
+    new.result = state.result
+    new.is_over = state.is_over
+    new._log = state._log
+    new.setup = state.setup
+    new._context = state._context
+    new._listed = None
+    return new
 
 
-def seal(new: Draft) -> GameState:
-    """*new* made a `GameState`, with a fresh trust token (`TOKENS.next`, inlined).
+def seal(new: GameState) -> GameState:
+    """*new*, a draft, made a `GameState` with a fresh trust token (`TOKENS.next`, inlined).
 
     Its `turn_key` must be right already (`build` derives it).
     """
     new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)
-    new.__class__ = GameState  # type: ignore[assignment]  # the draft is done
+    if _DRAFTS_SWAP:
+        setattr(new, "__class__", GameState)  # noqa: B010  # the draft is done
     return new
 
 
-def build(new: Draft) -> GameState:
+def build(new: GameState) -> GameState:
     """*new*, whose fields were set one by one, sealed with its `turn_key` derived."""
     new._turn = turn_key(new.to_act, new.last_player, new.locked, new.out, new._beaten)
     return seal(new)
@@ -479,9 +487,12 @@ def from_fields(fields: Mapping[str, object]) -> GameState:
     """A `GameState` holding *fields* (every field of a state by name), without checks.
 
     The engine's door for building a state from its parts (`tienlen.notation` reads a
-    position into fields, `tienlen.engine.positions` checks it). The `turn_key` is
-    derived and a fresh trust token given; the trust token and caches are not taken
-    from *fields*.
+    position into fields, `tienlen.engine.positions` checks it). A field with a
+    default may be missing. The `turn_key` is derived and a fresh trust token given;
+    the trust token and caches are not taken from *fields*.
+
+    Raises:
+        InvalidStateError: *fields* names a field a state does not have.
 
     Example:
         >>> from tienlen import CLASSIC, GameState
@@ -489,11 +500,12 @@ def from_fields(fields: Mapping[str, object]) -> GameState:
         >>> from_fields(fields_of(state)) == state
         True
     """
-    new = _new(Draft)
-    for name, value in fields.items():
-        if name not in _PER_STATE:
-            setattr(new, name, value)
-    new._listed = None
+    unknown = fields.keys() - set(FIELDS)
+    if unknown:
+        msg = f"a GameState has no field {min(unknown)!r}"
+        raise InvalidStateError(msg)
+    new = Draft()
+    new._fill({**fields, "_listed": None, "_serial": 0})
     return build(new)
 
 
@@ -506,11 +518,14 @@ def fields_of(state: GameState) -> dict[str, object]:
         >>> fields["to_act"], fields["required"]
         (0, 1)
     """
-    return {name: getattr(state, name) for name in _FIELDS}
+    return {name: getattr(state, name) for name in FIELDS}
 
 
 def with_fields(state: GameState, changes: Mapping[str, object]) -> GameState:
     """A copy of *state* with the fields *changes* names changed (no checks).
+
+    Raises:
+        InvalidStateError: *changes* names a field a state does not have.
 
     Example:
         >>> from tienlen import CLASSIC, GameState
@@ -518,7 +533,4 @@ def with_fields(state: GameState, changes: Mapping[str, object]) -> GameState:
         >>> with_fields(state, {}) == state, with_fields(state, {"to_act": 1}).to_act
         (True, 1)
     """
-    new = draft(state)
-    for name, value in changes.items():
-        setattr(new, name, value)
-    return build(new)
+    return from_fields({**fields_of(state), **changes})
