@@ -38,6 +38,7 @@ COMPILED_MODULES = (
     "engine/keys.py",
     "engine/state.py",
     "engine/successor.py",
+    "engine/actions.py",
 )
 """The modules of `PACKAGE` that mypyc compiles: every module of ``engine/`` that
 compiles and behaves the same compiled; the rest stay Python. ``tests/test_compiled.py``
@@ -48,10 +49,6 @@ PURE_ENGINE_MODULES: tuple[str, ...] = (
     # public `BaseRules.classify`, `beats` and `legal_plays` (bound by `_as_method`):
     # compiled, help() and the doc-example check find no documentation
     "engine/classification.py",
-    # `Actions` subclasses collections.abc.Sequence: mypyc builds the class without
-    # ABCMeta's set-up, so it shares Sequence's ABC registry (_abc_impl) and
-    # isinstance([], Actions) is True (players and bots test for Actions so)
-    "engine/actions.py",
     # The referee reads objects a bot made: compiled, a read typed `int` checks the
     # type, so a `Pass` whose player is 1.0 raises TypeError where the referee must
     # raise PlayerError (tests/sim/test_sim_faults.py, pass-as-float); and

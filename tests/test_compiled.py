@@ -13,6 +13,7 @@ import importlib.metadata
 import os
 import pickle
 import types
+from collections.abc import Sequence
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
@@ -25,6 +26,7 @@ from tienlen import (
     CLASSIC,
     POKER,
     RULESETS,
+    Actions,
     BaseRules,
     GameState,
     RandomPlayer,
@@ -32,6 +34,7 @@ from tienlen import (
     simulate,
 )
 from tienlen.engine import (
+    actions,
     bits,
     classification,
     keys,
@@ -59,6 +62,7 @@ CORE: tuple[ModuleType, ...] = (
     keys,
     state,
     successor,
+    actions,
 )
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 
@@ -236,3 +240,26 @@ def test_simulate_on_two_processes_matches_serial() -> None:
             8, rules=CLASSIC, players=players, seed=1, batch_size=4, executor=pool
         )
     assert pooled == serial
+
+
+def test_actions_keep_their_own_abc_registry() -> None:
+    """`Actions` is a `Sequence`, and a list is no `Actions`, in both builds.
+
+    mypyc builds a compiled class without ABCMeta's set-up: without its own registry
+    `Actions` would answer from `Sequence`'s caches, where a list is an instance.
+    """
+    actions_of_a_deal = GameState.deal(CLASSIC, 4, seed=1).legal_actions()
+    assert isinstance([], Sequence)  # fills Sequence's cache with list
+    assert not isinstance([], Actions)
+    assert not isinstance((), Actions)
+    assert isinstance(actions_of_a_deal, Sequence)
+    assert issubclass(Actions, Sequence)
+
+
+def test_the_actions_fields_are_its_slots() -> None:
+    """`tienlen.engine.actions.FIELDS` names the slots (a compiled class has none to read)."""
+    slots = getattr(Actions, "__slots__", None)
+    if tienlen.COMPILED:
+        assert not slots
+    else:
+        assert slots == actions.FIELDS

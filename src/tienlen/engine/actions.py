@@ -1,22 +1,25 @@
 """A state's legal actions: `Actions`, a lazy sequence over card masks (RULES §1.5).
 
-`GameState.legal_actions` fills one in without an ``__init__`` call; each action's
-card mask is kept (`Actions.masks`), and a `Play` object is built only when taken.
-The public name is `tienlen.Actions` (`tienlen.actions.Actions`).
+`GameState.legal_actions` fills a blank one in (``Actions()``, no ``__init__``); each
+action's card mask is kept (`Actions.masks`), and a `Play` object is built only when
+taken. The public name is `tienlen.Actions` (`tienlen.actions.Actions`). The
+compiled build compiles this module: what a caller hands in (``item in actions``) is
+read untyped, so a look-alike seat is refused as in the pure build.
 """
 
 from __future__ import annotations
 
+import abc
 import operator
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Final, overload
+from typing import TYPE_CHECKING, Any, Final, cast, overload
 
 from tienlen.actions import PASSES, Action, Pass, Play, make_play
 
 if TYPE_CHECKING:
     from tienlen.engine.state import GameState
 
-__all__ = ["Actions", "Listing", "lists"]
+__all__ = ["FIELDS", "Actions", "Listing", "lists"]
 
 _new: Final = object.__new__
 _set_fields: Final = object.__setattr__
@@ -134,14 +137,15 @@ class Actions(Sequence[Action]):
         The actions list exactly what is legal, so this reads the listed masks: a
         play listed here by its token, anything else by its player and cards.
         """
+        given = cast(Any, item)  # read untyped: a forged seat stays what it is
         if type(item) is Play:
-            mask = item._mask  # 0 is a pass in the listing: a play of no cards is none
+            mask = given._mask  # 0 is a pass in the listing: a play of no cards is none
             return bool(mask) and (
-                item._origin == self._serial
-                or lists(self._listing(), item._player, mask)
+                given._origin == self._serial
+                or lists(self._listing(), given._player, mask)
             )
         if type(item) is Pass:
-            player = item.player
+            player: object = given.player
             return type(player) is int and self._pass and player == self._player
         return False
 
@@ -186,7 +190,7 @@ class Actions(Sequence[Action]):
         other players' Poker jump-ins, its lists made tuples; membership is read on
         its own lists (issue 20 item 7).
         """
-        copy = _new(Actions)
+        copy = Actions()
         copy._state = None
         copy._serial = self._serial
         copy._player = self._player
@@ -251,3 +255,17 @@ class Actions(Sequence[Action]):
         shown = ", ".join(f"{a.player}:{a}" for a in self[:6])
         more = ", ..." if len(self) > 6 else ""
         return f"<Actions ({len(self)}): [{shown}{more}]>"
+
+
+FIELDS: Final = (
+    "_count", "_len", "_masks", "_others", "_pass", "_player", "_plays", "_serial",
+    "_singles", "_state",
+)  # fmt: skip
+"""The fields of an `Actions`: its slots (a compiled class has no ``__slots__``)."""
+
+# mypyc builds a compiled class without ABCMeta's own set-up, so `Actions` would share
+# `Sequence`'s ABC registry and caches (``isinstance([], Actions)`` true once a list
+# was checked against `Sequence`): give it its own, as ABCMeta does for a Python class.
+_abc_init: Final = getattr(abc, "_abc_init", None)
+if _abc_init is not None:
+    _abc_init(Actions)

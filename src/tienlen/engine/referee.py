@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Final, Protocol
 
 from tienlen._checks import short_repr
 from tienlen.actions import PASSES, Actions, make_play
+from tienlen.engine.actions import FIELDS as ACTION_FIELDS
 from tienlen.engine.movegen import Leads
 from tienlen.engine.view import FIELDS, card_counts, game_view, seat_view
 from tienlen.errors import InvalidArgumentError
@@ -259,7 +260,7 @@ def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
     return printed
 
 
-_ACTION_FIELDS: Final = operator.attrgetter(*Actions.__slots__)
+_ACTION_FIELDS: Final = operator.attrgetter(*ACTION_FIELDS)
 _new: Final = object.__new__
 
 

@@ -581,7 +581,7 @@ class GameState:
             >>> [str(action) for action in state.legal_actions()]
             ['3s']
         """
-        actions = _new(Actions)  # built here, without an __init__ call (hot path)
+        actions = Actions()  # a blank one, filled in here (the hot path)
         actions._state = self
         actions._serial = self._serial
         actions._singles = actions._count = 0
