@@ -16,6 +16,7 @@ Example:
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -97,6 +98,15 @@ def card_counts(state: GameState) -> tuple[int, ...]:
     return tuple(mask.bit_count() for mask in state._masks)
 
 
+_log_of: Final[Callable[[GameState], object]] = operator.attrgetter("_log")
+"""*state*'s record of actions (``GameState._log``), read as an `object`.
+
+Not ``state._log``: that expression has the type `tienlen.engine.state.Log`, a tuple
+alias that contains itself, and mypy 2.4.1's mypyc recurses without end mapping such
+a type to a C type and crashes (segfault; python/mypy#15092). The view only passes
+the record on (`unwound`, `_played` read it as it is)."""
+
+
 def seat_view(
     state: GameState, seat: int, counts: tuple[int, ...], game: GameView
 ) -> SeatView:
@@ -133,7 +143,7 @@ def seat_view(
         state.required if acting else 0,
         state.may_decline if acting else False,
         acting and top != 0 and seat == last,
-        state._log,
+        _log_of(state),
         game,
     )
 
