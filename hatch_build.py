@@ -36,6 +36,11 @@ COMPILED_MODULES = (
     "engine/rulebook.py",
     "engine/positions.py",
     "engine/keys.py",
+    # reads the state's log untyped (`_log_of`): mypyc crashes on its recursive type
+    "engine/view.py",
+    # reads what a bot returned untyped (a read typed `int` checks the type, compiled)
+    # and sets its PlayerError's cause by hand: mypyc ignores `raise ... from error`
+    "engine/referee.py",
 )
 """The modules of `PACKAGE` that mypyc compiles: every module of ``engine/`` that
 compiles and behaves the same compiled; the rest stay Python. ``tests/test_compiled.py``
@@ -51,15 +56,6 @@ PURE_ENGINE_MODULES: tuple[str, ...] = (
     # ABCMeta's set-up, so it shares Sequence's ABC registry (_abc_impl) and
     # isinstance([], Actions) is True (players and bots test for Actions so)
     "engine/actions.py",
-    # The referee reads objects a bot made: compiled, a read typed `int` checks the
-    # type, so a `Pass` whose player is 1.0 raises TypeError where the referee must
-    # raise PlayerError (tests/sim/test_sim_faults.py, pass-as-float); and
-    # `raise PlayerError(...) from error` left `__cause__` None (22 tests of
-    # tests/sim), which setting the cause by hand in `_raised` fixed
-    "engine/referee.py",
-    # mypy 2.4.1's mypyc crashes (segfault, no message) compiling `seat_view`; it
-    # compiles with the `state` parameter typed `Any` (not done: it loses the check)
-    "engine/view.py",
 )
 """Modules of ``engine/`` left pure on purpose, each with its reason in a comment."""
 EXTRA_PACKAGES = ("rl", "server")

@@ -38,9 +38,11 @@ from tienlen.engine import (
     kinds,
     movegen,
     positions,
+    referee,
     rulebook,
     shapes,
     turns,
+    view,
 )
 from tienlen.engine.movegen import Tables
 
@@ -55,6 +57,8 @@ CORE: tuple[ModuleType, ...] = (
     rulebook,
     positions,
     keys,
+    view,
+    referee,
 )
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 

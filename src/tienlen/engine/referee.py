@@ -161,6 +161,7 @@ class Referee:
         seen = _new(Observation)  # `tienlen.players.observe`, inlined: the hot path
         seen.__dict__["_view"] = seat_view(state, seat, counts, self._game)
         player = self._players[seat]
+        choice: object  # whatever the bot returned: read untyped until checked
         if type(offered) is not Actions:  # a jump-in offer (rare)
             choice = self.decide(seat, seen, offered)
         elif not self._trusted[seat]:
@@ -172,13 +173,10 @@ class Referee:
             except Exception as error:
                 raise _raised(seat, player, error) from error
         if type(choice) is Play:
-            if (
-                choice._origin == state._serial  # made by the state's legal actions
-                and type(choice._player) is int
-                and choice._player == seat
-                and listed(choice, offered)  # and not changed since
-            ):
-                return choice
+            if _origin_of(choice) == state._serial:  # made by the state's legal actions
+                owner = _player_of(choice)
+                if type(owner) is int and owner == seat and listed(choice, offered):
+                    return choice  # and not changed since (`listed`)
         elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
             return choice
         return resolve(seat, player, choice, offered, state)
@@ -222,8 +220,14 @@ class Referee:
 
 
 def _raised(seat: int, player: Player, error: Exception) -> PlayerError:
-    """The `PlayerError` of *seat*'s *player* raising *error* while deciding."""
-    return PlayerError(seat, player, None, problem=f"raised {short_repr(error)}")
+    """The `PlayerError` of *seat*'s *player* raising *error* while deciding.
+
+    Its cause is *error*, set here: compiled by mypyc, ``raise ... from error``
+    raises without setting the cause.
+    """
+    problem = PlayerError(seat, player, None, problem=f"raised {short_repr(error)}")
+    problem.__cause__ = error
+    return problem
 
 
 def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
@@ -241,7 +245,8 @@ def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
     """
     if type(offered) is not Actions:
         return tuple(
-            (a._player, a._mask) if type(a) is Play else (a, a.player) for a in offered
+            (_player_of(a), _mask_of(a)) if type(a) is Play else (a, _seat_of(a))
+            for a in offered
         )
     printed = _ACTION_FIELDS(offered)
     masks = offered._masks
@@ -261,6 +266,14 @@ def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
 
 _ACTION_FIELDS: Final = operator.attrgetter(*Actions.__slots__)
 _new: Final = object.__new__
+
+# What a bot returned or was handed, read untyped (`typing.Any`): compiled by mypyc, a
+# read typed `int` checks its value's type and raises `TypeError`, where the referee
+# must answer a look-alike (a forged ``Pass`` whose player is ``1.0``) as Python does.
+_origin_of: Final = operator.attrgetter("_origin")
+_player_of: Final = operator.attrgetter("_player")
+_mask_of: Final = operator.attrgetter("_mask")
+_seat_of: Final = operator.attrgetter("player")
 
 
 def changed(
@@ -317,7 +330,7 @@ def listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
     """
     if type(offered) is not Actions:
         return play in offered  # the offer's plays are fingerprinted unchanged
-    mask = play._mask
+    mask = _mask_of(play)  # untyped, as Python reads it: the bot may have set it
     if not mask & (mask - 1) and mask & offered._singles:
         return True
     return mask in offered._masks
@@ -345,13 +358,10 @@ def resolve(
         >>> resolve(0, None, Play(player=0, cards="3s"), state.legal_actions(), state)
         Play(player=0, cards=Hand.parse('3s'))
     """
-    if (
-        (type(choice) is Play or type(choice) is Pass)
-        and type(choice.player) is int
-        and choice.player == seat
-        and _offers(offered, choice, state)
-    ):
-        return choice
+    if type(choice) is Play or type(choice) is Pass:
+        owner = _seat_of(choice)  # untyped: a forged action's player may be anything
+        if type(owner) is int and owner == seat and _offers(offered, choice, state):
+            return choice
     raise PlayerError(seat, player, choice, offered)
 
 
