@@ -30,7 +30,7 @@ import operator
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from tienlen._checks import short_repr
 from tienlen.actions import PASSES, Actions, make_play
@@ -173,8 +173,9 @@ class Referee:
             except Exception as error:
                 raise _raised(seat, player, error) from error
         if type(choice) is Play:
-            if _origin_of(choice) == state._serial:  # made by the state's legal actions
-                owner = _player_of(choice)
+            play: Any = choice  # read untyped (see `resolve`)
+            if play._origin == state._serial:  # made by the state's legal actions
+                owner = play._player
                 if type(owner) is int and owner == seat and listed(choice, offered):
                     return choice  # and not changed since (`listed`)
         elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
@@ -244,10 +245,14 @@ def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
         True
     """
     if type(offered) is not Actions:
-        return tuple(
-            (_player_of(a), _mask_of(a)) if type(a) is Play else (a, _seat_of(a))
-            for a in offered
-        )
+        items: list[object] = []
+        for action in offered:
+            fields: Any = action  # read untyped (see `resolve`): the bot may set them
+            if type(action) is Play:
+                items.append((fields._player, fields._mask))
+            else:
+                items.append((action, fields.player))
+        return tuple(items)
     printed = _ACTION_FIELDS(offered)
     masks = offered._masks
     if type(masks) is Leads:
@@ -266,14 +271,6 @@ def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
 
 _ACTION_FIELDS: Final = operator.attrgetter(*Actions.__slots__)
 _new: Final = object.__new__
-
-# What a bot returned or was handed, read untyped (`typing.Any`): compiled by mypyc, a
-# read typed `int` checks its value's type and raises `TypeError`, where the referee
-# must answer a look-alike (a forged ``Pass`` whose player is ``1.0``) as Python does.
-_origin_of: Final = operator.attrgetter("_origin")
-_player_of: Final = operator.attrgetter("_player")
-_mask_of: Final = operator.attrgetter("_mask")
-_seat_of: Final = operator.attrgetter("player")
 
 
 def changed(
@@ -330,7 +327,8 @@ def listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
     """
     if type(offered) is not Actions:
         return play in offered  # the offer's plays are fingerprinted unchanged
-    mask = _mask_of(play)  # untyped, as Python reads it: the bot may have set it
+    fields: Any = play  # read untyped (see `resolve`): the bot may have set its mask
+    mask = fields._mask
     if not mask & (mask - 1) and mask & offered._singles:
         return True
     return mask in offered._masks
@@ -359,7 +357,11 @@ def resolve(
         Play(player=0, cards=Hand.parse('3s'))
     """
     if type(choice) is Play or type(choice) is Pass:
-        owner = _seat_of(choice)  # untyped: a forged action's player may be anything
+        # Read through `Any`: compiled by mypyc, reading a field typed `int` checks
+        # its type and raises `TypeError`, where a forged action (a `Pass` whose
+        # player is ``1.0``) must be refused as Python refuses it, a `PlayerError`.
+        action: Any = choice
+        owner = action.player
         if type(owner) is int and owner == seat and _offers(offered, choice, state):
             return choice
     raise PlayerError(seat, player, choice, offered)

@@ -16,7 +16,6 @@ Example:
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -40,9 +39,12 @@ __all__ = [
     "seat_view",
 ]
 
-GameView = tuple[object, int, object, bool, bool]
+GameView = tuple[object, ...]
 """What every seat sees alike for a whole game: rules, players, direction, and the
-setup's ``first_game`` and ``after_instant_win`` (`game_view`)."""
+setup's ``first_game`` and ``after_instant_win`` (`game_view`).
+
+Of any length to the type checker: compiled by mypyc, a tuple type of fixed length is
+a C structure, built into a new tuple at every `seat_view`."""
 
 SeatView = tuple[Any, ...]
 """One seat's view of one state, as a flat tuple read by index (`seat_view`)."""
@@ -98,15 +100,6 @@ def card_counts(state: GameState) -> tuple[int, ...]:
     return tuple(mask.bit_count() for mask in state._masks)
 
 
-_log_of: Final[Callable[[GameState], object]] = operator.attrgetter("_log")
-"""*state*'s record of actions (``GameState._log``), read as an `object`.
-
-Not ``state._log``: that expression has the type `tienlen.engine.state.Log`, a tuple
-alias that contains itself, and mypy 2.4.1's mypyc recurses without end mapping such
-a type to a C type and crashes (segfault; python/mypy#15092). The view only passes
-the record on (`unwound`, `_played` read it as it is)."""
-
-
 def seat_view(
     state: GameState, seat: int, counts: tuple[int, ...], game: GameView
 ) -> SeatView:
@@ -123,6 +116,7 @@ def seat_view(
         >>> str(FIELDS["hand"](view)), FIELDS["must_include"](view)
         ('3s 7h', Card.parse('3s'))
     """
+    untyped: Any = state  # for `GameState._log` (see below)
     to_act = state.to_act
     top = state._top
     last = state.last_player
@@ -143,7 +137,10 @@ def seat_view(
         state.required if acting else 0,
         state.may_decline if acting else False,
         acting and top != 0 and seat == last,
-        _log_of(state),
+        # Not ``state._log``: its type, `tienlen.engine.state.Log`, is a tuple alias
+        # that holds itself, and mypyc (mypy 2.4.1) recurses without end turning it
+        # into a C type and crashes (python/mypy#15092). The view passes it on.
+        untyped._log,
         game,
     )
 
