@@ -36,10 +36,10 @@ COMPILED_MODULES = (
     "engine/rulebook.py",
     "engine/positions.py",
     "engine/keys.py",
-    # reads the state's log untyped (`_log_of`): mypyc crashes on its recursive type
+    # reads the state's log through `Any`: mypyc crashes on its recursive type `Log`
     "engine/view.py",
-    # reads what a bot returned untyped (a read typed `int` checks the type, compiled)
-    # and sets its PlayerError's cause by hand: mypyc ignores `raise ... from error`
+    # reads what a bot returned through `Any` (compiled, a read typed `int` checks the
+    # type) and sets its PlayerError's cause by hand (mypyc ignores `raise ... from`)
     "engine/referee.py",
 )
 """The modules of `PACKAGE` that mypyc compiles: every module of ``engine/`` that
