@@ -39,6 +39,10 @@ COMPILED_MODULES = (
     "engine/state.py",
     "engine/successor.py",
     "engine/actions.py",
+    "engine/view.py",
+    # reads what a bot returned through `Any` (compiled, a read typed `int` checks the
+    # type) and sets its PlayerError's cause by hand (mypyc ignores `raise ... from`)
+    "engine/referee.py",
 )
 """The modules of `PACKAGE` that mypyc compiles: every module of ``engine/`` that
 compiles and behaves the same compiled; the rest stay Python. ``tests/test_compiled.py``
@@ -49,15 +53,6 @@ PURE_ENGINE_MODULES: tuple[str, ...] = (
     # public `BaseRules.classify`, `beats` and `legal_plays` (bound by `_as_method`):
     # compiled, help() and the doc-example check find no documentation
     "engine/classification.py",
-    # The referee reads objects a bot made: compiled, a read typed `int` checks the
-    # type, so a `Pass` whose player is 1.0 raises TypeError where the referee must
-    # raise PlayerError (tests/sim/test_sim_faults.py, pass-as-float); and
-    # `raise PlayerError(...) from error` left `__cause__` None (22 tests of
-    # tests/sim), which setting the cause by hand in `_raised` fixed
-    "engine/referee.py",
-    # mypy 2.4.1's mypyc crashes (segfault, no message) compiling `seat_view`; it
-    # compiles with the `state` parameter typed `Any` (not done: it loses the check)
-    "engine/view.py",
 )
 """Modules of ``engine/`` left pure on purpose, each with its reason in a comment."""
 EXTRA_PACKAGES = ("rl", "server")

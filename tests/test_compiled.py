@@ -41,11 +41,13 @@ from tienlen.engine import (
     kinds,
     movegen,
     positions,
+    referee,
     rulebook,
     shapes,
     state,
     successor,
     turns,
+    view,
 )
 from tienlen.engine.movegen import Tables
 
@@ -63,6 +65,8 @@ CORE: tuple[ModuleType, ...] = (
     state,
     successor,
     actions,
+    view,
+    referee,
 )
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 

@@ -30,7 +30,7 @@ import operator
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from tienlen._checks import short_repr
 from tienlen.actions import PASSES, Actions, make_play
@@ -162,6 +162,7 @@ class Referee:
         seen = _new(Observation)  # `tienlen.players.observe`, inlined: the hot path
         seen.__dict__["_view"] = seat_view(state, seat, counts, self._game)
         player = self._players[seat]
+        choice: object  # whatever the bot returned: read untyped until checked
         if type(offered) is not Actions:  # a jump-in offer (rare)
             choice = self.decide(seat, seen, offered)
         elif not self._trusted[seat]:
@@ -173,13 +174,11 @@ class Referee:
             except Exception as error:
                 raise _raised(seat, player, error) from error
         if type(choice) is Play:
-            if (
-                choice._origin == state._serial  # made by the state's legal actions
-                and type(choice._player) is int
-                and choice._player == seat
-                and listed(choice, offered)  # and not changed since
-            ):
-                return choice
+            play: Any = choice  # read untyped (see `resolve`)
+            if play._origin == state._serial:  # made by the state's legal actions
+                owner = play._player
+                if type(owner) is int and owner == seat and listed(choice, offered):
+                    return choice  # and not changed since (`listed`)
         elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
             return choice
         return resolve(seat, player, choice, offered, state)
@@ -223,8 +222,14 @@ class Referee:
 
 
 def _raised(seat: int, player: Player, error: Exception) -> PlayerError:
-    """The `PlayerError` of *seat*'s *player* raising *error* while deciding."""
-    return PlayerError(seat, player, None, problem=f"raised {short_repr(error)}")
+    """The `PlayerError` of *seat*'s *player* raising *error* while deciding.
+
+    Its cause is *error*, set here: compiled by mypyc, ``raise ... from error``
+    raises without setting the cause.
+    """
+    problem = PlayerError(seat, player, None, problem=f"raised {short_repr(error)}")
+    problem.__cause__ = error
+    return problem
 
 
 def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
@@ -241,9 +246,14 @@ def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
         True
     """
     if type(offered) is not Actions:
-        return tuple(
-            (a._player, a._mask) if type(a) is Play else (a, a.player) for a in offered
-        )
+        items: list[object] = []
+        for action in offered:
+            fields: Any = action  # read untyped (see `resolve`): the bot may set them
+            if type(action) is Play:
+                items.append((fields._player, fields._mask))
+            else:
+                items.append((action, fields.player))
+        return tuple(items)
     printed = _ACTION_FIELDS(offered)
     masks = offered._masks
     if type(masks) is Leads:
@@ -318,7 +328,8 @@ def listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
     """
     if type(offered) is not Actions:
         return play in offered  # the offer's plays are fingerprinted unchanged
-    mask = play._mask
+    fields: Any = play  # read untyped (see `resolve`): the bot may have set its mask
+    mask = fields._mask
     if not mask & (mask - 1) and mask & offered._singles:
         return True
     return mask in offered._masks
@@ -346,13 +357,14 @@ def resolve(
         >>> resolve(0, None, Play(player=0, cards="3s"), state.legal_actions(), state)
         Play(player=0, cards=Hand.parse('3s'))
     """
-    if (
-        (type(choice) is Play or type(choice) is Pass)
-        and type(choice.player) is int
-        and choice.player == seat
-        and _offers(offered, choice, state)
-    ):
-        return choice
+    if type(choice) is Play or type(choice) is Pass:
+        # Read through `Any`: compiled by mypyc, reading a field typed `int` checks
+        # its type and raises `TypeError`, where a forged action (a `Pass` whose
+        # player is ``1.0``) must be refused as Python refuses it, a `PlayerError`.
+        action: Any = choice
+        owner = action.player
+        if type(owner) is int and owner == seat and _offers(offered, choice, state):
+            return choice
     raise PlayerError(seat, player, choice, offered)
 
 

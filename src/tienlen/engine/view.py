@@ -39,9 +39,12 @@ __all__ = [
     "seat_view",
 ]
 
-GameView = tuple[object, int, object, bool, bool]
+GameView = tuple[object, ...]
 """What every seat sees alike for a whole game: rules, players, direction, and the
-setup's ``first_game`` and ``after_instant_win`` (`game_view`)."""
+setup's ``first_game`` and ``after_instant_win`` (`game_view`).
+
+Of any length to the type checker: compiled by mypyc, a tuple type of fixed length is
+a C structure, built into a new tuple at every `seat_view`."""
 
 SeatView = tuple[Any, ...]
 """One seat's view of one state, as a flat tuple read by index (`seat_view`)."""
