@@ -36,6 +36,7 @@ COMPILED_MODULES = (
     "engine/rulebook.py",
     "engine/positions.py",
     "engine/keys.py",
+    "engine/classification.py",
 )
 """The modules of `PACKAGE` that mypyc compiles: every module of ``engine/`` that
 compiles and behaves the same compiled; the rest stay Python. ``tests/test_compiled.py``
@@ -43,10 +44,6 @@ checks that every engine module is here or in `PURE_ENGINE_MODULES`."""
 PURE_ENGINE_MODULES: tuple[str, ...] = (
     "engine/state.py",  # GameState is an attrs class: mypyc compiles no attrs class
     "engine/successor.py",  # its draft is a subclass of that attrs class
-    # mypyc drops the docstrings of the functions it compiles, and these are the
-    # public `BaseRules.classify`, `beats` and `legal_plays` (bound by `_as_method`):
-    # compiled, help() and the doc-example check find no documentation
-    "engine/classification.py",
     # `Actions` subclasses collections.abc.Sequence: mypyc builds the class without
     # ABCMeta's set-up, so it shares Sequence's ABC registry (_abc_impl) and
     # isinstance([], Actions) is True (players and bots test for Actions so)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator, Sequence
-from functools import cached_property
 from itertools import chain, repeat
 from typing import Final, Never, NoReturn, overload
 
@@ -19,7 +18,7 @@ import attrs
 from tienlen.cards import DECK, Card, Rank, cards_of
 from tienlen.engine.bits import LOW_HALF, RANKS
 from tienlen.engine.kinds import KINDS
-from tienlen.engine.movegen import Leads, Tables
+from tienlen.engine.movegen import Leads
 from tienlen.engine.shapes import STRUCTURES, structural_key
 from tienlen.errors import InvalidComboError, InvalidRulesError
 
@@ -214,7 +213,9 @@ class Combo:
             msg = f"mask {self._mask:#x} and key {self._key:#x} do not describe one combination"
             raise InvalidComboError(msg)
 
-    @cached_property
+    # Not a cached property: attrs would give the class a `__getattr__` for it, which
+    # slows every attribute read of every combination (the engine's `_mask`, `_key`).
+    @property
     def cards(self) -> tuple[Card, ...]:
         """The cards in ascending order.
 
@@ -410,6 +411,9 @@ _COMBOS: Final = _Combos(
 )
 _combo_of: Final = _COMBOS.__getitem__
 """The combination of a trusted play's mask: interned if a set, else built."""
+BY_MASK: dict[int, Combo] = _COMBOS
+"""``BY_MASK[mask]``: the combination of a play's mask, interned if a set, else built
+(engine-level: the mask must be a combination's)."""
 _RUNS_AT_ONCE: Final = 64
 """How many runs `_built_in_steps` builds per step."""
 
@@ -447,7 +451,7 @@ class Plays(Sequence[Combo]):
 
     _base: int
     """The key base (shape code ``<< 6``) of every play when all are runs of one
-    shape (`answers`), else 0: a run's key is the base plus its top card."""
+    shape (`tienlen.engine.classification.answers`), else 0: a run's key is the base plus its top card."""
 
     def __init__(self, masks: Sequence[int]) -> None:
         self._masks = masks
@@ -547,25 +551,3 @@ class Plays(Sequence[Combo]):
         shown = ", ".join(repr(str(play)) for play in self[:5])
         more = ", ..." if len(self) > 5 else ""
         return f"<Plays ({len(self)}): [{shown}{more}]>"
-
-
-def answers(masks: Sequence[int], top: int, tables: Tables) -> Plays:
-    """The plays *masks* that beat the combination keyed *top* under *tables* (engine-level).
-
-    When *top* is a run that no bomb beats (RULES §1.3), every play has its shape, and
-    each play's key is the shape's plus the play's top card: none is recomputed.
-
-    Example:
-        >>> from tienlen import CLASSIC, Hand, classify
-        >>> top = classify("3s 4s 5s")
-        >>> hand = Hand.parse("4d 5h 6c 7c")
-        >>> plays = answers(CLASSIC._compiled.plays(hand.mask, top.key), top.key, CLASSIC._compiled)
-        >>> [(str(play), play.key == classify(str(play)).key) for play in plays]
-        [('4d 5h 6c', True), ('5h 6c 7c', True)]
-    """
-    plays = _new(Plays)  # `Plays(masks)`, inlined: every answer to a top
-    plays._masks = masks
-    plays._base = 0
-    if top >> 12 in _SEQUENCE_KINDS and top not in tables.bombers:
-        plays._base = top >> 6 << 6
-    return plays
