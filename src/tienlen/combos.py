@@ -451,7 +451,8 @@ class Plays(Sequence[Combo]):
 
     _base: int
     """The key base (shape code ``<< 6``) of every play when all are runs of one
-    shape (`tienlen.engine.classification.answers`), else 0: a run's key is the base plus its top card."""
+    shape (`tienlen.engine.classification.answers`), else 0: a run's key is the base
+    plus its top card."""
 
     def __init__(self, masks: Sequence[int]) -> None:
         self._masks = masks

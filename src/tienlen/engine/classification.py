@@ -46,7 +46,6 @@ MAX_VERDICTS = 1 << 16  # not Final: mypyc would inline it, and tests lower it
 _LOW_HALF: Final = _bits.LOW_HALF
 _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 """Every card of two decks: no mask exceeds it."""
-_CARD: Final = Card
 _HAND: Final = Hand
 _COMBO: Final = Combo
 _new: Final = object.__new__
@@ -107,7 +106,15 @@ def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
     """
     kind = type(cards)
     if kind is tuple or kind is list:  # parsed cards: the hot path
-        mask = _mask_of_listed(rules, cast("Sequence[object]", cards))
+        listed = cast("Sequence[Card]", cards)
+        mask = 0
+        try:
+            for card in listed:
+                mask |= card.mask
+        except AttributeError:
+            raise TypeError(not_cards(cards)) from None
+        if mask.bit_count() != len(listed):
+            mask = rules._multiset(tuple(listed), None)
     elif kind is _HAND or kind is _COMBO:  # already a mask
         mask = cast("Hand | Combo", cards)._mask
         if mask > _LOW_HALF and rules._classifier.one_deck:
@@ -123,22 +130,6 @@ def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
     _set_mask(combo, mask)
     _set_key(combo, key)
     return combo
-
-
-def _mask_of_listed(rules: BaseRules, cards: Sequence[object]) -> int:
-    """The mask of a tuple or list of cards; anything else in it takes the general path."""
-    mask = 0
-    twice = False
-    for card in cards:
-        if type(card) is not _CARD:  # the general path raises what it must
-            return rules._mask_of_any(cast("list[Card]", cards))
-        bit = card.mask
-        if mask & bit:
-            twice = True
-        mask |= bit
-    if twice:
-        return rules._multiset(tuple(cast("list[Card]", cards)), None)
-    return mask
 
 
 def beats(rules: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
@@ -174,6 +165,12 @@ def beats_any(
         >>> beats_any(CLASSIC, "5s 5c 5d 5h", classify("2h"))
         True
     """
+    if type(play) is _COMBO and type(top) is _COMBO:  # `beats`, inlined
+        book: Classifier = rules._classifier
+        verdict = book.verdicts.get(play._key << 16 | top._key)
+        if verdict is None or (play._mask | top._mask) > book.mask_limit:
+            return judge(rules, play, top)
+        return verdict
     challenger = play if type(play) is _COMBO else as_combo(play, rules)
     incumbent = top if type(top) is _COMBO else as_combo(top, rules)
     return beats(rules, challenger, incumbent)
