@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator, Sequence
-from itertools import chain, repeat
+from itertools import chain
 from typing import Final, Never, NoReturn, overload
 
 import attrs
@@ -418,19 +418,11 @@ _RUNS_AT_ONCE: Final = 64
 """How many runs `_built_in_steps` builds per step."""
 
 
-def _built(runs: list[int], keys: list[int]) -> list[Combo]:
-    """The runs as `Combo`s with their *keys* known, built with C-level loops."""
-    combos = list(map(_new, repeat(Combo, len(runs))))
-    any(map(_set_mask, combos, runs))
-    any(map(_set_key, combos, keys))
-    return combos
-
-
 def _built_in_steps(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
-    """`_built`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
+    """`run_combos`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
     for start in range(0, len(runs), _RUNS_AT_ONCE):
         stop = start + _RUNS_AT_ONCE
-        yield _built(runs[start:stop], keys[start:stop])
+        yield run_combos(runs[start:stop], keys[start:stop])
 
 
 class Plays(Sequence[Combo]):
@@ -496,11 +488,8 @@ class Plays(Sequence[Combo]):
         masks = self._masks
         if type(masks) is Leads:  # listed now: too many plays raise here
             sets, runs, keys = masks.keyed()
-            if len(runs) <= _RUNS_AT_ONCE:  # `_built`, inlined (every lead iterated)
-                combos = list(map(_new, repeat(Combo, len(runs))))
-                any(map(_set_mask, combos, runs))
-                any(map(_set_key, combos, keys))
-                return chain(map(_combo_of, sets), combos)
+            if len(runs) <= _RUNS_AT_ONCE:
+                return chain(map(_combo_of, sets), run_combos(runs, keys))
             built = chain.from_iterable(_built_in_steps(runs, keys))
             return chain(map(_combo_of, sets), built)
         if self._base and masks:  # runs of one shape: keys from their top cards
@@ -508,7 +497,7 @@ class Plays(Sequence[Combo]):
             runs = list(masks)
             keys = [base | (run & LOW_HALF).bit_length() - 1 for run in runs]
             if len(runs) <= _RUNS_AT_ONCE:
-                return iter(_built(runs, keys))
+                return iter(run_combos(runs, keys))
             return chain.from_iterable(_built_in_steps(runs, keys))
         return map(_combo_of, masks)
 
@@ -552,3 +541,8 @@ class Plays(Sequence[Combo]):
         shown = ", ".join(repr(str(play)) for play in self[:5])
         more = ", ..." if len(self) > 5 else ""
         return f"<Plays ({len(self)}): [{shown}{more}]>"
+
+
+# The engine builds the combinations of runs (`Plays`' iteration): it imports this
+# module, so it is imported once this module's names exist.
+from tienlen.engine.classification import run_combos  # noqa: E402
