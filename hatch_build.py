@@ -43,16 +43,13 @@ COMPILED_MODULES = (
     # reads what a bot returned through `Any` (compiled, a read typed `int` checks the
     # type) and sets its PlayerError's cause by hand (mypyc ignores `raise ... from`)
     "engine/referee.py",
+    "engine/classification.py",
 )
 """The modules of `PACKAGE` that mypyc compiles: every module of ``engine/`` that
 compiles and behaves the same compiled; the rest stay Python. ``tests/test_compiled.py``
 checks that every engine module is here or in `PURE_ENGINE_MODULES`."""
 PURE_ENGINE_MODULES: tuple[str, ...] = (
     "engine/setups.py",  # GameSetup is an attrs class: mypyc compiles no attrs class
-    # mypyc drops the docstrings of the functions it compiles, and these are the
-    # public `BaseRules.classify`, `beats` and `legal_plays` (bound by `_as_method`):
-    # compiled, help() and the doc-example check find no documentation
-    "engine/classification.py",
 )
 """Modules of ``engine/`` left pure on purpose, each with its reason in a comment."""
 EXTRA_PACKAGES = ("rl", "server")

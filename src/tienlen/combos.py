@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterator, Sequence
-from functools import cached_property
-from itertools import chain, repeat
+from itertools import chain
 from typing import Final, Never, NoReturn, overload
 
 import attrs
@@ -19,7 +18,7 @@ import attrs
 from tienlen.cards import DECK, Card, Rank, cards_of
 from tienlen.engine.bits import LOW_HALF, RANKS
 from tienlen.engine.kinds import KINDS
-from tienlen.engine.movegen import Leads, Tables
+from tienlen.engine.movegen import Leads
 from tienlen.engine.shapes import STRUCTURES, structural_key
 from tienlen.errors import InvalidComboError, InvalidRulesError
 
@@ -214,7 +213,9 @@ class Combo:
             msg = f"mask {self._mask:#x} and key {self._key:#x} do not describe one combination"
             raise InvalidComboError(msg)
 
-    @cached_property
+    # Not a cached property: attrs would give the class a `__getattr__` for it, which
+    # slows every attribute read of every combination (the engine's `_mask`, `_key`).
+    @property
     def cards(self) -> tuple[Card, ...]:
         """The cards in ascending order.
 
@@ -410,23 +411,18 @@ _COMBOS: Final = _Combos(
 )
 _combo_of: Final = _COMBOS.__getitem__
 """The combination of a trusted play's mask: interned if a set, else built."""
+BY_MASK: dict[int, Combo] = _COMBOS
+"""``BY_MASK[mask]``: the combination of a play's mask, interned if a set, else built
+(engine-level: the mask must be a combination's)."""
 _RUNS_AT_ONCE: Final = 64
 """How many runs `_built_in_steps` builds per step."""
 
 
-def _built(runs: list[int], keys: list[int]) -> list[Combo]:
-    """The runs as `Combo`s with their *keys* known, built with C-level loops."""
-    combos = list(map(_new, repeat(Combo, len(runs))))
-    any(map(_set_mask, combos, runs))
-    any(map(_set_key, combos, keys))
-    return combos
-
-
 def _built_in_steps(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
-    """`_built`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
+    """`run_combos`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
     for start in range(0, len(runs), _RUNS_AT_ONCE):
         stop = start + _RUNS_AT_ONCE
-        yield _built(runs[start:stop], keys[start:stop])
+        yield run_combos(runs[start:stop], keys[start:stop])
 
 
 class Plays(Sequence[Combo]):
@@ -447,7 +443,8 @@ class Plays(Sequence[Combo]):
 
     _base: int
     """The key base (shape code ``<< 6``) of every play when all are runs of one
-    shape (`answers`), else 0: a run's key is the base plus its top card."""
+    shape (`tienlen.engine.classification.answers`), else 0: a run's key is the base
+    plus its top card."""
 
     def __init__(self, masks: Sequence[int]) -> None:
         self._masks = masks
@@ -491,11 +488,8 @@ class Plays(Sequence[Combo]):
         masks = self._masks
         if type(masks) is Leads:  # listed now: too many plays raise here
             sets, runs, keys = masks.keyed()
-            if len(runs) <= _RUNS_AT_ONCE:  # `_built`, inlined (every lead iterated)
-                combos = list(map(_new, repeat(Combo, len(runs))))
-                any(map(_set_mask, combos, runs))
-                any(map(_set_key, combos, keys))
-                return chain(map(_combo_of, sets), combos)
+            if len(runs) <= _RUNS_AT_ONCE:
+                return chain(map(_combo_of, sets), run_combos(runs, keys))
             built = chain.from_iterable(_built_in_steps(runs, keys))
             return chain(map(_combo_of, sets), built)
         if self._base and masks:  # runs of one shape: keys from their top cards
@@ -503,7 +497,7 @@ class Plays(Sequence[Combo]):
             runs = list(masks)
             keys = [base | (run & LOW_HALF).bit_length() - 1 for run in runs]
             if len(runs) <= _RUNS_AT_ONCE:
-                return iter(_built(runs, keys))
+                return iter(run_combos(runs, keys))
             return chain.from_iterable(_built_in_steps(runs, keys))
         return map(_combo_of, masks)
 
@@ -549,23 +543,6 @@ class Plays(Sequence[Combo]):
         return f"<Plays ({len(self)}): [{shown}{more}]>"
 
 
-def answers(masks: Sequence[int], top: int, tables: Tables) -> Plays:
-    """The plays *masks* that beat the combination keyed *top* under *tables* (engine-level).
-
-    When *top* is a run that no bomb beats (RULES §1.3), every play has its shape, and
-    each play's key is the shape's plus the play's top card: none is recomputed.
-
-    Example:
-        >>> from tienlen import CLASSIC, Hand, classify
-        >>> top = classify("3s 4s 5s")
-        >>> hand = Hand.parse("4d 5h 6c 7c")
-        >>> plays = answers(CLASSIC._compiled.plays(hand.mask, top.key), top.key, CLASSIC._compiled)
-        >>> [(str(play), play.key == classify(str(play)).key) for play in plays]
-        [('4d 5h 6c', True), ('5h 6c 7c', True)]
-    """
-    plays = _new(Plays)  # `Plays(masks)`, inlined: every answer to a top
-    plays._masks = masks
-    plays._base = 0
-    if top >> 12 in _SEQUENCE_KINDS and top not in tables.bombers:
-        plays._base = top >> 6 << 6
-    return plays
+# The engine builds the combinations of runs (`Plays`' iteration): it imports this
+# module, so it is imported once this module's names exist.
+from tienlen.engine.classification import run_combos  # noqa: E402

@@ -448,36 +448,19 @@ def test_legal_actions_are_what_is_legal_accepts(table: BaseRules, seed: int) ->
     assert state.result is not None
 
 
-# -- the engine's functions as the rule set's methods -------------------------------------
+# -- the rule set's methods, one call into the engine --------------------------------------
 
 
-def test_compiled_engine_functions_still_bind_as_methods() -> None:
-    """`BaseRules.classify`/`beats`/`legal_plays` bind even when the engine is compiled.
+def test_the_methods_answer_as_the_engine_and_remember() -> None:
+    """`BaseRules.beats` is one call into `engine.classification.beats` (compiled or not).
 
-    A mypyc function does not bind to an instance; `_as_method` wraps anything that is
-    not a plain Python function (here a `functools.partial`, which does not bind either).
+    Two copies of a card in each five of a kind: the two-deck mask limit lets them
+    through, and each verdict is remembered once.
     """
-    import functools  # noqa: PLC0415
-
     from tienlen.engine import classification  # noqa: PLC0415
-    from tienlen.rules.base import _as_method  # noqa: PLC0415
 
-    assert _as_method(classification.beats) is classification.beats
-
-    class Table:
-        """What `beats` reads of a rule set, with `beats` bound through `_as_method`."""
-
-        beats = _as_method(functools.partial(classification.beats))
-
-        def __init__(self) -> None:
-            self._verdicts: dict[int, bool] = {}
-            self._mask_limit = PLAIN._mask_limit
-            self._valid = PLAIN._valid
-            self._bombers = PLAIN._bombers
-            self.suited_straights = False
-
-    table = Table()
+    rules = attrs.evolve(PLAIN)  # the same settings, an empty memo
     high, low = _of("8s 8s 8c 8d 8h"), _of("7s 7s 7c 7d 7h")
-    assert table.beats(high, low) is True  # type: ignore[call-arg]  # bound by the wrapper
-    assert table.beats(low, high) is False  # type: ignore[call-arg]  # bound by the wrapper
-    assert len(table._verdicts) == 2
+    assert rules.beats(high, low) is classification.beats(rules, high, low) is True
+    assert rules.beats(low, high) is classification.beats(rules, low, high) is False
+    assert len(rules._verdicts) == 2

@@ -1,6 +1,6 @@
 """`BaseRules.beats` remembers its answers by key pair; the memo never changes one.
 
-The rule of `beats` lives in one place (`BaseRules._judge`, RULES §1.3, the bomb
+The rule of `beats` lives in one place (`engine.classification.judge`, RULES §1.3, the bomb
 table, §12.2 for suited straights); the memo in front of it only saves the work.
 """
 
@@ -25,7 +25,7 @@ def test_asking_twice_gives_the_first_answer(
     pairs = [(data.draw(combos(rules)), data.draw(combos(rules))) for _ in range(6)]
     first = [rules.beats(a, b) for a, b in pairs]
     assert [rules.beats(a, b) for a, b in pairs] == first
-    assert [fresh._judge(a, b) for a, b in pairs] == first
+    assert [classification.judge(fresh, a, b) for a, b in pairs] == first
 
 
 def test_suited_straights_are_judged_by_their_suits_every_time() -> None:

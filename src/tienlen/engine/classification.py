@@ -1,90 +1,147 @@
 """The rule set's hot answers on combinations: classify, beats, legal plays (RULES §1.2–§1.3).
 
-`tienlen.rules.BaseRules` binds these functions as its methods ``classify``,
-``beats`` and ``legal_plays``: they read the masks and keys of `tienlen.Combo` and
-`tienlen.Hand` objects directly, which only the engine may, so the commonest calls
-pay no property lookups. Everything else they need is the rule set's compiled
-`tienlen.engine.movegen.Tables` and its remembered verdicts.
+`tienlen.rules.BaseRules` documents ``classify``, ``beats`` and ``legal_plays`` as
+Python methods, each one call into the function of the same name here, and so do
+`tienlen.classify`, `tienlen.beats` and `tienlen.legal_plays` for a `BaseRules`: the
+work (the cards' mask, its key, the remembered verdicts, the move generator) runs
+here, compiled in the compiled build. The functions read the masks and keys of
+`tienlen.Combo` and `tienlen.Hand` objects directly, which only the engine may, and
+what the rule set compiled for them from one `Classifier`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import types
+from collections.abc import Iterable, Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING, Final
 
-from tienlen.cards import Card, Hand
-from tienlen.combos import Combo, Plays, answers
+from tienlen.cards import Card, Hand, as_cards
+from tienlen.combos import BY_MASK, Combo, Plays
 from tienlen.engine import bits as _bits
-from tienlen.engine.kinds import STRAIGHT
+from tienlen.engine.kinds import KINDS, STRAIGHT
+from tienlen.engine.movegen import Tables
 from tienlen.engine.shapes import structural_key
+from tienlen.errors import InvalidComboError
 
 if TYPE_CHECKING:
+    from tienlen.rules import RuleSet
     from tienlen.rules.base import BaseRules
 
 __all__ = [
     "MAX_VERDICTS",
+    "Classifier",
+    "answers",
+    "as_combo",
     "beats",
+    "beats_any",
     "classify",
     "judge",
     "legal_plays",
     "not_cards",
     "not_combos",
+    "run_combos",
     "suits_allow",
 ]
 
-_LOW_HALF: Final = _bits.LOW_HALF
-MAX_VERDICTS: Final = 1 << 16
+MAX_VERDICTS = 1 << 16  # not Final: mypyc would inline it, and tests lower it
 """The most `beats` answers a rule set remembers before it starts afresh."""
-_new_combo: Final = object.__new__
+_LOW_HALF: Final = _bits.LOW_HALF
+_ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
+"""Every card of two decks: no mask exceeds it."""
+_HAND: Final = Hand
+_COMBO: Final = Combo
+_new: Final = object.__new__
 _set_mask: Final = Combo.__dict__["_mask"].__set__
 _set_key: Final = Combo.__dict__["_key"].__set__
+_SEQUENCE_KINDS: Final = sum(1 << code for code, row in KINDS.items() if row.sequence)
+"""Bit *k* set when kind *k* is a sequence (a run: never interned)."""
+_SETS: Final = BY_MASK
 
 
-def classify(self: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
-    """The combination *cards* form under these rules, or ``None`` (RULES §1.2).
-
-    Raises:
-        InvalidCardError: bad card text, or a duplicate card where one deck is in play.
+class Classifier:
+    """What the hot answers of one rule set read, as ints: kept on the rule set.
 
     Example:
-        >>> from tienlen import VIETCONG
-        >>> VIETCONG.classify("7s 7c 7d 7h 8s 8c 8d 8h")
-        <Combo CONSECUTIVE_QUADS '7s 7c 7d 7h 8s 8c 8d 8h'>
+        >>> from tienlen import CLASSIC_TWO_DECKS
+        >>> book = Classifier(CLASSIC_TWO_DECKS._compiled, one_deck=False, suited=False, verdicts={})
+        >>> book.mask_limit.bit_length(), len(book.valid) == len(CLASSIC_TWO_DECKS._compiled.valid_keys)
+        (104, True)
+    """
+
+    __slots__ = (
+        "bombers",
+        "mask_limit",
+        "one_deck",
+        "suited",
+        "tables",
+        "valid",
+        "verdicts",
+    )
+
+    def __init__(
+        self, tables: Tables, *, one_deck: bool, suited: bool, verdicts: dict[int, bool]
+    ) -> None:
+        self.tables = tables
+        """The rule set's compiled move generator."""
+        self.valid: frozenset[int] = tables.valid_keys
+        """The keys of every combination under the rules."""
+        self.bombers: dict[int, tuple[int, ...]] = tables.bombers
+        """The bomb table: each key other shapes beat, to the codes of those shapes."""
+        self.one_deck = one_deck
+        """Whether one deck is in play: a card held twice is refused (RULES §1.1)."""
+        self.mask_limit = _LOW_HALF if one_deck else _ANY_MASK
+        """The largest mask a combination may have: a card held twice exceeds it with
+        one deck, so one comparison refuses duplicates."""
+        self.suited = suited
+        """Whether suits decide between straights (RULES §12.2, `suits_allow`)."""
+        self.verdicts = verdicts
+        """`beats` answers by key pair (``a << 16 | b``), filled as they are asked."""
+
+
+def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
+    """`BaseRules.classify`: the combination *cards* form under *rules*, or ``None``.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> classify(CLASSIC, "7h 7s"), classify(CLASSIC, "7s 8h")
+        (<Combo PAIR '7s 7h'>, None)
     """
     kind = type(cards)
     if kind is tuple or kind is list:  # parsed cards: the hot path
+        listed: Sequence[Card] = cards  # type: ignore[assignment]  # (no `cast` call)
         mask = 0
         try:
-            for card in cards:
-                mask |= card.mask  # type: ignore[union-attr]  # cards is a tuple or list
+            for card in listed:
+                mask |= card.mask
         except AttributeError:
             raise TypeError(not_cards(cards)) from None
-        if mask.bit_count() != len(cards):  # type: ignore[arg-type]
-            mask = self._multiset(tuple(cards), None)  # type: ignore[arg-type]
-    elif kind is Hand or kind is Combo:  # already a mask
-        mask = cards._mask  # type: ignore[union-attr]
-        if mask > _LOW_HALF and self._one_deck:
-            self._duplicate(mask, None)
+        if mask.bit_count() != len(listed):
+            mask = rules._multiset(tuple(listed), None)
+    elif kind is _HAND or kind is _COMBO:  # already a mask
+        held: Hand | Combo = cards  # type: ignore[assignment]  # (no `cast` call)
+        mask = held._mask
+        if mask > _LOW_HALF and rules._classifier.one_deck:
+            rules._duplicate(mask, None)
     else:
-        mask = self._mask_of_any(cards)
+        mask = rules._mask_of_any(cards)
     key = structural_key(mask)
-    if key not in self._valid:
+    if key not in rules._classifier.valid:
         return None
-    combo = _new_combo(Combo)  # `make_combo`, inlined on this hot path
+    if not _SEQUENCE_KINDS >> (key >> 12) & 1:  # a set: its interned combination
+        return _SETS[mask]
+    combo = _new(_COMBO)  # `make_combo`, inlined on this hot path
     _set_mask(combo, mask)
     _set_key(combo, key)
     return combo
 
 
-def beats(self: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
-    """Whether *challenger* may be played on *incumbent* (RULES §1.3 and bomb table).
-
-    Raises:
-        InvalidComboError: either is not a combination under these rules.
+def beats(rules: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
+    """`BaseRules.beats`: whether *challenger* may be played on *incumbent* under *rules*.
 
     Example:
         >>> from tienlen import CLASSIC, classify
-        >>> CLASSIC.beats(classify("5s 5c 5d 5h"), classify("2h"))
+        >>> beats(CLASSIC, classify("5s 5c 5d 5h"), classify("2h"))
         True
     """
     try:
@@ -93,76 +150,187 @@ def beats(self: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
         masks = challenger._mask | incumbent._mask
     except AttributeError:
         raise TypeError(not_combos(challenger, incumbent)) from None
-    verdict = self._verdicts.get(a << 16 | b)  # keys are below 2**16
-    if verdict is None or masks > self._mask_limit:
-        return judge(self, challenger, incumbent)
+    book: Classifier = rules._classifier
+    verdict = book.verdicts.get(a << 16 | b)  # keys are below 2**16
+    if verdict is None or masks > book.mask_limit:
+        return judge(rules, challenger, incumbent)
     return verdict
 
 
+def beats_any(
+    rules: BaseRules,
+    play: Combo | str | Iterable[Card],
+    top: Combo | str | Iterable[Card],
+) -> bool:
+    """`tienlen.beats` under a `BaseRules`: *play* and *top* as combinations or cards.
+
+    Example:
+        >>> from tienlen import CLASSIC, classify
+        >>> beats_any(CLASSIC, "5s 5c 5d 5h", classify("2h"))
+        True
+    """
+    if type(play) is _COMBO and type(top) is _COMBO:  # `beats`, inlined
+        book: Classifier = rules._classifier
+        verdict = book.verdicts.get(play._key << 16 | top._key)
+        if verdict is None or (play._mask | top._mask) > book.mask_limit:
+            return judge(rules, play, top)
+        return verdict
+    challenger = play if type(play) is _COMBO else as_combo(play, rules)
+    incumbent = top if type(top) is _COMBO else as_combo(top, rules)
+    return beats(rules, challenger, incumbent)
+
+
+def as_combo(cards: Combo | str | Iterable[Card], rules: RuleSet) -> Combo:
+    """Classify *cards* strictly: a combination under *rules* or an error.
+
+    Raises:
+        InvalidComboError: the cards form no combination under *rules*.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> as_combo("7h 7s", CLASSIC)
+        <Combo PAIR '7s 7h'>
+    """
+    if isinstance(cards, Combo):
+        return cards
+    parsed = as_cards(cards)
+    combo = rules.classify(parsed)
+    if combo is None:
+        shown = cards if isinstance(cards, str) else " ".join(map(str, parsed))
+        msg = f"{shown!r} is not a combination under {rules.name}"
+        raise InvalidComboError(msg)
+    return combo
+
+
 def judge(rules: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
-    """`beats` worked out from the keys, remembered when the suits cannot matter."""
+    """`beats` worked out from the keys, remembered when the suits cannot matter.
+
+    Example:
+        >>> from tienlen import CLASSIC, classify
+        >>> judge(CLASSIC, classify("3s 3h"), classify("4s 4h"))
+        False
+    """
     a, b = challenger._key, incumbent._key
-    valid = rules._valid
+    book: Classifier = rules._classifier
+    valid = book.valid
     if (
         a not in valid
         or b not in valid
-        or (challenger._mask | incumbent._mask) > rules._mask_limit
+        or (challenger._mask | incumbent._mask) > book.mask_limit
     ):
         rules._refuse(challenger, incumbent)
     if a >> 6 == b >> 6:  # the same shape: the higher top card (RULES §1.3)
         if (a & 63) <= (b & 63):
             verdict = False
-        elif rules.suited_straights:  # RULES §12.2: the suits decide, not the keys
+        elif book.suited:  # RULES §12.2: the suits decide, not the keys
             return suits_allow(challenger._mask, incumbent._mask, b)
         else:
             verdict = True
     else:  # another shape: only through the bomb table
-        shapes = rules._bombers.get(b)
+        shapes = book.bombers.get(b)
         verdict = shapes is not None and a >> 6 in shapes
-    verdicts = rules._verdicts
+    verdicts = book.verdicts
     if len(verdicts) >= MAX_VERDICTS:
         verdicts.clear()
     verdicts[a << 16 | b] = verdict
     return verdict
 
 
-def legal_plays(self: BaseRules, hand: Hand, top: Combo | None = None) -> Plays:
-    """Every distinct combination in *hand* that may be led, or that beats *top*.
-
-    Raises:
-        InvalidCardError: *hand* holds a duplicate card where one deck is in play.
-        InvalidComboError: *top* is not a combination under these rules.
+def legal_plays(rules: BaseRules, hand: Hand, top: Combo | None = None) -> Plays:
+    """`BaseRules.legal_plays`: the combinations of *hand* that may be led, or beat *top*.
 
     Example:
         >>> from tienlen import CLASSIC, Hand, classify
-        >>> [str(p) for p in CLASSIC.legal_plays(Hand.parse("4s 9d 2c"), classify("8h"))]
+        >>> [str(p) for p in legal_plays(CLASSIC, Hand.parse("4s 9d 2c"), classify("8h"))]
         ['9d', '2c']
     """
-    if type(hand) is not Hand:
+    if type(hand) is not _HAND:
         raise TypeError(f"expected a Hand, got {hand!r}")
     mask = hand._mask
-    if mask > self._mask_limit:
-        self._duplicate(mask, None)
+    book: Classifier = rules._classifier
+    if mask > book.mask_limit:
+        rules._duplicate(mask, None)
     if top is None:
-        return Plays(self._compiled.leads(mask))
-    if type(top) is not Combo:
+        plays = _new(Plays)  # `Plays(masks)`, inlined
+        plays._masks = book.tables.leads(mask)
+        plays._base = 0
+        return plays
+    if type(top) is not _COMBO:
         raise TypeError(f"expected a Combo or None, got {top!r}")
     key = top._key
-    if key not in self._valid or top._mask > self._mask_limit:
-        self._invalid(top)
-    plays = self._compiled.plays(mask, key)
-    if self.suited_straights:
-        plays = [play for play in plays if suits_allow(play, top._mask, key)]
-    return answers(plays, key, self._compiled)
+    if key not in book.valid or top._mask > book.mask_limit:
+        rules._invalid(top)
+    masks = book.tables.plays(mask, key)
+    if book.suited:
+        masks = [play for play in masks if suits_allow(play, top._mask, key)]
+    return answers(masks, key, book.tables)
+
+
+def answers(masks: Sequence[int], top: int, tables: Tables) -> Plays:
+    """The plays *masks* that beat the combination keyed *top* under *tables*.
+
+    When *top* is a run that no bomb beats (RULES §1.3), every play has its shape, and
+    each play's key is the shape's plus the play's top card: none is recomputed.
+
+    Example:
+        >>> from tienlen import CLASSIC, Hand, classify
+        >>> top = classify("3s 4s 5s")
+        >>> hand = Hand.parse("4d 5h 6c 7c")
+        >>> plays = answers(CLASSIC._compiled.plays(hand.mask, top.key), top.key, CLASSIC._compiled)
+        >>> [(str(play), play.key == classify(str(play)).key) for play in plays]
+        [('4d 5h 6c', True), ('5h 6c 7c', True)]
+    """
+    plays = _new(Plays)  # `Plays(masks)`, inlined: every answer to a top
+    plays._masks = masks
+    plays._base = 0
+    if _SEQUENCE_KINDS >> (top >> 12) & 1 and top not in tables.bombers:
+        plays._base = top >> 6 << 6
+    return plays
+
+
+def run_combos(runs: list[int], keys: list[int]) -> list[Combo]:
+    """The runs as `Combo`s with their *keys* known (`tienlen.Plays`' iteration).
+
+    Compiled, a loop writes the two fields of each; pure, three C-level maps do, faster
+    than a Python loop would.
+
+    Example:
+        >>> from tienlen import classify
+        >>> run = classify("3s 4s 5h")
+        >>> run_combos([run.mask], [run.key]) == [run]
+        True
+    """
+    if not _COMPILED:
+        built = list(map(_new, repeat(_COMBO, len(runs))))
+        any(map(_set_mask, built, runs))
+        any(map(_set_key, built, keys))
+        return built
+    combos: list[Combo] = []
+    for index in range(len(runs)):
+        combo = _new(_COMBO)
+        object.__setattr__(combo, "_mask", runs[index])
+        object.__setattr__(combo, "_key", keys[index])
+        combos.append(combo)
+    return combos
 
 
 def not_cards(cards: object) -> str:
-    """The message refusing *cards* that are neither card text nor `Card` objects."""
+    """The message refusing *cards* that are neither card text nor `Card` objects.
+
+    Example:
+        >>> not_cards(3)
+        'expected card text or Card objects, got 3'
+    """
     return f"expected card text or Card objects, got {cards!r}"
 
 
 def not_combos(*values: object) -> str:
-    """The message refusing *values* that are not two `Combo` objects."""
+    """The message refusing *values* that are not two `Combo` objects.
+
+    Example:
+        >>> not_combos(1, 2)
+        'expected two Combo objects (see tienlen.classify), got 1, 2'
+    """
     shown = ", ".join(repr(value) for value in values)
     return f"expected two Combo objects (see tienlen.classify), got {shown}"
 
@@ -196,3 +364,7 @@ def suits_allow(play: int, top: int, top_key: int) -> bool:
     if top_key >> 12 != STRAIGHT or structural_key(play) >> 6 != top_key >> 6:
         return True
     return not _one_suit(top) or _one_suit(play)
+
+
+_COMPILED: Final = not isinstance(_one_suit, types.FunctionType)
+"""Whether this module runs compiled (mypyc): `run_combos` then loops."""

@@ -10,9 +10,11 @@ from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Final, Protocol, runtime_checkable
 
-from tienlen.cards import Card, Hand, as_cards
+from tienlen.cards import Card, Hand
 from tienlen.combos import Combo, ComboKind, Plays, Shape
-from tienlen.errors import InvalidComboError, UnknownVariantError
+from tienlen.engine import classification as _engine
+from tienlen.engine.classification import as_combo as as_combo  # re-exported
+from tienlen.errors import UnknownVariantError
 from tienlen.policies import DealPolicy, TurnPolicy
 from tienlen.rules.base import (
     BaseRules,
@@ -281,6 +283,8 @@ def classify(cards: CardsLike, rules: RuleSet = CLASSIC) -> Combo | None:
         >>> classify("Jd Qh Kh Ac 2d", VIETCONG) is None  # no 2s in straights (§5.1)
         True
     """
+    if type(rules) is BaseRules:  # its method is this call: made at once
+        return _engine.classify(rules, cards)
     check_rules(rules)
     return rules.classify(cards)
 
@@ -294,23 +298,6 @@ def check_rules(rules: object) -> None:
     if type(rules) is not BaseRules and not isinstance(rules, RuleSet):
         msg = f"expected a rule set (a RuleSet such as CLASSIC), got {rules!r}"
         raise TypeError(msg)
-
-
-def as_combo(cards: Combo | CardsLike, rules: RuleSet) -> Combo:
-    """Classify *cards* strictly: a combination under *rules* or an error (private helper).
-
-    Raises:
-        InvalidComboError: the cards form no combination under *rules*.
-    """
-    if isinstance(cards, Combo):
-        return cards
-    parsed = as_cards(cards)
-    combo = rules.classify(parsed)
-    if combo is None:
-        shown = cards if isinstance(cards, str) else " ".join(map(str, parsed))
-        msg = f"{shown!r} is not a combination under {rules.name}"
-        raise InvalidComboError(msg)
-    return combo
 
 
 def beats(
@@ -338,8 +325,9 @@ def beats(
         >>> beats("5s 5c 5d 5h", "Ah")  # only against 2s (row 9)
         False
     """
-    if type(rules) is not BaseRules:  # the common case needs no protocol check
-        check_rules(rules)
+    if type(rules) is BaseRules:  # its method, made at once (the cards classified)
+        return _engine.beats_any(rules, play, top)
+    check_rules(rules)
     if type(play) is not Combo:
         play = as_combo(play, rules)
     if type(top) is not Combo:
@@ -376,6 +364,12 @@ def legal_plays(
         >>> len(legal_plays("3s 4s 5h 5d"))  # 4 singles, 1 pair, 2 straights
         7
     """
+    if (
+        type(rules) is BaseRules
+        and type(hand) is Hand
+        and (top is None or type(top) is Combo)
+    ):  # its method, made at once
+        return _engine.legal_plays(rules, hand, top)
     check_rules(rules)
     checked_top = None if top is None else as_combo(top, rules)
     return rules.legal_plays(as_hand(hand), checked_top)

@@ -20,7 +20,6 @@ from typing import (
     Any,
     Final,
     NoReturn,
-    TypeVar,
     Union,
     get_args,
     get_origin,
@@ -30,9 +29,12 @@ from typing import (
 import attrs
 
 from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of, parse_cards
-from tienlen.combos import Combo, ComboKind, Shape
+from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.engine import bits as _bits
-from tienlen.engine import classification as _classification
+from tienlen.engine.classification import Classifier, not_cards
+from tienlen.engine.classification import beats as _beats
+from tienlen.engine.classification import classify as _classify
+from tienlen.engine.classification import legal_plays as _legal_plays
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.shapes import STRUCTURES
@@ -432,25 +434,6 @@ _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 """Every card of two decks: no mask exceeds it."""
 
 
-_Function = TypeVar("_Function", bound=Callable[..., Any])
-
-
-def _as_method(function: _Function) -> _Function:
-    """*function* (its first parameter the rule set), as a method of `BaseRules`.
-
-    A plain Python function binds as it is; a compiled one (mypyc) does not bind to an
-    instance, so it gets a Python wrapper that does.
-    """
-    if isinstance(function, types.FunctionType):
-        return function
-
-    @functools.wraps(function)
-    def method(self: BaseRules, *args: Any) -> Any:
-        return function(self, *args)
-
-    return method  # type: ignore[return-value]  # it calls *function*
-
-
 class _Verdicts(dict[int, bool]):
     """A rule set's remembered `beats` answers: a cache, so it pickles empty."""
 
@@ -701,13 +684,14 @@ class BaseRules:
     _compiled: Tables = attrs.field(init=False, eq=False, repr=False)
     _tables: Tables | None = attrs.field(init=False, eq=False, repr=False)
     _valid: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
-    _bombers: dict[int, tuple[int, ...]] = attrs.field(init=False, eq=False, repr=False)
     _one_deck: bool = attrs.field(init=False, eq=False, repr=False)
     _mask_limit: int = attrs.field(init=False, eq=False, repr=False)
-    _verdicts: _Verdicts = attrs.field(init=False, eq=False, repr=False)
-    """`beats` answers by key pair (``a << 16 | b``), filled as they are asked."""
     """The largest mask a combination may have: a card held twice exceeds it with one
     deck (RULES §1.1), so one comparison refuses duplicates on the hot paths."""
+    _verdicts: _Verdicts = attrs.field(init=False, eq=False, repr=False)
+    """`beats` answers by key pair (``a << 16 | b``), filled as they are asked."""
+    _classifier: Classifier = attrs.field(init=False, eq=False, repr=False)
+    """What `classify`, `beats` and `legal_plays` read (`tienlen.engine.classification`)."""
     _contexts: _Contexts = attrs.field(init=False, eq=False, repr=False)
     """What the games of this rule set share, per table size: `context_of`'s."""
     _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
@@ -764,12 +748,19 @@ class BaseRules:
         # compiled tables: the engine then asks `legal_plays`, which applies it.
         object.__setattr__(self, "_tables", None if self.suited_straights else tables)
         object.__setattr__(self, "_valid", tables.valid_keys)
-        object.__setattr__(self, "_bombers", tables.bombers)
         object.__setattr__(self, "_one_deck", self.decks == 1)
         object.__setattr__(
             self, "_mask_limit", _LOW_HALF if self.decks == 1 else _ANY_MASK
         )
-        object.__setattr__(self, "_verdicts", _Verdicts())
+        verdicts = _Verdicts()
+        object.__setattr__(self, "_verdicts", verdicts)
+        classifier = Classifier(
+            tables,
+            one_deck=self.decks == 1,
+            suited=self.suited_straights,
+            verdicts=verdicts,
+        )
+        object.__setattr__(self, "_classifier", classifier)
         object.__setattr__(self, "_contexts", _Contexts())
         bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
         bomb_shapes.update(
@@ -1127,11 +1118,48 @@ class BaseRules:
 
     # -- the RuleSet protocol -----------------------------------------------------
 
-    # The engine's functions, bound as methods (they read masks only the engine may).
-    classify = _as_method(_classification.classify)
-    beats = _as_method(_classification.beats)
-    legal_plays = _as_method(_classification.legal_plays)
-    _judge = _as_method(_classification.judge)
+    # Each answer is one call into the engine, which does the work on masks and keys
+    # (compiled in the compiled build: `tienlen.engine.classification`).
+
+    def classify(self, cards: str | Iterable[Card]) -> Combo | None:
+        """The combination *cards* form under these rules, or ``None`` (RULES §1.2).
+
+        Raises:
+            InvalidCardError: bad card text, or a duplicate card where one deck is in play.
+
+        Example:
+            >>> from tienlen import VIETCONG
+            >>> VIETCONG.classify("7s 7c 7d 7h 8s 8c 8d 8h")
+            <Combo CONSECUTIVE_QUADS '7s 7c 7d 7h 8s 8c 8d 8h'>
+        """
+        return _classify(self, cards)
+
+    def beats(self, challenger: Combo, incumbent: Combo) -> bool:
+        """Whether *challenger* may be played on *incumbent* (RULES §1.3 and bomb table).
+
+        Raises:
+            InvalidComboError: either is not a combination under these rules.
+
+        Example:
+            >>> from tienlen import CLASSIC, classify
+            >>> CLASSIC.beats(classify("5s 5c 5d 5h"), classify("2h"))
+            True
+        """
+        return _beats(self, challenger, incumbent)
+
+    def legal_plays(self, hand: Hand, top: Combo | None = None) -> Plays:
+        """Every distinct combination in *hand* that may be led, or that beats *top*.
+
+        Raises:
+            InvalidCardError: *hand* holds a duplicate card where one deck is in play.
+            InvalidComboError: *top* is not a combination under these rules.
+
+        Example:
+            >>> from tienlen import CLASSIC, Hand, classify
+            >>> [str(p) for p in CLASSIC.legal_plays(Hand.parse("4s 9d 2c"), classify("8h"))]
+            ['9d', '2c']
+        """
+        return _legal_plays(self, hand, top)
 
     def _mask_of_any(self, cards: str | Iterable[Card]) -> int:
         """The mask of card text or any iterable of cards (the general path)."""
@@ -1144,7 +1172,7 @@ class BaseRules:
             for card in parsed:
                 mask |= card.mask
         except AttributeError:
-            raise TypeError(_classification.not_cards(cards)) from None
+            raise TypeError(not_cards(cards)) from None
         if mask.bit_count() != len(parsed):
             mask = self._multiset(parsed, shown)
         return mask
