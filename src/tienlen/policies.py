@@ -200,6 +200,33 @@ PLAY_FACTS: Final = frozenset({"bomb", "chop", "kind", "size", "rank"})
 """The facts of a play a `TurnPolicy` may name in `TurnPolicy.reads` (`AfterPlay`)."""
 
 
+def _natural(_event: object, field: attrs.Attribute[Any], value: object) -> None:
+    """An event's seat or seat mask: an `int` (not a ``bool``), 0 or more."""
+    if type(value) is not int:
+        msg = f"{field.name} is an int, got {value!r}"
+        raise TypeError(msg)
+    if value < 0:
+        msg = f"{field.name} must not be negative, got {value}"
+        raise InvalidArgumentError(msg)
+
+
+def _optional(kind: type) -> Callable[[object, attrs.Attribute[Any], object], None]:
+    """A validator: ``None`` or exactly *kind* (a `bool` is no `int` here)."""
+
+    def check(_event: object, field: attrs.Attribute[Any], value: object) -> None:
+        if value is not None and type(value) is not kind:
+            msg = f"{field.name} is a {kind.__name__} or None, got {value!r}"
+            raise TypeError(msg)
+
+    return check
+
+
+def _natural_or_none(event: object, field: attrs.Attribute[Any], value: object) -> None:
+    """An event's seat that may be missing: ``None`` or as `_natural`."""
+    if value is not None:
+        _natural(event, field, value)
+
+
 @attrs.frozen(kw_only=True)
 class AfterPlay:
     """What happened: *player* made a play (the question of `TurnPolicy.after_play`).
@@ -211,6 +238,11 @@ class AfterPlay:
     depend on. New facts come as new fields, which policies that do not read them
     never see.
 
+    Raises:
+        TypeError: a field of the wrong type (a seat or mask that is not an `int`, a
+            fact that is neither ``None`` nor of its type).
+        InvalidArgumentError: a negative seat or mask.
+
     Example:
         >>> from tienlen import CLASSIC
         >>> event = AfterPlay(player=0, locked=0b0010, out=0, previous=3, bomb=True)
@@ -220,23 +252,23 @@ class AfterPlay:
         True
     """
 
-    player: int
+    player: int = attrs.field(validator=_natural)
     """Who played."""
-    locked: int
+    locked: int = attrs.field(validator=_natural)
     """The mask of players locked out of the trick before the play (RULES §1.5.3)."""
-    out: int
+    out: int = attrs.field(validator=_natural)
     """The mask of players out of the game after the play (RULES §1.5.5)."""
-    previous: int | None = None
+    previous: int | None = attrs.field(default=None, validator=_natural_or_none)
     """Who made the play it beat, or ``None`` if it was a lead (RULES §1.5.1)."""
-    bomb: bool | None = None
+    bomb: bool | None = attrs.field(default=None, validator=_optional(bool))
     """Whether the play is a bomb under the rule set (`tienlen.RuleSet.is_bomb`)."""
-    chop: bool | None = None
+    chop: bool | None = attrs.field(default=None, validator=_optional(bool))
     """Whether the play catches the top (*chặt*, `tienlen.RuleSet.is_catch`, §6.6.2)."""
-    kind: ComboKind | None = None
+    kind: ComboKind | None = attrs.field(default=None, validator=_optional(ComboKind))
     """The play's combination kind (RULES §1.2)."""
-    size: int | None = None
+    size: int | None = attrs.field(default=None, validator=_optional(int))
     """How many cards the play holds."""
-    rank: Rank | None = None
+    rank: Rank | None = attrs.field(default=None, validator=_optional(Rank))
     """The rank of the play's highest card (RULES §1.3)."""
 
 
@@ -244,19 +276,23 @@ class AfterPlay:
 class AfterPass:
     """What happened: *player* passed (the question of `TurnPolicy.after_pass`).
 
+    Raises:
+        TypeError: a seat or mask that is not an `int` (``last`` may be ``None``).
+        InvalidArgumentError: a negative seat or mask.
+
     Example:
         >>> from tienlen import CLASSIC
         >>> CLASSIC.turn_policy.after_pass(Seating.of(1, 4), AfterPass(player=1, last=0, locked=0, out=0))
         (2, 2)
     """
 
-    player: int
+    player: int = attrs.field(validator=_natural)
     """Who passed."""
-    last: int | None
+    last: int | None = attrs.field(validator=_natural_or_none)
     """Who made the play on top, or ``None`` when a first lead is declined (D-6)."""
-    locked: int
+    locked: int = attrs.field(validator=_natural)
     """The mask of players locked out of the trick before the pass (RULES §1.5.3)."""
-    out: int
+    out: int = attrs.field(validator=_natural)
     """The mask of players out of the game."""
 
 

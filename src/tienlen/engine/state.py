@@ -974,10 +974,34 @@ class GameState:
         )  # fmt: skip
 
     def _verdict(self, action: Action) -> Combo | None:
-        """Check *action*; return its combination for a legal play, ``None`` for a legal pass."""
+        """Check *action*; return its combination for a legal play, ``None`` for a legal pass.
+
+        The checks run in this order (the first failing one is the refusal): the game
+        is on and the seat is in it (`_seat_of`), then a pass (`_check_pass`) or a
+        play: its turn and cards (`_combination_of`), then what it must be as a lead
+        (`_check_lead`) or as an answer to the top (`_check_answer`), then whether it
+        may empty the hand (`_may_go_out`).
+        """
         if not isinstance(action, Play | Pass):
             msg = f"expected a Play or Pass, got {action!r}"  # type: ignore[unreachable]
             raise TypeError(msg)
+        player = self._seat_of(action)
+        if type(action) is Pass:
+            self._check_pass(action, player)
+            return None
+        assert isinstance(action, Play)
+        combo = self._combination_of(action, player)
+        top = self.top
+        if player != self.to_act:  # a jump-in, whose rule `_combination_of` applied
+            return self._may_go_out(action, combo)
+        if top is None:
+            self._check_lead(action, combo)
+        else:
+            self._check_answer(action, combo, top)
+        return self._may_go_out(action, combo)
+
+    def _seat_of(self, action: Action) -> int:
+        """The seat of *action*, refused when the game is over or the seat is not in it."""
         # Read as given, untyped: compiled, ``action.player`` (an `int`) would read a
         # look-alike seat (``True``, an `int` subclass) as the int it stands for.
         player: object = cast(Any, action).player
@@ -993,19 +1017,27 @@ class GameState:
             raise self._refuse(
                 IllegalReason.PLAYER_OUT, action, f"player {player} is out of the game"
             )
-        to_act = self.to_act
-        if type(action) is Pass:
-            if player != to_act:
-                raise self._not_your_turn(action)
-            if not self._top and not self.may_decline:
-                raise self._refuse(
-                    IllegalReason.CANNOT_PASS, action, "the leader must play"
-                )
-            return None
-        assert isinstance(action, Play)
+        return player
+
+    def _check_pass(self, action: Pass, player: int) -> None:
+        """Refuse a pass out of turn, or by a leader who may not decline (RULES §1.5.2, §3.3)."""
+        if player != self.to_act:
+            raise self._not_your_turn(action)
+        if not self._top and not self.may_decline:
+            raise self._refuse(
+                IllegalReason.CANNOT_PASS, action, "the leader must play"
+            )
+
+    def _combination_of(self, action: Play, player: int) -> Combo:
+        """The combination *action* plays, refused when it is not *player*'s to play.
+
+        Out of turn only a Poker jump-in may play (RULES §6.4); the cards must be held
+        and form a combination of the rules (RULES §1.2).
+        """
         top = self.top
         rules = self.rules
-        if player != to_act and (
+        jumping_in = player != self.to_act
+        if jumping_in and (
             top is None
             or not self._context.turns.jump_ins
             or player == self.last_player
@@ -1022,42 +1054,43 @@ class GameState:
             detail = "no combination" if why is None else str(why)
             rule = None if why is None else why.rule
             raise self._refuse(IllegalReason.NOT_A_COMBO, action, detail, rule=rule)
-        if player != to_act:
-            assert top is not None
-            if not rules.may_jump_in(combo, top):
-                raise self._not_your_turn(action, jumping_in=True)
-            return self._may_go_out(action, combo)
-        if top is None:
-            if not rules.is_leadable(combo.kind):
-                raise self._refuse(
-                    IllegalReason.CANNOT_LEAD,
-                    action,
-                    f"{combo.kind.label} cannot be led",
-                    rule=_lead_rule(rules, combo),
-                )
-            if self.required and not mask & self.required:
-                raise self._refuse(
-                    IllegalReason.MUST_INCLUDE,
-                    action,
-                    f"the first lead must include {self.must_include}",
-                    (str(self.must_include),),
-                    rule=self._first_lead_rule(),
-                )
-            return self._may_go_out(action, combo)
-        if player == self.last_player and combo.shape != top.shape:
+        if jumping_in and not rules.may_jump_in(combo, cast(Combo, top)):
+            raise self._not_your_turn(action, jumping_in=True)
+        return combo
+
+    def _check_lead(self, action: Play, combo: Combo) -> None:
+        """Refuse a lead of a kind that may not lead, or a first lead without its card (§2.4)."""
+        if not self.rules.is_leadable(combo.kind):
+            raise self._refuse(
+                IllegalReason.CANNOT_LEAD,
+                action,
+                f"{combo.kind.label} cannot be led",
+                rule=_lead_rule(self.rules, combo),
+            )
+        if self.required and not combo.mask & self.required:
+            raise self._refuse(
+                IllegalReason.MUST_INCLUDE,
+                action,
+                f"the first lead must include {self.must_include}",
+                (str(self.must_include),),
+                rule=self._first_lead_rule(),
+            )
+
+    def _check_answer(self, action: Play, combo: Combo, top: Combo) -> None:
+        """Refuse a play that does not beat *top*, or a continuation of another shape (D-7)."""
+        if action.player == self.last_player and combo.shape != top.shape:
             raise self._refuse(
                 IllegalReason.WRONG_SHAPE,
                 action,
                 "a continuation must keep the shape",
                 rule="d-7",
             )
-        if not rules.beats(combo, top):
+        if not self.rules.beats(combo, top):
             same = combo.shape == top.shape
             reason = IllegalReason.DOES_NOT_BEAT if same else IllegalReason.WRONG_SHAPE
-            detail = str(explain_beats(combo, top, rules)).removeprefix("no: ")
+            detail = str(explain_beats(combo, top, self.rules)).removeprefix("no: ")
             deciding = (str(combo.top), str(top.top)) if same else ()
             raise self._refuse(reason, action, detail, deciding)
-        return self._may_go_out(action, combo)
 
     def _may_go_out(self, action: Play, combo: Combo) -> Combo:
         """*combo*, unless it empties the hand in a way the table forbids (§12.12)."""
