@@ -239,7 +239,7 @@ class AfterPlay:
     never see.
 
     Raises:
-        TypeError: a field of the wrong type (a seat or mask that is not an `int`, a
+        TypeError: a field of the wrong type (a seat or mask that is not an ``int``, a
             fact that is neither ``None`` nor of its type).
         InvalidArgumentError: a negative seat or mask.
 
@@ -277,7 +277,7 @@ class AfterPass:
     """What happened: *player* passed (the question of `TurnPolicy.after_pass`).
 
     Raises:
-        TypeError: a seat or mask that is not an `int` (``last`` may be ``None``).
+        TypeError: a seat or mask that is not an ``int`` (``last`` may be ``None``).
         InvalidArgumentError: a negative seat or mask.
 
     Example:

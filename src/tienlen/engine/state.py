@@ -98,7 +98,7 @@ class GameState:
     `apply` (or `play`, `pass_turn`), which return a new state and never change this
     one. States compare equal when the position is the same, whatever the history.
     There is no public constructor: the fields are the engine's. Setting or deleting
-    a field raises `AttributeError`.
+    a field raises ``AttributeError``.
 
     Example:
         >>> from tienlen import CLASSIC
