@@ -50,3 +50,60 @@ def test_a_ready_dropped_by_the_rate_limit_is_sent_again() -> None:
     asyncio.run(bot._session(cast("Any", socket)))
     kinds = [message["type"] for message in socket.sent]
     assert kinds == ["hello", "ready", "ready"]
+
+
+def _full(hand: int, ended: dict[str, Any] | None) -> dict[str, Any]:
+    """A `gameFull` of table hand *hand* (between hands when *ended* is given)."""
+    from tienlen import CLASSIC  # noqa: PLC0415
+    from tienlen.records import rules_to_json  # noqa: PLC0415
+
+    message: dict[str, Any] = {
+        "type": "gameFull",
+        "table": {"rules": rules_to_json(CLASSIC), "hand": hand},
+        "ply": 0,
+        "history": [],
+        "state": {"legal": []},
+    }
+    if ended is not None:
+        message["ended"] = ended
+    return message
+
+
+def _ended(hand: int, *, match_over: bool = False) -> dict[str, Any]:
+    """The ``handEnd`` of table hand *hand*."""
+    return {
+        "type": "handEnd",
+        "hand": hand,
+        "record": {"hand": hand},
+        "matchOver": match_over,
+    }
+
+
+def test_a_bot_joining_between_hands_says_ready() -> None:
+    """Joined after a hand's end was sent, the bot answers ``ready``, uncounted.
+
+    The next hand waits for it, and it did not play the hand that ended. Without it, four ``tienlen bot`` processes joining while the server's own bots
+    finished a hand could wait for a ``handEnd`` that had gone out before they came.
+    """
+    bot = RemoteBot("ws://127.0.0.1:9/ws", "main", 0, GreedyPlayer(), hands=1)
+    assert bot.handle(_full(2, _ended(2))) == [{"type": "ready"}]
+    assert bot.records == []
+
+
+def test_a_bot_back_between_hands_counts_the_hand_it_missed() -> None:
+    """Back after missing the end of a hand it was playing, the bot counts it once."""
+    bot = RemoteBot("ws://127.0.0.1:9/ws", "main", 0, GreedyPlayer(), hands=2)
+    bot.handle(_full(1, None))  # playing hand 1
+    assert bot.handle(_full(1, _ended(1))) == [{"type": "ready"}]
+    assert bot.records == [{"hand": 1}]
+    assert bot.handle(_full(1, _ended(1))) == [{"type": "ready"}]  # not twice
+    assert bot.records == [{"hand": 1}]
+    bot.handle(_full(2, None))
+    assert bot.handle(_full(2, _ended(2))) == [{"type": "leave"}]  # its last hand
+
+
+def test_a_bot_joining_after_the_match_stops() -> None:
+    """Between hands of a match that is over, there is nothing to be ready for."""
+    bot = RemoteBot("ws://127.0.0.1:9/ws", "main", 0, GreedyPlayer())
+    assert bot.handle(_full(3, _ended(3, match_over=True))) == []
+    assert bot._done

@@ -57,6 +57,8 @@ class RemoteBot:
     _asked: tuple[int, int] | None = None
     _sent: float | None = None
     _hand: int = 0
+    _ended: int | None = None
+    """The hand whose ``handEnd`` was answered last."""
     _done: bool = False
     _last: dict[str, JsonValue] | None = None
     _again: bool = False
@@ -157,8 +159,11 @@ class RemoteBot:
             self._history = [
                 protocol.action_from_json(_object(item, "action")) for item in history
             ]
-            self._hand = int(str(table.get("hand")))
+            playing, self._hand = self._hand, int(str(table.get("hand")))
             self._asked = None
+            ended = message.get("ended")
+            if isinstance(ended, dict):  # between hands: the table waits for `ready`
+                return self._between(ended, missed=playing == self._hand)
             return self._decide(message)
         if kind == "gameState":
             actions = _array(message.get("actions"), "actions")
@@ -172,6 +177,7 @@ class RemoteBot:
             )
             return self._decide(message)
         if kind == "handEnd":
+            self._ended = self._hand
             self.records.append(_object(message.get("record"), "record"))
             if message.get("matchOver") is True:
                 self._done = True
@@ -183,6 +189,23 @@ class RemoteBot:
         if kind == "matchEnd":
             self._done = True
         return []
+
+    def _between(
+        self, ended: dict[str, JsonValue], *, missed: bool
+    ) -> list[dict[str, JsonValue]]:
+        """The answer to a `gameFull` sent between hands, with the hand just *ended*.
+
+        A bot that joins (or comes back) after a hand's ``handEnd`` was sent never
+        saw it, and the next hand waits for its ``ready``: it answers as to that
+        ``handEnd``, counting the hand as its own only if it was playing it
+        (*missed*) and did not count it already.
+        """
+        if missed and self._ended != self._hand:
+            return self.handle(ended)
+        if ended.get("matchOver") is True:
+            self._done = True
+            return []
+        return [{"type": "ready"}]
 
     def _retry(self) -> list[dict[str, JsonValue]]:
         """What to send again once the rate limit dropped the last messages sent.
