@@ -59,7 +59,6 @@ from tienlen.scoring import ChopChain, GameResult, ScoreItem
 __all__ = ["COMPILED", "DEFAULTS", "FIELDS", "GameSetup", "GameState", "Log", "unwound"]
 
 
-_new: Final = object.__new__
 _hand: Final = hand_of
 _play: Final = make_play
 Log = tuple[object, "Action | int"] | None

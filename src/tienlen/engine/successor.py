@@ -417,12 +417,8 @@ def _blank_class() -> type[GameState]:
     """
     if COMPILED:
         return GameState
-    setattr_ = object.__setattr__
-    return type(
-        "Draft",
-        (GameState,),
-        {"__slots__": (), "__setattr__": setattr_, "__delattr__": object.__delattr__},
-    )
+    writable = {"__setattr__": object.__setattr__, "__delattr__": object.__delattr__}
+    return type("Draft", (GameState,), {"__slots__": (), **writable})
 
 
 Draft: Final = _blank_class()
