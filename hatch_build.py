@@ -38,6 +38,7 @@ COMPILED_MODULES = (
     "engine/keys.py",
     "engine/state.py",
     "engine/successor.py",
+    "engine/plays.py",
     "engine/actions.py",
     "engine/view.py",
     # reads what a bot returned through `Any` (compiled, a read typed `int` checks the

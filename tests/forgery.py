@@ -7,6 +7,8 @@ still build one with a look-alike seat. The engine must refuse those everywhere
 
 from __future__ import annotations
 
+from typing import Final
+
 from tienlen import Hand, Pass, Play
 
 
@@ -28,9 +30,43 @@ def forged_pass(player: object) -> Pass:
 
 
 def forged_play(player: object, cards: str) -> Play:
-    """A `Play` for *player* built around its constructor, which refuses non-ints."""
-    action = object.__new__(Play)
-    object.__setattr__(action, "_player", player)
+    """A `Play` for *player* built around its constructor, which refuses non-ints.
+
+    Raises:
+        UnforgeableError: this build cannot hold the forged seat (see
+            `PLAYS_FORGEABLE`).
+    """
+    action = Play.__new__(Play)
+    try:
+        object.__setattr__(action, "_player", player)
+    except TypeError as error:  # compiled: the field is typed `int`
+        raise UnforgeableError(player) from error
+    if type(getattr(action, "_player")) is not type(player):  # noqa: B009
+        raise UnforgeableError(player)  # compiled: stored as its plain int value
     object.__setattr__(action, "_mask", Hand.parse(cards).mask)
     object.__setattr__(action, "_origin", 0)
     return action
+
+
+class UnforgeableError(Exception):
+    """This build's `Play` cannot hold a forged seat.
+
+    Compiled, `Play` is a native class with typed fields: storing a non-``int`` seat
+    raises `TypeError`, and an ``int`` subclass (``True``) is stored as its plain
+    value. The forgery a pure build allows cannot be made, so there is nothing to
+    refuse.
+    """
+
+
+def _plays_forgeable() -> bool:
+    try:
+        forged_play(True, "3s")
+    except UnforgeableError:
+        return False
+    return True
+
+
+PLAYS_FORGEABLE: Final = _plays_forgeable()
+"""Whether `forged_play` can forge a seat in this build (the pure build: yes)."""
+
+UNFORGEABLE_REASON: Final = "compiled, Play's typed fields cannot hold a forged seat"

@@ -13,7 +13,7 @@ import importlib.metadata
 import os
 import pickle
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
@@ -29,6 +29,7 @@ from tienlen import (
     Actions,
     BaseRules,
     GameState,
+    InvalidCardError,
     RandomPlayer,
     legal_plays,
     simulate,
@@ -40,6 +41,7 @@ from tienlen.engine import (
     keys,
     kinds,
     movegen,
+    plays,
     positions,
     referee,
     rulebook,
@@ -64,6 +66,7 @@ CORE: tuple[ModuleType, ...] = (
     keys,
     state,
     successor,
+    plays,
     actions,
     view,
     referee,
@@ -267,3 +270,41 @@ def test_the_actions_fields_are_its_slots() -> None:
         assert not slots
     else:
         assert slots == actions.FIELDS
+
+
+def test_no_compiled_module_calls_the_play_class() -> None:
+    """Compiled code builds a checked `Play` with `plays.checked_play`, never ``Play(...)``.
+
+    mypyc's native constructor of a class with ``__new__`` drops an error its
+    ``__init__`` raises: a refused play would come back half-built, with the error
+    left set (a `SystemError` later).
+    """
+    package = Path(str(bits.__file__)).parents[1]
+    calls = [
+        f"{name}:{node.lineno}"
+        for name in _hook_list("COMPILED_MODULES")
+        for node in ast.walk(ast.parse((package / name).read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "Play"
+    ]
+    assert calls == []
+
+
+@pytest.mark.parametrize(
+    ("act", "error"),
+    [
+        (lambda state: state.play("zz"), InvalidCardError),
+        (lambda state: state.play("3s", player=True), TypeError),
+        (lambda state: state.parse_action("3s zz"), InvalidCardError),
+        (lambda state: state.parse_action("3s", player=1.0), TypeError),
+    ],
+    ids=["play-bad-cards", "play-bool-seat", "parse-bad-cards", "parse-float-seat"],
+)
+def test_a_refused_play_raises_from_compiled_code(
+    act: Callable[[GameState], object], error: type[Exception]
+) -> None:
+    """A `Play` the engine builds from what a caller wrote is refused with its own error."""
+    state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+    with pytest.raises(error):
+        act(state)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Final
 
 import tienlen
-from tests.forgery import AlwaysEqual, forged_pass, forged_play
+from tests.forgery import PLAYS_FORGEABLE, AlwaysEqual, forged_pass, forged_play
 from tienlen import CLASSIC, POKER, GameState, Hand, Pass, Play, classify
 from tienlen.evaluation import EvaluationStats
 from tienlen.records import record
@@ -97,17 +97,23 @@ def forged_actions() -> list[object]:
     """Actions no honest caller builds (issue 14 item 8).
 
     `Play` and `Pass` refuse ``True`` and ``1.0`` as players, so those are forged
-    around the constructors, as unpickling or ``object.__new__`` could.
+    around the constructors, as unpickling or ``object.__new__`` could (a forged
+    `Play` only where the build can hold one: `PLAYS_FORGEABLE`).
     """
+    plays: list[object] = []
+    if PLAYS_FORGEABLE:
+        plays = [
+            forged_play(1.0, "3s"),
+            forged_play(True, "3s"),
+            forged_play(AlwaysEqual(0), "3s"),
+        ]
     return [
         forged_pass(True),
         forged_pass(1.0),
-        forged_play(1.0, "3s"),
-        forged_play(True, "3s"),
+        *plays,
         Play(player=AlwaysEqual(0), cards="3s"),
         Pass(player=AlwaysEqual(1)),
         forged_pass(AlwaysEqual(1)),
-        forged_play(AlwaysEqual(0), "3s"),
         Pass(player=-1),
         Play(player=0, cards=""),
         Play(player=2**70, cards="3s"),

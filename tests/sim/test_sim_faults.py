@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.forgery import PLAYS_FORGEABLE, UNFORGEABLE_REASON
 from tests.sim.faulty_bots import Faulty
 from tienlen import (
     CLASSIC,
@@ -55,7 +56,10 @@ REFUSED = [
     "unpicklable",
     "pass-as-true",
     "pass-as-float",
-    "always-equal",
+    pytest.param(
+        "always-equal",
+        marks=pytest.mark.skipif(not PLAYS_FORGEABLE, reason=UNFORGEABLE_REASON),
+    ),
 ]
 """Faults where the bot returns something that is not one of its offered actions."""
 
@@ -118,6 +122,7 @@ def test_play_game_names_the_seat_and_the_action(fault: str) -> None:
         assert "which is not one of its" in str(error)
 
 
+@pytest.mark.skipif(not PLAYS_FORGEABLE, reason=UNFORGEABLE_REASON)
 def test_a_forged_seat_never_clears_a_trick() -> None:
     """Issue 14 item 8: ``Play(player=AlwaysEqual(seat))`` is no play for any seat."""
     state = GameState.deal(CLASSIC, 4, 2)

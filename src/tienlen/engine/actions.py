@@ -14,7 +14,8 @@ import operator
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast, overload
 
-from tienlen.actions import PASSES, Action, Pass, Play, make_play
+from tienlen.actions import PASSES, Action, Pass
+from tienlen.engine.plays import COMPILED, Play, make_play
 
 if TYPE_CHECKING:
     from tienlen.engine.state import GameState
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 __all__ = ["FIELDS", "Actions", "Listing", "lists"]
 
 _new: Final = object.__new__
+
 _set_fields: Final = object.__setattr__
 
 Listing = tuple[int, int, Sequence[int], bool, Sequence[tuple[int, Sequence[int]]]]
@@ -125,7 +127,7 @@ class Actions(Sequence[Action]):
             return PASSES[self._player]
         else:
             return self._lookup(index)
-        play = _new(Play)  # `make_play`, inlined: the hot path
+        play = Play.__new__(Play) if COMPILED else _new(Play)  # `make_play`, inlined
         play._player = self._player
         play._mask = mask
         play._origin = self._serial
@@ -225,27 +227,32 @@ class Actions(Sequence[Action]):
         raise AssertionError  # pragma: no cover - guarded by the range check
 
     def __iter__(self) -> Iterator[Action]:
+        return iter(self._built())
+
+    def _built(self) -> list[Action]:
+        """Every action, built: what iterating takes (faster than a generator)."""
         player, serial = self._player, self._serial
+        masks: list[int] = []
         bits = self._singles
         while bits:
             low = bits & -bits
-            play = _new(Play)  # `make_play`, inlined here and below: the hot path
-            play._player = player
-            play._mask = low
-            play._origin = serial
-            yield play
+            masks.append(low)
             bits ^= low
-        for mask in self._masks:
-            play = _new(Play)
+        masks.extend(self._masks)
+        built: list[Action] = []
+        for mask in masks:
+            play = (
+                Play.__new__(Play) if COMPILED else _new(Play)
+            )  # `make_play`, inlined
             play._player = player
             play._mask = mask
             play._origin = serial
-            yield play
+            built.append(play)
         if self._pass:
-            yield PASSES[player]
+            built.append(PASSES[player])
         for other, group in self._others:
-            for mask in group:
-                yield make_play(other, mask, serial)
+            built.extend([make_play(other, mask, serial) for mask in group])
+        return built
 
     def __reduce__(self) -> tuple[object, tuple[tuple[Action, ...]]]:
         """Pickle and copy the actions as a plain tuple of untrusted actions."""

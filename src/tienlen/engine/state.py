@@ -23,22 +23,14 @@ from typing import Any, Final, SupportsIndex, cast
 
 from attrs.exceptions import FrozenInstanceError
 
-from tienlen.actions import (
-    PASSES,
-    TOKENS,
-    Action,
-    Pass,
-    Play,
-    hand_of,
-    make_play,
-    player_index,
-)
+from tienlen.actions import PASSES, TOKENS, Action, Pass
 from tienlen.cards import DECK, Card, Hand, normal_text
 from tienlen.combos import Combo, Plays, make_combo
 from tienlen.engine import bits as _bits
 from tienlen.engine.actions import Actions, Listing, lists
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
+from tienlen.engine.plays import Play, checked_play, hand_of, make_play, player_index
 from tienlen.engine.rulebook import Context, context_of
 from tienlen.engine.setups import GameSetup
 from tienlen.engine.shapes import SINGLE, STRUCTURES, shape_code, structural_key
@@ -864,7 +856,7 @@ class GameState:
             return self.apply(
                 PASSES[seat] if 0 <= seat < len(PASSES) else Pass(player=seat)
             )
-        return self.apply(Play(player=seat, cards=cards))
+        return self.apply(checked_play(seat, cards))
 
     def play(
         self, cards: Hand | str | Iterable[Card], player: SupportsIndex | None = None
@@ -881,7 +873,7 @@ class GameState:
             >>> str(state.play("6d", player=1).top)
             '6d'
         """
-        return self.apply(Play(player=self._actor(player, cards), cards=cards))
+        return self.apply(checked_play(self._actor(player, cards), cards))
 
     def parse_action(self, text: str, player: SupportsIndex | None = None) -> Action:
         """The action *text* describes, for *player* (by default the player to act).
@@ -927,7 +919,7 @@ class GameState:
         if not body.strip():
             msg = f"expected 'pass' or card text, got {text[:40]!r}"
             raise InvalidCardError(msg, problem="empty")
-        return Play(player=self._actor(player, body), cards=body)
+        return checked_play(self._actor(player, body), body)
 
     def pass_turn(self, player: SupportsIndex | None = None) -> GameState:
         """Pass for *player* (by default the player to act); see `apply`.

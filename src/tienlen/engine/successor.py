@@ -21,9 +21,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
-from tienlen.actions import PASSES, TOKENS, Action, hand_of
+from tienlen.actions import PASSES, TOKENS, Action
 from tienlen.cards import DECK
 from tienlen.engine import bits
+from tienlen.engine.plays import hand_of
 from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import SINGLE, shape_code, structural_key
 from tienlen.engine.state import COMPILED, FIELDS, GameSetup, GameState

@@ -19,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
-from tienlen.actions import Play, hand_of
 from tienlen.cards import DECK, Hand
 from tienlen.combos import make_combo
+from tienlen.engine.plays import Play, hand_of
 from tienlen.engine.state import unwound
 
 if TYPE_CHECKING:
