@@ -82,16 +82,16 @@ def indices(mask: int) -> list[int]:
 
 def from_indices(indices: Sequence[int]) -> int:
     """The multiset mask of card *indices*, each listed at most twice (the caller checks)."""
-    mask = sum(map(_CARD_BITS.__getitem__, indices))
-    if mask.bit_count() == len(indices):  # no card twice: the sum is the set
-        return mask
     mask = 0
     for index in indices:
-        mask = add_card(mask, index)
+        bit = 1 << index
+        if mask & bit:  # a card twice (two decks): its second copy goes high
+            mask = 0
+            for again in indices:
+                mask = add_card(mask, again)
+            return mask
+        mask |= bit
     return mask
-
-
-_CARD_BITS: Final = tuple(1 << index for index in range(CARDS))
 
 
 def difference(a: int, b: int) -> int:

@@ -209,33 +209,41 @@ class GameState:
         unpickling; each write names its field, so the compiled build writes it
         directly.
         """
-        get = {**DEFAULTS, **fields}.__getitem__
-        object.__setattr__(self, "rules", get("rules"))
-        object.__setattr__(self, "_masks", get("_masks"))
-        object.__setattr__(self, "dealt", get("dealt"))
-        object.__setattr__(self, "to_act", get("to_act"))
-        object.__setattr__(self, "_top", get("_top"))
-        object.__setattr__(self, "_top_mask", get("_top_mask"))
-        object.__setattr__(self, "_top_combo", get("_top_combo"))
-        object.__setattr__(self, "last_player", get("last_player"))
-        object.__setattr__(self, "_beaten", get("_beaten"))
-        object.__setattr__(self, "_turn", get("_turn"))
-        object.__setattr__(self, "locked", get("locked"))
-        object.__setattr__(self, "out", get("out"))
-        object.__setattr__(self, "finish_order", get("finish_order"))
-        object.__setattr__(self, "frozen", get("frozen"))
-        object.__setattr__(self, "_bottom", get("_bottom"))
-        object.__setattr__(self, "required", get("required"))
-        object.__setattr__(self, "may_decline", get("may_decline"))
-        object.__setattr__(self, "chop", get("chop"))
-        object.__setattr__(self, "items", get("items"))
-        object.__setattr__(self, "result", get("result"))
-        object.__setattr__(self, "is_over", get("is_over"))
-        object.__setattr__(self, "_log", get("_log"))
-        object.__setattr__(self, "setup", get("setup"))
-        object.__setattr__(self, "_context", get("_context"))
-        object.__setattr__(self, "_serial", get("_serial"))
-        object.__setattr__(self, "_listed", get("_listed"))
+        given: dict[str, object] = {**DEFAULTS, **fields}
+        object.__setattr__(self, "rules", given["rules"])
+        object.__setattr__(self, "_masks", given["_masks"])
+        object.__setattr__(self, "dealt", given["dealt"])
+        object.__setattr__(self, "to_act", given["to_act"])
+        object.__setattr__(self, "_top", given["_top"])
+        object.__setattr__(self, "_top_mask", given["_top_mask"])
+        object.__setattr__(self, "_top_combo", given["_top_combo"])
+        object.__setattr__(self, "last_player", given["last_player"])
+        object.__setattr__(self, "_beaten", given["_beaten"])
+        object.__setattr__(self, "_turn", given["_turn"])
+        object.__setattr__(self, "locked", given["locked"])
+        object.__setattr__(self, "out", given["out"])
+        object.__setattr__(self, "finish_order", given["finish_order"])
+        object.__setattr__(self, "frozen", given["frozen"])
+        object.__setattr__(self, "_bottom", given["_bottom"])
+        object.__setattr__(self, "required", given["required"])
+        object.__setattr__(self, "may_decline", given["may_decline"])
+        object.__setattr__(self, "chop", given["chop"])
+        object.__setattr__(self, "items", given["items"])
+        object.__setattr__(self, "result", given["result"])
+        object.__setattr__(self, "is_over", given["is_over"])
+        object.__setattr__(self, "_log", given["_log"])
+        object.__setattr__(self, "setup", given["setup"])
+        object.__setattr__(self, "_context", given["_context"])
+        object.__setattr__(self, "_serial", given["_serial"])
+        object.__setattr__(self, "_listed", given["_listed"])
+
+    def _keep_listing(self, listing: Listing) -> None:
+        """Keep what this state's `Actions.masks` listed: a cache `apply_mask` reads.
+
+        Not a change of the state (equality and pickles ignore it). The write names
+        its field, so the compiled build writes it directly.
+        """
+        object.__setattr__(self, "_listed", listing)
 
     def _key(self) -> tuple[object, ...]:
         """The fields equality and the hash compare: the position, not its history."""
@@ -1320,7 +1328,7 @@ def _mask_index(mask: object) -> int:
     return operator.index(mask)
 
 
-FIELDS: Final = (
+FIELDS: Final[tuple[str, ...]] = (
     "rules", "_masks", "dealt", "to_act", "_top", "_top_mask", "_top_combo",
     "last_player", "_beaten", "_turn", "locked", "out", "finish_order", "frozen",
     "_bottom", "required", "may_decline", "chop", "items", "result", "is_over",

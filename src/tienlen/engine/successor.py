@@ -56,6 +56,7 @@ _THREE_OF_SPADES: Final = 1
 """The mask of 3♠, card 0: only its first lead may be declined (RULES §3.3)."""
 _TOKEN_PREFIX: Final = TOKENS.prefix
 _TOKEN_COUNT: Final = TOKENS.count
+_FIELD_NAMES: Final = frozenset(FIELDS)
 
 
 # -- the one transition -------------------------------------------------------------
@@ -497,12 +498,12 @@ def from_fields(fields: Mapping[str, object]) -> GameState:
         >>> from_fields(fields_of(state)) == state
         True
     """
-    unknown = fields.keys() - set(FIELDS)
-    if unknown:
-        msg = f"a GameState has no field {min(unknown)!r}"
+    if not fields.keys() <= _FIELD_NAMES:
+        msg = f"a GameState has no field {min(fields.keys() - _FIELD_NAMES)!r}"
         raise InvalidStateError(msg)
     new = Draft()
-    new._fill({**fields, "_listed": None, "_serial": 0})
+    new._fill(fields)
+    new._listed = None  # nor the token: `build` gives a fresh one
     return build(new)
 
 
