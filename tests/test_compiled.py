@@ -250,7 +250,7 @@ def test_simulate_on_two_processes_matches_serial() -> None:
 
 
 def test_actions_keep_their_own_abc_registry() -> None:
-    """`Actions` is a `Sequence`, and a list is no `Actions`, in both builds.
+    """`Actions` and `Leads` are `Sequence`s, and a list is neither, in both builds.
 
     mypyc builds a compiled class without ABCMeta's set-up: without its own registry
     `Actions` would answer from `Sequence`'s caches, where a list is an instance.
@@ -261,6 +261,8 @@ def test_actions_keep_their_own_abc_registry() -> None:
     assert not isinstance((), Actions)
     assert isinstance(actions_of_a_deal, Sequence)
     assert issubclass(Actions, Sequence)
+    assert not isinstance([], movegen.Leads)  # the move generator's lazy leads too
+    assert issubclass(movegen.Leads, Sequence)
 
 
 def test_the_actions_fields_are_its_slots() -> None:

@@ -9,12 +9,12 @@ read untyped, so a look-alike seat is refused as in the pure build.
 
 from __future__ import annotations
 
-import abc
 import operator
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast, overload
 
 from tienlen.actions import PASSES, Action, Pass
+from tienlen.engine.movegen import native_sequence
 from tienlen.engine.plays import COMPILED, Play, make_play
 
 if TYPE_CHECKING:
@@ -24,7 +24,6 @@ __all__ = ["FIELDS", "Actions", "Listing", "lists"]
 
 _new: Final = object.__new__
 
-_set_fields: Final = object.__setattr__
 
 Listing = tuple[int, int, Sequence[int], bool, Sequence[tuple[int, Sequence[int]]]]
 """What a state's `Actions` list, as ints: the player to act, their singles as one
@@ -172,13 +171,14 @@ class Actions(Sequence[Action]):
             found.append(low)
             bits ^= low
         found.extend(self._masks)
+        state = self._state
+        if state is not None:  # a cache, not a change: `apply_mask` reads it
+            own = tuple(found)  # its plays, one tuple: ``in`` is one C loop
+            state._keep_listing((self._player, 0, own, self._pass, self._others))
         if self._pass:
             found.append(0)
         for _, group in self._others:
             found.extend(group)
-        state = self._state
-        if state is not None:  # a cache, not a change: `apply_mask` reads it
-            _set_fields(state, "_listed", self._listing())
         return tuple(found)
 
     def _listing(self) -> Listing:
@@ -270,9 +270,4 @@ FIELDS: Final = (
 )  # fmt: skip
 """The fields of an `Actions`: its slots (a compiled class has no ``__slots__``)."""
 
-# mypyc builds a compiled class without ABCMeta's own set-up, so `Actions` would share
-# `Sequence`'s ABC registry and caches (``isinstance([], Actions)`` true once a list
-# was checked against `Sequence`): give it its own, as ABCMeta does for a Python class.
-_abc_init: Final = getattr(abc, "_abc_init", None)
-if _abc_init is not None:
-    _abc_init(Actions)
+native_sequence(Actions)

@@ -9,6 +9,7 @@ set validates at the boundary.
 
 from __future__ import annotations
 
+import abc
 import functools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -595,6 +596,29 @@ def _through(blocks: list[_Block], card: int) -> tuple[list[_Block], int]:
     return kept, total
 
 
+def native_sequence(cls: type) -> None:
+    """Give a `Sequence` subclass what mypyc skips when it compiles one.
+
+    - Its own ABC registry and caches: mypyc builds the class without ABCMeta's own
+      set-up, so it would answer ``isinstance`` from `Sequence`'s caches
+      (``isinstance([], cls)`` true once a list was checked against `Sequence`).
+    - ``len()`` on the compiled ``__len__``: CPython reads the sequence slot first,
+      which the class inherits from `Sized` as a call through a method lookup;
+      assigning ``__len__`` again points that slot at the compiled function.
+
+    Harmless in the pure build, where ABCMeta and CPython did both already.
+
+    Example:
+        >>> native_sequence(Leads)
+        >>> isinstance([], Leads)
+        False
+    """
+    abc_init = getattr(abc, "_abc_init", None)
+    if abc_init is not None:
+        abc_init(cls)
+    setattr(cls, "__len__", vars(cls)["__len__"])  # noqa: B010
+
+
 class Leads(Sequence[int]):
     """The plays a hand may lead, as masks: each run built when taken.
 
@@ -755,6 +779,7 @@ class Leads(Sequence[int]):
             _check_size(len(self))
 
 
+native_sequence(Leads)
 _ALWAYS_LISTABLE: Final = MAX_LISTED_PLAYS.bit_length() - 1
 """Fewer cards than this hold fewer than ``2 ** 19`` < `MAX_LISTED_PLAYS` plays."""
 
