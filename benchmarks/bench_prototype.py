@@ -2,7 +2,7 @@
 
 Run from the repository root, on a compiled install (``tienlen.COMPILED``)::
 
-    .venv/bin/python benchmarks/bench_prototype.py             # about 2 minutes
+    .venv/bin/python benchmarks/bench_prototype.py             # about a minute
     .venv/bin/python benchmarks/bench_prototype.py --rounds 3  # a quick look
 
 Issue 21's compiled targets come from a prototype: ``../shared/perf/designs/cstep.py``,
@@ -42,7 +42,7 @@ from bench_targets import find_perf_dir
 import tienlen
 from tienlen import CLASSIC, GameState
 
-GAMES = 20
+GAMES = 200
 """Games per timed call."""
 
 PGEN_FIXES = (

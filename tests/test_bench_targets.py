@@ -51,3 +51,27 @@ def test_bench_targets_writes_every_row(
     for label in labels:
         assert label in printed
         assert any(line.startswith(f"| {label} |") for line in table)
+
+
+def test_bench_prototype_patches_p_generator_exactly() -> None:
+    """``bench_prototype.py``'s annotations of P's generator each apply exactly once.
+
+    The prototype it times must be P's code with annotations added, and the script
+    stops when one no longer applies.
+    """
+    if not (BENCHMARKS / "bench_prototype.py").is_file():  # pragma: no cover
+        pytest.skip("benchmarks/ is not beside the tests")
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import bench_prototype  # noqa: PLC0415 - a script, found on the path above
+        import bench_targets  # noqa: PLC0415
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    perf = bench_targets.find_perf_dir()
+    if perf is None or not (perf / "designs" / "cstep.py").is_file():
+        pytest.skip("P's folder (../shared/perf) is not beside the checkout")
+    source = (perf / "reference_core.py").read_text(encoding="utf-8")
+    for old, new in bench_prototype.PGEN_FIXES:
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    compile(source, "pgen.py", "exec")  # still Python
