@@ -24,7 +24,6 @@ __all__ = ["FIELDS", "Actions", "Listing", "lists"]
 
 _new: Final = object.__new__
 
-
 Listing = tuple[int, int, Sequence[int], bool, Sequence[tuple[int, Sequence[int]]]]
 """What a state's `Actions` list, as ints: the player to act, their singles as one
 mask, their other plays, whether they may pass, and the Poker jump-ins (other
@@ -240,10 +239,8 @@ class Actions(Sequence[Action]):
             bits ^= low
         masks.extend(self._masks)
         built: list[Action] = []
-        for mask in masks:
-            play = (
-                Play.__new__(Play) if COMPILED else _new(Play)
-            )  # `make_play`, inlined
+        for mask in masks:  # `make_play`, inlined
+            play = Play.__new__(Play) if COMPILED else _new(Play)
             play._player = player
             play._mask = mask
             play._origin = serial

@@ -10,7 +10,7 @@ The compiled build compiles this module, so a listed play is a native object. A
 native class's constructor always runs ``__init__``, and ``object.__new__`` refuses
 a native class: so `Play` defines a ``__new__`` that, like ``object.__new__``,
 ignores its arguments, and the compiled engine builds a blank play with
-``Play.__new__(Play)`` (`new_play`). The pure engine calls ``object.__new__``
+``Play.__new__(Play)`` (`make_play`). The pure engine calls ``object.__new__``
 itself, a C call where ``Play.__new__`` would be a Python frame per play.
 """
 
@@ -30,7 +30,6 @@ __all__ = [
     "checked_play",
     "hand_of",
     "make_play",
-    "new_play",
     "player_index",
     "untrusted_play",
 ]
@@ -182,18 +181,6 @@ def checked_play(player: object, cards: object) -> Play:
     return _PLAY(player=player, cards=cards)
 
 
-def new_play() -> Play:
-    """A blank `Play`, its fields unset: what `make_play` fills in.
-
-    Example:
-        >>> new_play().mask
-        Traceback (most recent call last):
-        ...
-        AttributeError: ...
-    """
-    return Play.__new__(Play) if COMPILED else _new(Play)
-
-
 def make_play(player: int, mask: int, origin: int) -> Play:
     """A `Play` with trust token *origin*, unchecked: how the engine builds its plays.
 
@@ -201,7 +188,7 @@ def make_play(player: int, mask: int, origin: int) -> Play:
         >>> make_play(1, Hand.parse("3s").mask, 0)
         Play(player=1, cards=Hand.parse('3s'))
     """
-    play = Play.__new__(Play) if COMPILED else _new(Play)  # `new_play`, inlined
+    play = Play.__new__(Play) if COMPILED else _new(Play)  # a blank play
     play._player = player
     play._mask = mask
     play._origin = origin
