@@ -7,9 +7,11 @@ Markdown it promises. One round of a millisecond per case keeps it short.
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -18,17 +20,22 @@ import tienlen
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
+def benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/<name>.py``, imported (skips when it is not there)."""
+    if not (BENCHMARKS / f"{name}.py").is_file():  # pragma: no cover
+        pytest.skip("benchmarks/ is not beside the tests")
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+
+
 def test_bench_targets_writes_every_row(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """Issue 21: every target row printed and written (classic only, to keep it short)."""
-    if not (BENCHMARKS / "bench_targets.py").is_file():  # pragma: no cover
-        pytest.skip("benchmarks/ is not beside the tests")
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import bench_targets  # noqa: PLC0415 - a script, found on the path above
-    finally:
-        sys.path.remove(str(BENCHMARKS))
+    bench_targets = benchmark("bench_targets")
     out_json, out_md = tmp_path / "t.json", tmp_path / "t.md"
     argv = ["--rounds", "1", "--target", "0.001", "--hands", "3", "--rules", "classic"]
     argv += ["--json", str(out_json), "--markdown", str(out_md)]
@@ -59,15 +66,8 @@ def test_bench_prototype_patches_p_generator_exactly() -> None:
     The prototype it times must be P's code with annotations added, and the script
     stops when one no longer applies.
     """
-    if not (BENCHMARKS / "bench_prototype.py").is_file():  # pragma: no cover
-        pytest.skip("benchmarks/ is not beside the tests")
-    sys.path.insert(0, str(BENCHMARKS))
-    try:
-        import bench_prototype  # noqa: PLC0415 - a script, found on the path above
-        import bench_targets  # noqa: PLC0415
-    finally:
-        sys.path.remove(str(BENCHMARKS))
-    perf = bench_targets.find_perf_dir()
+    bench_prototype = benchmark("bench_prototype")
+    perf = benchmark("bench_targets").find_perf_dir()
     if perf is None or not (perf / "designs" / "cstep.py").is_file():
         pytest.skip("P's folder (../shared/perf) is not beside the checkout")
     source = (perf / "reference_core.py").read_text(encoding="utf-8")

@@ -487,7 +487,7 @@ def from_fields(fields: Mapping[str, object]) -> GameState:
     The engine's door for building a state from its parts (`tienlen.notation` reads a
     position into fields, `tienlen.engine.positions` checks it). A field with a
     default may be missing. The `turn_key` is derived and a fresh trust token given;
-    the trust token and caches are not taken from *fields*.
+    neither the trust token nor the listing cache (``_listed``) is taken from *fields*.
 
     Raises:
         InvalidStateError: *fields* names a field a state does not have.
