@@ -14,6 +14,7 @@ from typing import ClassVar
 import attrs
 import pytest
 
+import tienlen
 from tienlen import (
     CLASSIC,
     POKER,
@@ -169,6 +170,48 @@ def test_a_declared_bot_that_changes_a_play_is_still_caught() -> None:
             [ForgingDeclared()] * 2,
             random.Random(0),
         )
+
+
+class MaskSetting:
+    """Sets the mask of the first play it was handed to *mask*, around `Play`."""
+
+    def __init__(self, mask: object) -> None:
+        self.mask = mask
+
+    def act(
+        self, observation: Observation, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The first play (the token kept), holding no hand's cards."""
+        del observation, rng
+        play = next(action for action in actions if isinstance(action, Play))
+        object.__setattr__(play, "_mask", self.mask)  # compiled: an int, or TypeError
+        return play
+
+
+class DeclaredMaskSetting(MaskSetting):
+    """`MaskSetting`, declaring ``changes_nothing``."""
+
+    changes_nothing: ClassVar[bool] = True
+
+
+@pytest.mark.parametrize("bot", [MaskSetting, DeclaredMaskSetting])
+@pytest.mark.parametrize("mask", [-1, 1 << 200, 1 << 52, "3s", 1.5, None])
+def test_a_play_set_to_no_hand_is_a_player_error(
+    mask: object, bot: type[MaskSetting]
+) -> None:
+    """A mask no hand has (negative, too long, a second copy alone, not an int).
+
+    The referee refuses it as any other choice it did not offer, never with the
+    card error reading such a mask raises. Compiled, a play's mask is typed: a
+    non-int cannot be stored, and the bot's own `TypeError` is its error.
+    """
+    start = GameState.from_hands(["3s 5s", "4d 6d"], CLASSIC)
+    with pytest.raises(PlayerError) as caught:
+        play_game(start, [bot(mask)] * 2, random.Random(0))
+    if type(mask) is int or not tienlen.COMPILED:
+        assert "not one of its" in caught.value.problem
+    else:
+        assert isinstance(caught.value.__cause__, TypeError)
 
 
 class Returning:

@@ -30,15 +30,17 @@ import operator
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from tienlen._checks import short_repr
 from tienlen.actions import PASSES, Actions
+from tienlen.cards import Hand
 from tienlen.engine.actions import FIELDS as ACTION_FIELDS
 from tienlen.engine.movegen import Leads
 from tienlen.engine.plays import make_play
+from tienlen.engine.state import COMPILED
 from tienlen.engine.view import FIELDS, card_counts, game_view, seat_view
-from tienlen.errors import InvalidArgumentError
+from tienlen.errors import InvalidArgumentError, InvalidCardError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import Observation, PlayerError
 
@@ -329,8 +331,9 @@ def listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
     """
     if type(offered) is not Actions:
         return play in offered  # the offer's plays are fingerprinted unchanged
-    fields: Any = play  # read untyped (see `resolve`): the bot may have set its mask
-    mask = fields._mask
+    mask = play._mask  # the bot may have set it: any int when compiled (typed field)
+    if not COMPILED and type(mask) is not int:  # pure, anything (`_well_formed`)
+        return False
     if not mask & (mask - 1) and mask & offered._singles:
         return True
     return mask in offered._masks
@@ -364,9 +367,32 @@ def resolve(
         # player is ``1.0``) must be refused as Python refuses it, a `PlayerError`.
         action: Any = choice
         owner = action.player
-        if type(owner) is int and owner == seat and _offers(offered, choice, state):
+        if (
+            type(owner) is int
+            and owner == seat
+            and _well_formed(choice)
+            and _offers(offered, choice, state)
+        ):
             return choice
     raise PlayerError(seat, player, choice, offered)
+
+
+def _well_formed(action: Play | Pass) -> bool:
+    """Whether *action* is a pass, or a play whose cards are a hand's.
+
+    A bot may set a play's mask around its constructor (``object.__setattr__``):
+    to a negative or too long int, or, in the pure build, to anything at all.
+    """
+    if type(action) is Pass:
+        return True
+    mask: object = cast(Any, action)._mask  # as stored, untyped
+    if type(mask) is not int:
+        return False
+    try:
+        Hand(mask)
+    except InvalidCardError:
+        return False
+    return True
 
 
 def _offers(
@@ -410,13 +436,12 @@ def play_out(
     referee = Referee(state, players, rng, time_limit, checked=checked)
     left = list(card_counts(state))  # cards held, by seat
     counts = tuple(left)
-    ask = referee.ask
     while state.to_act is not None:
         actions = state.legal_actions()
         if actions._others:  # somebody may jump in (Poker, RULES §6.4)
             chosen = referee.poll_turn(state, actions, counts)
         else:
-            chosen = ask(state, actions._player, actions, counts)
+            chosen = referee.ask(state, actions._player, actions, counts)
         if type(chosen) is not Play:
             state = state.apply(chosen)
             continue

@@ -435,7 +435,7 @@ def draft(state: GameState) -> GameState:
     Every field of `tienlen.engine.state.FIELDS` is copied here by name (a test
     checks the list): the one hand-written copy of the field list.
     """
-    new = Draft()
+    new = GameState() if COMPILED else Draft()  # compiled: the native constructor
     new.rules = state.rules
     new._masks = state._masks
     new.dealt = state.dealt
@@ -469,7 +469,9 @@ def seal(new: GameState) -> GameState:
 
     Its `turn_key` must be right already (`build` derives it).
     """
-    new._serial = _TOKEN_PREFIX[0] | next(_TOKEN_COUNT)
+    for count in _TOKEN_COUNT:  # `next(_TOKEN_COUNT)`: one C call when compiled
+        new._serial = _TOKEN_PREFIX[0] | count
+        break
     if _DRAFTS_SWAP:
         setattr(new, "__class__", GameState)  # noqa: B010  # the draft is done
     return new
@@ -501,7 +503,7 @@ def from_fields(fields: Mapping[str, object]) -> GameState:
     if not fields.keys() <= _FIELD_NAMES:
         msg = f"a GameState has no field {min(fields.keys() - _FIELD_NAMES)!r}"
         raise InvalidStateError(msg)
-    new = Draft()
+    new = GameState() if COMPILED else Draft()
     new._fill(fields)
     new._listed = None  # nor the token: `build` gives a fresh one
     return build(new)

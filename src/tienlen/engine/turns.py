@@ -296,11 +296,13 @@ class TurnTable:
         (3, 0, True)
     """
 
-    __slots__ = ("_policy", "_seating", "passes", "plays", "reads")
+    __slots__ = ("_end_locks", "_policy", "_seating", "passes", "plays", "reads")
 
     def __init__(self, policy: TurnPolicy, seating: Seating) -> None:
         self._policy = policy
         self._seating = seating
+        self._end_locks: dict[int, int] = {}
+        """`locks_after_play`'s answers, remembered as `plays` remembers its own."""
         self.passes: dict[int, Turn] = _PassAnswers(policy, seating)
         """Who acts after a pass (RULES §1.5.2-§1.5.4, §3.3, §3.4, §12.8, §12.10)."""
         plays = _PlayAnswers(policy, seating)
@@ -311,7 +313,7 @@ class TurnTable:
         """The facts of a play the policy reads (`TurnPolicy.reads`)."""
 
     def locks_after_play(self, key: int) -> int:
-        """The lock-outs after the play of question *key* that ends the game (not remembered).
+        """The lock-outs after the play of question *key* that ends the game.
 
         Example:
             >>> from tienlen import CLASSIC
@@ -320,7 +322,15 @@ class TurnTable:
             >>> table.locks_after_play(with_out(acting(turn_key(2, 0, 0b0010, 0, None), 3), 0b0111))
             2
         """
-        return self._policy.after_play(self._seating, play_event(key, self.reads))[1]
+        locks = self._end_locks.get(key)
+        if locks is None:
+            if len(self._end_locks) >= MEMO_LIMIT:
+                self._end_locks.clear()
+            event = play_event(key, self.reads)
+            locks = self._end_locks[key] = self._policy.after_play(
+                self._seating, event
+            )[1]
+        return locks
 
 
 @functools.lru_cache(maxsize=64)
