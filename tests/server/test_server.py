@@ -61,6 +61,8 @@ def test_four_seats_and_a_spectator_play_whole_hands(rules: str) -> None:
         try:
             watcher = seats.pop()
             watcher.send_text(json.dumps({"v": 1, "type": "watch", "table": table}))
+            # Watching before anyone sits: else a hand may end before the watch.
+            assert json.loads(watcher.receive_text())["type"] == "gameFull"
             logs: list[list[dict[str, Any]]] = [[] for _ in range(4)]
             threads = []
             for seat, socket in enumerate(seats):
