@@ -163,7 +163,11 @@ class Referee:
                 action it was not offered.
         """
         seen = _new(Observation)  # `tienlen.players.observe`, inlined: the hot path
-        seen.__dict__["_view"] = seat_view(state, seat, counts, self._game)
+        view = seat_view(state, seat, counts, self._game)
+        if COMPILED:  # one C call (`PyObject_GenericSetAttr`): no dict made yet
+            object.__setattr__(seen, "_view", view)
+        else:  # where ``object.__setattr__`` is a checked Python call
+            seen.__dict__["_view"] = view
         player = self._players[seat]
         choice: object  # whatever the bot returned: read untyped until checked
         if type(offered) is not Actions:  # a jump-in offer (rare)
