@@ -162,7 +162,7 @@ class Referee:
             PlayerError: the player raised, failed `decide`'s checks, or chose an
                 action it was not offered.
         """
-        seen = _new(Observation)  # `tienlen.players.observe`, inlined: the hot path
+        seen = _new(_OBSERVATION)  # `tienlen.players.observe`, inlined: the hot path
         view = seat_view(state, seat, counts, self._game)
         if COMPILED:  # one C call (`PyObject_GenericSetAttr`): no dict made yet
             object.__setattr__(seen, "_view", view)
@@ -180,13 +180,12 @@ class Referee:
                 choice = player.act(seen, handed, self._rng)
             except Exception as error:
                 raise _raised(seat, player, error) from error
-        if type(choice) is Play:
-            play: Any = choice  # read untyped (see `resolve`)
-            if play._origin == state._serial:  # made by the state's legal actions
-                owner = play._player
+        if type(choice) is Play:  # compiled, its fields hold ints (typed)
+            if choice._origin == state._serial:  # made by the state's legal actions
+                owner: object = choice._player  # pure, as stored: maybe forged
                 if type(owner) is int and owner == seat and listed(choice, offered):
                     return choice  # and not changed since (`listed`)
-        elif choice is PASSES[seat] and type(offered) is Actions and offered._pass:
+        elif choice is _PASSES[seat] and type(offered) is Actions and offered._pass:
             return choice
         return resolve(seat, player, choice, offered, state)
 
@@ -279,6 +278,9 @@ def fingerprint(offered: Actions | tuple[Action, ...]) -> object:
 
 _ACTION_FIELDS: Final = operator.attrgetter(*ACTION_FIELDS)
 _new: Final = object.__new__
+# Compiled, a `Final` name is read from a C static, an imported one from the globals.
+_OBSERVATION: Final = Observation
+_PASSES: Final = PASSES
 
 
 def changed(

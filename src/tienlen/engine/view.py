@@ -120,9 +120,10 @@ def seat_view(
     top = state._top
     last = state.last_player
     acting = seat == to_act
+    masks: tuple[object, ...] = state._masks  # compiled: read as stored, not unboxed
     return (
         seat,
-        state._masks[seat],
+        masks[seat],
         to_act,
         top,
         state._top_mask,
