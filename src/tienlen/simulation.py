@@ -42,12 +42,10 @@ from typing import ClassVar, Final, Protocol, TypeVar, overload
 import attrs
 
 from tienlen._checks import check_players, check_time_limit, check_type, short_repr
-from tienlen.cards import Rank
-from tienlen.combos import ComboKind
-from tienlen.engine.keys import KEYS, BombAnswers
+from tienlen.engine.keys import BombTally
 from tienlen.engine.referee import play_out, trusts
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Play
+from tienlen.game import Action, GameState
 from tienlen.players import Observation, Player, PlayerError
 from tienlen.records import GameRecord, RecordError, record
 from tienlen.rules import BaseRules, RuleSet, as_rules
@@ -363,59 +361,6 @@ class _Batch:
     time_limit: float | None
 
 
-class _Counter:
-    """Counts bombs and catches as a game is played (a `tienlen.engine.referee.Tally`).
-
-    Under a `BaseRules` (the presets and any table built from settings) it works on
-    keys, asking the rule set about each shape once (RULES §6.2, §6.6.2); any other
-    rule set is asked about every play.
-    """
-
-    __slots__ = ("_bombs", "bombs", "chops")
-
-    def __init__(self, seats: int) -> None:
-        self.bombs = [0] * seats
-        self.chops = [0] * seats
-        self._bombs: BombAnswers | None = None
-        """Whether each shape code is a bomb under the rule set being played."""
-
-    def count(self, state: GameState, play: Play, mask: int) -> None:
-        rules = state.rules
-        if type(rules) is not BaseRules:
-            self._count_any(rules, state, play)
-            return
-        bombs = self._bombs
-        if bombs is None or bombs.rules is not rules:
-            bombs = self._bombs = BombAnswers(rules)
-        if not bombs[KEYS[mask] >> 6]:
-            return  # a catch is a bomb (RULES §6.6.2)
-        player = play.player
-        self.bombs[player] += 1
-        top = state.top_mask
-        if top and _is_chop_target(bombs, KEYS[top]):
-            self.chops[player] += 1
-
-    def _count_any(self, rules: RuleSet, state: GameState, play: Play) -> None:
-        """`count` under any rule set, through its public methods."""
-        combo = rules.classify(play.cards)
-        assert combo is not None
-        if rules.is_bomb(combo.shape):
-            self.bombs[play.player] += 1
-        top = state.top
-        if top is not None and rules.is_catch(combo, top):
-            self.chops[play.player] += 1
-
-
-def _is_chop_target(bombs: BombAnswers, key: int) -> bool:
-    """`BaseRules.is_chop_target` on a key: a single or pair of 2s, or a bomb."""
-    if key >> 12 in _SINGLE_OR_PAIR:
-        return (key & 63) >> 2 == Rank.TWO.value
-    return bombs[key >> 6]
-
-
-_SINGLE_OR_PAIR: Final = frozenset({ComboKind.SINGLE.value, ComboKind.PAIR.value})
-
-
 class _Quit(Exception):  # noqa: N818 - a private carrier, never seen outside
     """A bot's `SystemExit` or `KeyboardInterrupt`, carried as an error (private)."""
 
@@ -512,7 +457,7 @@ def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
     rng = random.Random(f"tienlen-sim:{batch.seed}:{batch.index}")
     players = guarded(batch.players)
     seats = len(players)
-    counter = _Counter(seats)
+    counter = BombTally(seats)
     wins = [0] * seats
     places = [[0] * seats for _ in range(seats)]
     sums = [0] * seats

@@ -1,4 +1,4 @@
-"""`simulate`'s bomb and catch tally works on keys (issue 11 §1) and counts as the rules say.
+"""`simulate`'s bomb and catch tally (`BombTally`) works on keys (issue 11 §1) and counts as the rules say.
 
 Under a `BaseRules` the counter reads each play's key and asks `is_bomb` once per
 shape; it must count exactly what `RuleSet.is_bomb` and `RuleSet.is_catch` say about
@@ -12,33 +12,22 @@ import random
 import pytest
 
 from tests.strategies import PRESETS
-from tienlen import Action, BaseRules, GameState, GreedyPlayer, Play
+from tienlen import BaseRules, GameState, GreedyPlayer, Play
+from tienlen.engine.keys import BombTally
 from tienlen.engine.referee import play_out
-from tienlen.simulation import _Counter
 
 PRESET_IDS = [rules.name for rules in PRESETS]
 
 
-class _Generic(_Counter):
-    """The same counter, asking the rule set about every play."""
-
-    __slots__ = ()
-
-    def count(self, state: GameState, action: Action, mask: int) -> None:
-        del mask
-        if isinstance(action, Play):
-            self._count_any(state.rules, state, action)
-
-
 class _Both:
-    """Feeds every play to both counters."""
+    """Feeds every play to a key tally and to one asking the rule set (`count_any`)."""
 
     def __init__(self, seats: int) -> None:
-        self.fast, self.generic = _Counter(seats), _Generic(seats)
+        self.fast, self.generic = BombTally(seats), BombTally(seats)
 
     def count(self, state: GameState, play: Play, mask: int) -> None:
         self.fast.count(state, play, mask)
-        self.generic.count(state, play, mask)
+        self.generic.count_any(state.rules, state, play)
 
 
 @pytest.mark.parametrize("rules", PRESETS, ids=PRESET_IDS)

@@ -4,7 +4,8 @@ A play's key (`tienlen.engine.shapes.structural_key`, what `tienlen.Combo.key` h
 packs its shape code (``key >> 6``; its kind ``key >> 12``) and its top card
 (``key & 63``, the rank ``(key & 63) >> 2``). `KEYS` looks keys up by mask, keeping
 those of sets; `bomb_answers` says whether a shape code is a bomb under a rule set,
-asking it once per code. `GreedyPlayer` and `tienlen.simulation` read plays this way.
+asking it once per code; `BombTally` counts a game's bombs and catches on keys.
+`GreedyPlayer` and `tienlen.simulation` read plays this way.
 
 Example:
     >>> from tienlen import CLASSIC, Hand
@@ -16,7 +17,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind, Shape
@@ -26,12 +27,18 @@ from tienlen.engine.shapes import structural_key
 from tienlen.rules import CLASSIC, RuleSet
 from tienlen.rules.base import BaseRules
 
+if TYPE_CHECKING:
+    from tienlen.engine.plays import Play
+    from tienlen.engine.state import GameState
+
 __all__ = [
     "KEYS",
     "SEQUENCES",
     "BombAnswers",
+    "BombTally",
     "Keys",
     "bomb_answers",
+    "is_chop_key",
     "keys_of",
     "least_bomb_share",
 ]
@@ -145,3 +152,78 @@ def bomb_answers(rules: RuleSet) -> BombAnswers:
 
 
 _LAST: Final = [BombAnswers(CLASSIC)]
+
+
+class BombTally:
+    """Counts each seat's bombs and catches as a game is played (RULES §6.2, §6.6.2).
+
+    A `tienlen.engine.referee.Tally`: `play_out` tells it every play before applying
+    it, and `tienlen.simulate` reports its counts. Under a `BaseRules` (the presets and
+    any table built from settings) it reads each play's key and asks the rule set
+    about each shape once (`BombAnswers`); any other rule set is asked about every
+    play (`count_any`).
+
+    Example:
+        >>> import random
+        >>> from tienlen import POKER, GameState, GreedyPlayer
+        >>> from tienlen.engine.referee import play_out
+        >>> tally = BombTally(4)
+        >>> state = GameState.deal(POKER, 4, seed=3)
+        >>> final = play_out(state, [GreedyPlayer()] * 4, random.Random(3), tally)
+        >>> len(tally.bombs), sum(tally.chops) <= sum(tally.bombs)
+        (4, True)
+    """
+
+    __slots__ = ("_answers", "bombs", "chops")
+
+    def __init__(self, seats: int) -> None:
+        self.bombs = [0] * seats
+        """Bombs played, by seat."""
+        self.chops = [0] * seats
+        """Catches made (a bomb, or a Poker chop, on a chop target), by seat."""
+        self._answers: BombAnswers | None = None
+        """Whether each shape code is a bomb under the rule set being played."""
+
+    def count(self, state: GameState, play: Play, mask: int) -> None:
+        """Count *play* (its cards *mask*), about to be played in *state*."""
+        rules = state.rules
+        if type(rules) is not BaseRules:
+            self.count_any(rules, state, play)
+            return
+        answers = self._answers
+        if answers is None or answers.rules is not rules:
+            answers = self._answers = BombAnswers(rules)
+        if not answers[KEYS[mask] >> 6]:
+            return  # a catch is a bomb (RULES §6.6.2)
+        player = play.player
+        self.bombs[player] += 1
+        top = state.top_mask
+        if top and is_chop_key(answers, KEYS[top]):
+            self.chops[player] += 1
+
+    def count_any(self, rules: RuleSet, state: GameState, play: Play) -> None:
+        """`count` under any rule set, through its public methods."""
+        combo = rules.classify(play.cards)
+        assert combo is not None  # a legal play is a combination
+        if rules.is_bomb(combo.shape):
+            self.bombs[play.player] += 1
+        top = state.top
+        if top is not None and rules.is_catch(combo, top):
+            self.chops[play.player] += 1
+
+
+def is_chop_key(answers: BombAnswers, key: int) -> bool:
+    """`BaseRules.is_chop_target` on a key: a single or pair of 2s, or a bomb.
+
+    Example:
+        >>> from tienlen import CLASSIC, Hand
+        >>> answers = BombAnswers(CLASSIC)
+        >>> is_chop_key(answers, KEYS[Hand.parse("2h").mask]), is_chop_key(answers, KEYS[Hand.parse("Ah").mask])
+        (True, False)
+    """
+    if key >> 12 in _SINGLE_OR_PAIR:
+        return (key & 63) >> 2 == Rank.TWO.value
+    return answers[key >> 6]
+
+
+_SINGLE_OR_PAIR: Final = frozenset({ComboKind.SINGLE.value, ComboKind.PAIR.value})
