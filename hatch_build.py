@@ -45,6 +45,7 @@ COMPILED_MODULES = (
     # type) and sets its PlayerError's cause by hand (mypyc ignores `raise ... from`)
     "engine/referee.py",
     "engine/classification.py",
+    "engine/greedy.py",
 )
 """The modules of `PACKAGE` that mypyc compiles: every module of ``engine/`` that
 compiles and behaves the same compiled; the rest stay Python. ``tests/test_compiled.py``

@@ -38,6 +38,7 @@ from tienlen.engine import (
     actions,
     bits,
     classification,
+    greedy,
     keys,
     kinds,
     movegen,
@@ -71,6 +72,7 @@ CORE: tuple[ModuleType, ...] = (
     view,
     referee,
     classification,
+    greedy,
 )
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 

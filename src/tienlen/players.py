@@ -40,10 +40,10 @@ from tienlen._checks import (
     short_repr,
 )
 from tienlen.actions import Actions
-from tienlen.cards import Card, Hand, Rank
-from tienlen.combos import Combo, Plays
-from tienlen.engine import bits as _bits
-from tienlen.engine.keys import SEQUENCES, BombAnswers, bomb_answers, keys_of
+from tienlen.cards import Card, Hand
+from tienlen.combos import Combo
+from tienlen.engine.greedy import choice as greedy_choice
+from tienlen.engine.keys import keys_of
 from tienlen.engine.view import (
     COUNTS,
     FIELDS,
@@ -733,7 +733,8 @@ class GreedyPlayer:
     .. versionadded:: 0.1
     .. versionchanged:: 0.3
        Declares ``changes_nothing``, as any bot may; reads its actions as ints
-       (`Actions.masks`), which any bot may too.
+       (`Actions.masks`), which any bot may too. Its heuristic is
+       ``tienlen.engine.greedy.choice``, compiled in the compiled build.
     """
 
     changes_nothing: ClassVar[bool] = True
@@ -771,109 +772,9 @@ class GreedyPlayer:
             plays = masks
         else:
             plays = masks[:passing] + masks[passing + 1 :]
-        index = self._choose(observation, plays, keys_of(plays), may_pass=passing >= 0)
+        index = greedy_choice(
+            observation, plays, keys_of(plays), self.danger, may_pass=passing >= 0
+        )
         if index < 0:
             return actions[passing]
         return actions[index if passing < 0 or index < passing else index + 1]
-
-    def _choose(
-        self,
-        observation: Observation,
-        masks: Sequence[int],
-        keys: Sequence[int],
-        *,
-        may_pass: bool,
-    ) -> int:
-        """The index of the play to make among *masks* (of *keys*); -1 to pass."""
-        hand_size = observation.hand_mask.bit_count()
-        sizes = [mask.bit_count() for mask in masks]
-        if hand_size in sizes:
-            return sizes.index(hand_size)  # going out: the first such play
-        if not masks:
-            return -1
-        rules = observation.rules
-        bombs = bomb_answers(rules)
-        normal = [  # the plays that are not precious: no 2, no bomb
-            index
-            for index, key in enumerate(keys)
-            if (key & 63) >> 2 != _TWO and not bombs[key >> 6]
-        ]
-        every = range(len(masks))
-        if observation.jumping_in:
-            if not may_pass or self._threatened(observation):
-                return _lowest(every, keys, sizes)
-            return -1
-        if observation.is_leading:
-            return _lead(normal or every, keys, sizes)
-        if normal:
-            return _lowest(normal, keys, sizes)
-        order = [((key & 63) >> 2 != _TWO) << 6 | key & 63 for key in keys]
-        index = min(every, key=order.__getitem__)  # 2s before bombs, lowest first
-        if not may_pass:  # pragma: no cover - following may always pass
-            return index
-        if observation.may_continue:
-            return -1
-        if (
-            self._threatened(observation)
-            or hand_size - sizes[index] <= self.danger
-            or _only_precious(observation.hand_mask, rules, bombs)
-        ):
-            return index
-        return -1
-
-    def _threatened(self, observation: Observation) -> bool:
-        """Whether an opponent holds at most `danger` cards."""
-        fewest = observation.fewest_opponent_cards
-        return fewest is not None and fewest <= self.danger
-
-
-_TWO: Final = Rank.TWO.value
-_ANY_TWO: Final = _bits.RANK_CARDS[_TWO]
-"""The four 2s of either deck."""
-
-
-def _lowest(indices: Iterable[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
-    """The play with the lowest top card; more cards first among equals, then the first."""
-    best = min(
-        ((keys[index] & 63) << 7 | 127 - sizes[index]) << 32 | index
-        for index in indices
-    )
-    return best & _INDEX
-
-
-_INDEX: Final = (1 << 32) - 1
-"""The low bits of `_lowest`'s packed order: the play's index."""
-
-
-def _lead(indices: Sequence[int], keys: Sequence[int], sizes: Sequence[int]) -> int:
-    """The longest sequence (lowest top among equals), else the lowest rank, fullest."""
-    sequences = [index for index in indices if keys[index] >> 12 in SEQUENCES]
-    if not sequences:
-        lowest = min((keys[index] & 63) >> 2 for index in indices)
-        sequences = [index for index in indices if (keys[index] & 63) >> 2 == lowest]
-    order = {index: (127 - sizes[index]) << 6 | keys[index] & 63 for index in sequences}
-    return min(order, key=order.__getitem__)
-
-
-def _only_precious(hand: int, rules: RuleSet, bombs: BombAnswers) -> bool:
-    """Whether every card of the mask *hand* is a 2 or part of a bomb it holds."""
-    share = bombs.least_share
-    if share is not None:
-        others = _bits.rank_counts(hand & ~_ANY_TWO)  # per rank, 2s left out
-        if not share:  # no bomb at all: only 2s are precious
-            return not others
-        held = (others + _bits.at_least_offset(1)) >> 3 & _bits.ONES
-        if held & ~((others + _bits.at_least_offset(share)) >> 3):
-            return False  # a rank holds fewer cards than any bomb takes of one
-    plays = rules.legal_plays(Hand(hand))
-    if type(plays) is Plays:  # on the int core's masks and keys
-        masks: Sequence[int] = plays.masks
-        keys = keys_of(masks)
-    else:
-        masks = [combo.mask for combo in plays]
-        keys = [combo.key for combo in plays]
-    covered = 0
-    for mask, key in zip(masks, keys, strict=True):
-        if (key & 63) >> 2 == _TWO or bombs[key >> 6]:
-            covered |= mask
-    return hand & ~covered == 0

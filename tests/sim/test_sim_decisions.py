@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 import attrs
 import pytest
 
+import tienlen.players
 from tienlen import (
     CLASSIC,
     POKER,
@@ -298,7 +299,7 @@ def test_a_trusted_bot_that_raises_is_a_player_error(
     def broken(*_: object, **__: object) -> int:
         raise RuntimeError("broken heuristic")
 
-    monkeypatch.setattr(GreedyPlayer, "_choose", broken)
+    monkeypatch.setattr(tienlen.players, "greedy_choice", broken)
     state = GameState.deal(CLASSIC, 4, 2)
     with pytest.raises(PlayerError) as caught:
         play_game(state, [RandomPlayer(), GreedyPlayer()] * 2, random.Random(2))

@@ -47,9 +47,9 @@ from tienlen import (
     TienLenError,
     play_game,
 )
+from tienlen.engine.greedy import only_precious
 from tienlen.engine.keys import bomb_answers
 from tienlen.engine.referee import play_out
-from tienlen.players import _only_precious
 
 PRESETS = list(RULESETS.values())
 PRESET_IDS = [rules.name for rules in PRESETS]
@@ -620,9 +620,9 @@ def test_greedy_knows_a_hand_of_only_2s_and_bombs(
     The quick test: no rank but the 2s holds fewer cards than any bomb takes of one.
     """
     hand = Hand(sum(1 << card for card in cards))
-    assert _only_precious(
-        hand.mask, rules, bomb_answers(rules)
-    ) is _precious_by_listing(hand, rules)
+    assert only_precious(hand.mask, rules, bomb_answers(rules)) is _precious_by_listing(
+        hand, rules
+    )
 
 
 GREEDY_GAMES = "d93bbc0555e38c15dfb55905c7d6436eaeb49dcdc63e978e8b90ea224230c664"
