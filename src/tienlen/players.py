@@ -47,16 +47,14 @@ from tienlen.engine.keys import keys_of
 from tienlen.engine.view import (
     COUNTS,
     FIELDS,
-    GAME,
-    GAME_ITEMS,
     HAND,
-    ITEMS,
     OUT,
     SEAT,
     TO_ACT,
     TOP_KEY,
     SeatView,
     card_counts,
+    field_reader,
     game_view,
     seat_view,
 )
@@ -277,68 +275,8 @@ class Observation:
 _FIELDS: Final = attrs.fields(Observation)
 
 
-class _Lazy:
-    """An observation field computed from the snapshot when first read, then kept.
-
-    A non-data descriptor: once the value is in the instance ``__dict__``, reading
-    the field is a plain attribute read.
-    """
-
-    __slots__ = ("compute", "name")
-
-    def __init__(self, name: str, compute: Callable[[SeatView], object]) -> None:
-        self.name = name
-        self.compute = compute
-
-    def __get__(self, observation: object, owner: type | None = None) -> object:
-        if observation is None:
-            return self
-        fields = observation.__dict__
-        value = fields[self.name] = self.compute(fields["_view"])
-        return value
-
-
-class _Item:
-    """An observation field that is an item of the snapshot (`ITEMS`), kept once read."""
-
-    __slots__ = ("index", "name")
-
-    def __init__(self, name: str, index: int) -> None:
-        self.name = name
-        self.index = index
-
-    def __get__(self, observation: object, owner: type | None = None) -> object:
-        if observation is None:
-            return self
-        fields = observation.__dict__
-        value = fields[self.name] = fields["_view"][self.index]
-        return value
-
-
-class _GameItem(_Item):
-    """An observation field that is an item of the game's part of the snapshot."""
-
-    __slots__ = ()
-
-    def __get__(self, observation: object, owner: type | None = None) -> object:
-        if observation is None:
-            return self
-        fields = observation.__dict__
-        value = fields[self.name] = fields["_view"][GAME][self.index]
-        return value
-
-
-def _descriptor(name: str) -> _Lazy | _Item:
-    """How the observation field *name* is read from its snapshot."""
-    if name in ITEMS:
-        return _Item(name, ITEMS[name])
-    if name in GAME_ITEMS:
-        return _GameItem(name, GAME_ITEMS[name])
-    return _Lazy(name, FIELDS[name])
-
-
 for _name in FIELDS:
-    setattr(Observation, _name, _descriptor(_name))
+    setattr(Observation, _name, field_reader(_name))
 del _name
 
 

@@ -4,7 +4,9 @@
 mask, the public table (the top, who passed, who is out, card counts) and the shared
 record of actions. It holds no `GameState` and no other seat's cards, so the lazy
 `tienlen.players.Observation` built on it can be handed to a bot's code (issue 20
-item 7). `FIELDS` computes each observation field from a view, when it is first read.
+item 7). `FIELDS` computes each observation field from a view, when it is first read;
+`field_reader` is the descriptor that does it (compiled, a field is read at C speed by
+any bot).
 
 Example:
     >>> from tienlen import CLASSIC, GameState
@@ -32,9 +34,13 @@ __all__ = [
     "GAME_ITEMS",
     "ITEMS",
     "SEAT_SETS",
+    "ComputedField",
     "GameView",
+    "GameViewItem",
     "SeatView",
+    "ViewItem",
     "card_counts",
+    "field_reader",
     "game_view",
     "seat_view",
 ]
@@ -227,3 +233,70 @@ GAME_ITEMS: Final = {
     "after_instant_win": 4,
 }
 """The observation fields that are a `GameView` item as it is."""
+
+
+class ComputedField:
+    """An observation field computed from the snapshot when first read, then kept.
+
+    A non-data descriptor: once the value is in the instance ``__dict__``, reading
+    the field is a plain attribute read.
+    """
+
+    __slots__ = ("compute", "name")
+
+    def __init__(self, name: str, compute: Callable[[SeatView], object]) -> None:
+        self.name = name
+        self.compute = compute
+
+    def __get__(self, observation: object, owner: type | None = None) -> object:
+        if observation is None:
+            return self
+        fields = observation.__dict__
+        value = fields[self.name] = self.compute(fields["_view"])
+        return value
+
+
+class ViewItem:
+    """An observation field that is an item of the snapshot (`ITEMS`), kept once read."""
+
+    __slots__ = ("index", "name")
+
+    def __init__(self, name: str, index: int) -> None:
+        self.name = name
+        self.index = index
+
+    def __get__(self, observation: object, owner: type | None = None) -> object:
+        if observation is None:
+            return self
+        fields = observation.__dict__
+        value = fields[self.name] = fields["_view"][self.index]
+        return value
+
+
+class GameViewItem(ViewItem):
+    """An observation field that is an item of the game's part of the snapshot."""
+
+    __slots__ = ()
+
+    def __get__(self, observation: object, owner: type | None = None) -> object:
+        if observation is None:
+            return self
+        fields = observation.__dict__
+        value = fields[self.name] = fields["_view"][GAME][self.index]
+        return value
+
+
+def field_reader(name: str) -> ComputedField | ViewItem:
+    """The descriptor that reads the observation field *name* from its snapshot.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Observation
+        >>> seen = Observation.of(GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC), 1)
+        >>> field_reader("to_act").__get__(seen), type(field_reader("top")).__name__
+        (0, 'ComputedField')
+    """
+    if name in ITEMS:
+        return ViewItem(name, ITEMS[name])
+    if name in GAME_ITEMS:
+        return GameViewItem(name, GAME_ITEMS[name])
+    return ComputedField(name, FIELDS[name])
