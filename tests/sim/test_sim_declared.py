@@ -7,6 +7,7 @@ type: a subclass, a patched ``act`` or a wrapper of a library bot is called.
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Sequence
 from typing import ClassVar
@@ -19,6 +20,7 @@ from tienlen import (
     CLASSIC,
     POKER,
     Action,
+    BaseRules,
     GameState,
     GreedyPlayer,
     Observation,
@@ -212,6 +214,40 @@ def test_a_play_set_to_no_hand_is_a_player_error(
         assert "not one of its" in caught.value.problem
     else:
         assert isinstance(caught.value.__cause__, TypeError)
+
+
+class BlankPlaying:
+    """Returns a `Play` built around its constructor: no field set."""
+
+    def act(
+        self, observation: Observation, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """A blank play."""
+        del observation, actions, rng
+        return Play.__new__(Play)
+
+
+class DeclaredBlankPlaying(BlankPlaying):
+    """`BlankPlaying`, declaring ``changes_nothing``."""
+
+    changes_nothing: ClassVar[bool] = True
+
+
+@pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])
+@pytest.mark.parametrize("bot", [BlankPlaying, DeclaredBlankPlaying])
+def test_a_play_with_no_field_set_is_a_player_error(
+    rules: BaseRules, bot: type[BlankPlaying]
+) -> None:
+    """Reading a field the play lacks raises inside the referee: refused, not raised.
+
+    Poker asks about jump-ins too, on offers of plays built for them.
+    """
+    for seed in range(5):
+        with pytest.raises(PlayerError) as caught:
+            play_game(GameState.deal(rules, 4, seed), [bot()] * 4, random.Random(seed))
+        assert "not one of its" in caught.value.problem
+        copy = pickle.loads(pickle.dumps(caught.value))  # noqa: S301 - our own bytes
+        assert copy.seat == caught.value.seat
 
 
 class Returning:

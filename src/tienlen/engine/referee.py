@@ -30,7 +30,7 @@ import operator
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, Final, Protocol, cast
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from tienlen._checks import short_repr
 from tienlen.actions import PASSES, Actions
@@ -180,11 +180,9 @@ class Referee:
                 choice = player.act(seen, handed, self._rng)
             except Exception as error:
                 raise _raised(seat, player, error) from error
-        if type(choice) is Play:  # compiled, its fields hold ints (typed)
-            if choice._origin == state._serial:  # made by the state's legal actions
-                owner: object = choice._player  # pure, as stored: maybe forged
-                if type(owner) is int and owner == seat and listed(choice, offered):
-                    return choice  # and not changed since (`listed`)
+        if type(choice) is Play:
+            if _still_listed(choice, state, seat, offered):
+                return choice
         elif choice is _PASSES[seat] and type(offered) is Actions and offered._pass:
             return choice
         return resolve(seat, player, choice, offered, state)
@@ -322,6 +320,27 @@ def changed(
         return True
 
 
+def _still_listed(
+    play: Play, state: GameState, seat: int, offered: Actions | tuple[Action, ...]
+) -> bool:
+    """Whether *state* listed *play* for *seat* (its token) and it is unchanged since.
+
+    Compiled, a play's fields hold ints (typed); pure, they are read as stored, maybe
+    forged. A play built around its constructor may lack a field: it is then checked
+    in full (`resolve`).
+    """
+    try:
+        owner: object = play._player
+        return (
+            play._origin == state._serial  # made by the state's legal actions
+            and type(owner) is int
+            and owner == seat
+            and listed(play, offered)
+        )
+    except AttributeError:  # a field never set (``Play.__new__(Play)``)
+        return False
+
+
 def listed(play: Play, offered: Actions | tuple[Action, ...]) -> bool:
     """Whether *play*'s cards are among the plays *offered* lists (for its seat).
 
@@ -368,11 +387,11 @@ def resolve(
         Play(player=0, cards=Hand.parse('3s'))
     """
     if type(choice) is Play or type(choice) is Pass:
-        # Read through `Any`: compiled by mypyc, reading a field typed `int` checks
-        # its type and raises `TypeError`, where a forged action (a `Pass` whose
-        # player is ``1.0``) must be refused as Python refuses it, a `PlayerError`.
-        action: Any = choice
-        owner = action.player
+        # Read untyped (`getattr`): compiled by mypyc, reading a field typed `int`
+        # checks its type and raises `TypeError`, where a forged action (a `Pass`
+        # whose player is ``1.0``) must be refused as Python refuses it, a
+        # `PlayerError`; an action built around its constructor may lack the field.
+        owner: object = getattr(choice, "player", None)
         if (
             type(owner) is int
             and owner == seat
@@ -391,7 +410,7 @@ def _well_formed(action: Play | Pass) -> bool:
     """
     if type(action) is Pass:
         return True
-    mask: object = cast(Any, action)._mask  # as stored, untyped
+    mask: object = getattr(action, "_mask", None)  # as stored, untyped, maybe unset
     if type(mask) is not int:
         return False
     try:
