@@ -103,6 +103,17 @@ def test_an_int_subclass_player_is_read_as_its_plain_value() -> None:
             state.apply(action)
 
 
+def test_a_play_never_initialised_is_refused_as_no_seat() -> None:
+    """``Play.__new__(Play)`` is a play of seat -1 with no cards: every check refuses it."""
+    blank = Play.__new__(Play)
+    assert (blank.player, blank.mask, str(blank)) == (-1, 0, "")
+    state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+    assert not state.is_legal(blank)
+    with pytest.raises(IllegalPlayError) as caught:
+        state.apply(blank)
+    assert caught.value.reason is IllegalReason.UNKNOWN_PLAYER
+
+
 def test_deepcopy_and_pickle_of_a_long_game() -> None:
     """A game of more than 329 actions deep-copies and pickles (no recursion limit)."""
     state = GameState.deal(CLASSIC_TWO_DECKS, 8, seed=1)

@@ -92,9 +92,15 @@ class Play:
     def __new__(cls, *, player: object = None, cards: object = None) -> Self:  # noqa: ARG004
         """A blank play, whatever the arguments: ``__init__`` reads and checks them.
 
+        Its seat is -1 and it holds no card, so that a play never completed (a bot's
+        ``Play.__new__(Play)``) is refused as one of no seat, never read half-built.
         See the module's documentation.
         """
-        return object.__new__(cls)
+        blank = object.__new__(cls)
+        blank._player = -1
+        blank._mask = 0
+        blank._origin = 0
+        return blank
 
     def __init__(
         self, *, player: SupportsIndex, cards: Hand | str | Iterable[Card]
