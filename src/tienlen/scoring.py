@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 import attrs
 
@@ -415,6 +415,14 @@ class Scorer:
         )
 
 
+_STAKES_SETTLED: Final[dict[tuple[object, ...], GameResult]] = {}
+"""`StakeScorer.settle`'s results of games that paid nothing in play, by scorer class,
+rule and places: a result is an immutable value, so such games share one (thread-safe:
+it only ever holds correct entries)."""
+_SETTLED_LIMIT: Final = 1 << 12
+"""The most results `_STAKES_SETTLED` keeps: it is emptied when full."""
+
+
 @attrs.frozen(kw_only=True)
 class StakeScorer(Scorer):
     """One stake per player: the loser pays each, or each pays the winner (RULES §2.5, §4.4).
@@ -443,22 +451,38 @@ class StakeScorer(Scorer):
         """
         order = finish.order
         items = [*finish.items, *self.on_trick_end(finish.chop)]
+        known = (
+            type(self),
+            self.each_pays_winner,
+            order,
+            len(finish.hands),
+            finish.frozen,
+        )
+        if not items:  # nothing paid in play: the places alone decide
+            result = _STAKES_SETTLED.get(known)
+            if result is not None:
+                return result
         if self.each_pays_winner:
-            items += [
+            stakes = [
                 ScoreItem(kind=ScoreKind.STAKE, player=order[0], payer=p, points=1)
                 for p in order[1:]
             ]
         else:
-            items += [
+            stakes = [
                 ScoreItem(kind=ScoreKind.STAKE, player=p, payer=order[-1], points=1)
                 for p in order[:-1]
             ]
-        return GameResult.from_items(
+        result = GameResult.from_items(
             players=len(finish.hands),
             finish_order=order,
-            items=items,
+            items=items + stakes,
             frozen=finish.frozen,
         )
+        if not items:
+            if len(_STAKES_SETTLED) >= _SETTLED_LIMIT:
+                _STAKES_SETTLED.clear()
+            _STAKES_SETTLED[known] = result
+        return result
 
 
 @attrs.frozen(kw_only=True)

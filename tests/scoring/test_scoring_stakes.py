@@ -19,13 +19,16 @@ from tienlen import (
     KENNETH_LO,
     VIETCONG,
     BaseRules,
+    ChopChain,
     GameResult,
     GameState,
+    Hand,
     InstantWin,
     ScoreItem,
     ScoreKind,
     Scoring,
 )
+from tienlen.scoring import Finish, StakeScorer
 
 STAKE_VARIANTS = (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG)
 
@@ -203,3 +206,23 @@ def test_stake_scores_over_many_games() -> None:
         check_stake_result(
             CLASSIC_TWO_DECKS, result_of(random_game(CLASSIC_TWO_DECKS, 6, seed)), 6
         )
+
+
+def test_a_game_that_paid_nothing_in_play_shares_its_result() -> None:
+    """Equal places give one shared result; a scorer's own trick-end items still count."""
+    finish = Finish(order=(2, 0, 1), hands=(Hand(0), Hand.parse("4d"), Hand(0)))
+    first = StakeScorer().settle(CLASSIC, finish)
+    again = StakeScorer().settle(CLASSIC, Finish(order=(2, 0, 1), hands=finish.hands))
+    assert again is first
+    assert first.items == (stake(2, 1), stake(0, 1))
+    winner_paid = StakeScorer(each_pays_winner=True).settle(CLASSIC, finish)
+    assert winner_paid.items == (stake(2, 0), stake(2, 1))
+
+    class Bonus(StakeScorer):
+        def on_trick_end(self, chain: ChopChain | None) -> tuple[ScoreItem, ...]:
+            del chain
+            return (ScoreItem(kind=ScoreKind.PLACE, player=2, points=5),)
+
+    bonus = Bonus().settle(CLASSIC, finish)
+    assert bonus.scores == (1, -2, 6)
+    assert StakeScorer().settle(CLASSIC, finish) is first
