@@ -39,19 +39,12 @@ from tienlen._checks import (
     check_type,
     short_repr,
 )
-from tienlen.actions import Actions
 from tienlen.cards import Card, Hand
 from tienlen.combos import Combo
-from tienlen.engine.greedy import choice as greedy_choice
-from tienlen.engine.keys import keys_of
+from tienlen.engine import view as seat_views
+from tienlen.engine.greedy import act as greedy_act
 from tienlen.engine.view import (
-    COUNTS,
     FIELDS,
-    HAND,
-    OUT,
-    SEAT,
-    TO_ACT,
-    TOP_KEY,
     SeatView,
     card_counts,
     field_reader,
@@ -217,8 +210,7 @@ class Observation:
 
         .. versionadded:: 0.3
         """
-        view = self.__dict__.get("_view")
-        return self.hand.mask if view is None else view[HAND]
+        return seat_views.hand_mask(self)
 
     @property
     def is_leading(self) -> bool:
@@ -230,10 +222,7 @@ class Observation:
             >>> Observation.of(state, 0).is_leading, Observation.of(state.play("3s"), 1).is_leading
             (True, False)
         """
-        view = self.__dict__.get("_view")
-        if view is not None:  # the top's key, without building the top
-            return not view[TOP_KEY] and view[SEAT] == view[TO_ACT]
-        return self.top is None and self.seat == self.to_act
+        return seat_views.is_leading(self)
 
     @property
     def opponents(self) -> tuple[int, ...]:
@@ -259,17 +248,7 @@ class Observation:
             >>> Observation.of(state, 0).fewest_opponent_cards
             1
         """
-        view = self.__dict__.get("_view")
-        if view is not None:  # on the snapshot's ints
-            out = view[OUT] | 1 << view[SEAT]
-            counts = [
-                count
-                for other, count in enumerate(view[COUNTS])
-                if not out >> other & 1
-            ]
-        else:
-            counts = [self.card_counts[seat] for seat in self.opponents]
-        return min(counts) if counts else None
+        return seat_views.fewest_opponent_cards(self)
 
 
 _FIELDS: Final = attrs.fields(Observation)
@@ -277,6 +256,22 @@ _FIELDS: Final = attrs.fields(Observation)
 
 for _name in FIELDS:
     setattr(Observation, _name, field_reader(_name))
+
+
+def _read_directly(name: str) -> None:
+    """Make the engine function the body of property *name* calls its getter.
+
+    The same answer, in one call (compiled, without a Python frame); the docstring
+    stays the documented one.
+    """
+    documented = vars(Observation)[name]
+    setattr(
+        Observation, name, property(getattr(seat_views, name), doc=documented.__doc__)
+    )
+
+
+for _name in ("hand_mask", "is_leading", "fewest_opponent_cards"):
+    _read_directly(_name)
 del _name
 
 
@@ -672,7 +667,7 @@ class GreedyPlayer:
     .. versionchanged:: 0.3
        Declares ``changes_nothing``, as any bot may; reads its actions as ints
        (`Actions.masks`), which any bot may too. Its heuristic is
-       ``tienlen.engine.greedy.choice``, compiled in the compiled build.
+       ``tienlen.engine.greedy.act``, compiled in the compiled build.
     """
 
     changes_nothing: ClassVar[bool] = True
@@ -698,21 +693,4 @@ class GreedyPlayer:
             '3s 4d 5h'
         """
         del rng
-        masks = (
-            actions.masks
-            if isinstance(actions, Actions)
-            else tuple(a.cards.mask if isinstance(a, Play) else 0 for a in actions)
-        )
-        try:
-            passing = masks.index(0)  # the pass, if offered: every play holds cards
-        except ValueError:
-            passing = -1
-            plays = masks
-        else:
-            plays = masks[:passing] + masks[passing + 1 :]
-        index = greedy_choice(
-            observation, plays, keys_of(plays), self.danger, may_pass=passing >= 0
-        )
-        if index < 0:
-            return actions[passing]
-        return actions[index if passing < 0 or index < passing else index + 1]
+        return greedy_act(observation, actions, self.danger)

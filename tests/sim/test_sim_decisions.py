@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 import attrs
 import pytest
 
+import tienlen.engine.view
 import tienlen.players
 from tienlen import (
     CLASSIC,
@@ -299,7 +300,7 @@ def test_a_trusted_bot_that_raises_is_a_player_error(
     def broken(*_: object, **__: object) -> int:
         raise RuntimeError("broken heuristic")
 
-    monkeypatch.setattr(tienlen.players, "greedy_choice", broken)
+    monkeypatch.setattr(tienlen.players, "greedy_act", broken)
     state = GameState.deal(CLASSIC, 4, 2)
     with pytest.raises(PlayerError) as caught:
         play_game(state, [RandomPlayer(), GreedyPlayer()] * 2, random.Random(2))
@@ -327,6 +328,14 @@ def test_a_time_limit_checks_the_library_bots_too(
     state = GameState.deal(CLASSIC, 4, 3)
     with pytest.raises(PlayerError, match=r"over the time limit of 0\.01 s"):
         play_game(state, [GreedyPlayer()] * 4, random.Random(3), time_limit=0.01)
+
+
+@pytest.mark.parametrize("name", ["hand_mask", "is_leading", "fewest_opponent_cards"])
+def test_a_quick_property_is_read_by_its_engine_function(name: str) -> None:
+    """The property's getter is `tienlen.engine.view`'s function: one call a read."""
+    documented = vars(Observation)[name]
+    assert documented.fget is getattr(tienlen.engine.view, name)
+    assert "Example:" in documented.__doc__
 
 
 @pytest.mark.parametrize("rules", [CLASSIC, POKER], ids=["classic", "poker"])

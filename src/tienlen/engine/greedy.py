@@ -19,22 +19,56 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
+from tienlen.actions import Action
 from tienlen.cards import Hand, Rank
 from tienlen.combos import Plays
 from tienlen.engine import bits as _bits
+from tienlen.engine.actions import Actions
 from tienlen.engine.keys import SEQUENCES, BombAnswers, bomb_answers, keys_of
+from tienlen.engine.plays import Play
 
 if TYPE_CHECKING:
     from tienlen.players import Observation
     from tienlen.rules import RuleSet
 
-__all__ = ["choice", "lead", "lowest", "only_precious"]
+__all__ = ["act", "choice", "lead", "lowest", "only_precious"]
 
 _TWO: Final = Rank.TWO.value
 _ANY_TWO: Final = _bits.RANK_CARDS[_TWO]
 """The four 2s of either deck."""
 _INDEX: Final = (1 << 32) - 1
 """The low bits of `lowest`'s packed order: the play's index."""
+
+
+def act(observation: Observation, actions: Sequence[Action], danger: int) -> Action:
+    """`GreedyPlayer.act`: the heuristic's action among *actions*, read as masks.
+
+    *actions* is a seat's actions: an `Actions` (read as `Actions.masks`), or any
+    sequence of plays and passes. The pass, if offered, is set apart; `choice` picks
+    among the plays.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Observation
+        >>> state = GameState.from_hands(["3s 4d 5h 9c 2s", "6d 9h"], CLASSIC)
+        >>> str(act(Observation.of(state, 0), state.legal_actions(), 2))
+        '3s 4d 5h'
+    """
+    masks = (
+        actions.masks
+        if isinstance(actions, Actions)
+        else tuple(a.cards.mask if isinstance(a, Play) else 0 for a in actions)
+    )
+    try:
+        passing = masks.index(0)  # the pass, if offered: every play holds cards
+    except ValueError:
+        passing = -1
+        plays = masks
+    else:
+        plays = masks[:passing] + masks[passing + 1 :]
+    index = choice(observation, plays, keys_of(plays), danger, may_pass=passing >= 0)
+    if index < 0:
+        return actions[passing]
+    return actions[index if passing < 0 or index < passing else index + 1]
 
 
 def choice(

@@ -40,8 +40,11 @@ __all__ = [
     "SeatView",
     "ViewItem",
     "card_counts",
+    "fewest_opponent_cards",
     "field_reader",
     "game_view",
+    "hand_mask",
+    "is_leading",
     "seat_view",
 ]
 
@@ -233,6 +236,69 @@ GAME_ITEMS: Final = {
     "after_instant_win": 4,
 }
 """The observation fields that are a `GameView` item as it is."""
+
+
+# The `tienlen.players.Observation` properties computed from the snapshot (not kept:
+# each is cheap). Each is the property's getter itself, so that reading one is one
+# call, compiled in the compiled build. An observation built whole (`Observation`'s
+# constructor) has no snapshot: each reads its fields then.
+
+
+def hand_mask(observation: Any) -> int:
+    """`tienlen.Observation.hand_mask`: the seat's own cards as a mask.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Hand, Observation
+        >>> state = GameState.from_hands(["3s 7h", "4d 9c"], CLASSIC)
+        >>> hand_mask(Observation.of(state, 1)) == Hand.parse("4d 9c").mask
+        True
+    """
+    view = observation.__dict__.get("_view")
+    if view is None:
+        mask: int = observation.hand.mask
+        return mask
+    return view[HAND]  # type: ignore[no-any-return]
+
+
+def is_leading(observation: Any) -> bool:
+    """`tienlen.Observation.is_leading`: the seat is to act with nothing to beat.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Observation
+        >>> is_leading(Observation.of(GameState.from_hands(["3s", "4d"], CLASSIC), 0))
+        True
+    """
+    view = observation.__dict__.get("_view")
+    if view is None:
+        return observation.top is None and observation.seat == observation.to_act
+    return not view[TOP_KEY] and view[SEAT] == view[TO_ACT]
+
+
+def fewest_opponent_cards(observation: Any) -> int | None:
+    """`tienlen.Observation.fewest_opponent_cards`: the smallest opponent's hand.
+
+    ``None`` when no opponent is still in the game.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState, Observation
+        >>> state = GameState.from_hands(["3s 7h", "4d", "5c 6c 8h"], CLASSIC)
+        >>> fewest_opponent_cards(Observation.of(state, 0))
+        1
+    """
+    view = observation.__dict__.get("_view")
+    fewest: int | None = None
+    if view is None:
+        for seat in observation.opponents:
+            count: int = observation.card_counts[seat]
+            if fewest is None or count < fewest:
+                fewest = count
+        return fewest
+    out: int = view[OUT] | 1 << view[SEAT]
+    counts: tuple[int, ...] = view[COUNTS]
+    for other, count in enumerate(counts):
+        if not out >> other & 1 and (fewest is None or count < fewest):
+            fewest = count
+    return fewest
 
 
 class ComputedField:
