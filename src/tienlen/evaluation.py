@@ -30,12 +30,13 @@ from typing import Final
 
 import attrs
 
-from tienlen._checks import check_type
+from tienlen._checks import check_players, check_type
+from tienlen.engine.referee import play_out
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import GameState
-from tienlen.players import Player, PlayerError, play_game
+from tienlen.players import Player
 from tienlen.rules import RuleSet, as_rules, get_rules
-from tienlen.simulation import MapExecutor, Planned, add_counts, guarded, unguarded
+from tienlen.simulation import MapExecutor, Planned, add_counts, owns_exit
 
 __all__ = [
     "BATCH_SIZE",
@@ -319,7 +320,7 @@ def _run_batch(batch: _Batch) -> EvaluationStats:
         PlayerError: a player failed a decision (a bot's `SystemExit` or
             `KeyboardInterrupt` too, as in `simulate`).
     """
-    players = guarded(batch.players)
+    players = batch.players
     n = len(players)
     seed = f"tienlen-eval:{batch.seed}:{batch.index}"
     deal_rng = random.Random(seed)
@@ -334,11 +335,7 @@ def _run_batch(batch: _Batch) -> EvaluationStats:
             # seat s holds player (s + rotation) % n
             seated = [players[(s + rotation) % n] for s in range(n)]
             game_rng = random.Random(f"{seed}:{deal}:{rotation}")
-            try:
-                result = play_game(start, seated, game_rng).result
-            except PlayerError as error:
-                plain = unguarded(error)
-                raise plain from plain.__cause__
+            result = play_out(start, seated, game_rng, None, owns_exit=owns_exit).result
             assert result is not None
             order = [(seat + rotation) % n for seat in result.finish_order]
             for place, player in enumerate(order):
@@ -400,11 +397,14 @@ def evaluate(
         The merged `EvaluationStats` of every batch, naming *rules*.
 
     Raises:
-        TypeError: *rules* is neither a rule set nor a name.
+        TypeError: *rules* is neither a rule set nor a name, or *players* is not a
+            sequence of players (each with an ``act`` method).
         UnknownVariantError: *rules* names no preset.
         InvalidArgumentError: a negative *deals* or *first_batch*, or *batch_size* below 1.
         InvalidRulesError: the rules do not allow that many players.
-        PlayerError: a player chose an action it was not offered.
+        PlayerError: a player failed a decision, as in `play_game`: it raised
+            (its own ``SystemExit`` or ``KeyboardInterrupt`` too, as in `simulate`),
+            or chose an action it was not offered.
 
     Example:
         >>> from concurrent.futures import ThreadPoolExecutor
@@ -423,6 +423,7 @@ def evaluate(
     if type(batch_size) is not int or batch_size < 1:
         msg = f"batch_size must be a positive int, got {batch_size!r}"
         raise InvalidArgumentError(msg)
+    check_players(players)
     rules = as_rules(rules)
     seats = len(players)
     rules.deal_size(seats)  # raises InvalidRulesError for a wrong table size

@@ -37,16 +37,16 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from os import _exit as exit_now
 from types import FrameType
-from typing import ClassVar, Final, Protocol, TypeVar, overload
+from typing import Final, Protocol, TypeVar, overload
 
 import attrs
 
-from tienlen._checks import check_players, check_time_limit, check_type, short_repr
+from tienlen._checks import check_players, check_time_limit, check_type
 from tienlen.engine.keys import BombTally
-from tienlen.engine.referee import play_out, trusts
+from tienlen.engine.referee import play_out
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState
-from tienlen.players import Observation, Player, PlayerError
+from tienlen.game import GameState
+from tienlen.players import Player, PlayerError
 from tienlen.records import GameRecord, RecordError, record
 from tienlen.rules import BaseRules, RuleSet, as_rules
 from tienlen.rules.base import InstantWin, InstantWinHand
@@ -361,41 +361,23 @@ class _Batch:
     time_limit: float | None
 
 
-class _Quit(Exception):  # noqa: N818 - a private carrier, never seen outside
-    """A bot's `SystemExit` or `KeyboardInterrupt`, carried as an error (private)."""
-
-    def __init__(self, error: BaseException) -> None:
-        super().__init__(error)
-        self.error = error
-
-
-class _Guarded:
-    """A bot of a batch whose `SystemExit` or `KeyboardInterrupt` is its fault (private).
+def owns_exit(error: BaseException) -> bool:
+    """Whether a bot's ``SystemExit`` or ``KeyboardInterrupt`` is the bot's own fault.
 
     The referee reports a bot's ``Exception`` as a `PlayerError`; these two are not
-    ``Exception``, so a bot raising them would stop a serial run or a thread, kill
-    a ``multiprocessing.Pool`` worker, or come back from a ``ProcessPoolExecutor``
-    as the parent's own exit (issue 20, finding 6). Raised inside `act`, they become a
-    `_Quit`, which the referee reports like any other error, on every executor. A
-    ``KeyboardInterrupt`` in the main thread of the main process is Ctrl-C, and stops
-    the run as usual; so does the ``SystemExit`` of `process_pool`'s SIGTERM handler.
+    ``Exception``, so a bot raising them would stop a serial run or a thread, kill a
+    ``multiprocessing.Pool`` worker, or come back from a ``ProcessPoolExecutor`` as
+    the parent's own exit (issue 20, finding 6). `simulate` and `evaluate` have the
+    referee report them as the bot's `PlayerError` too (`play_out`'s *owns_exit*), on
+    every executor, but for a signal: a ``KeyboardInterrupt`` in the main thread of
+    the main process is Ctrl-C, and stops the run as usual; so does the
+    ``SystemExit`` of `process_pool`'s SIGTERM handler.
+
+    Example:
+        >>> owns_exit(SystemExit(3))
+        True
     """
-
-    __slots__ = ("player",)
-
-    def __init__(self, player: Player) -> None:
-        self.player = player
-
-    def act(
-        self, observation: Observation, actions: Sequence[Action], rng: random.Random
-    ) -> Action:
-        """The bot's choice; its `SystemExit` or `KeyboardInterrupt` as a `_Quit`."""
-        try:
-            return self.player.act(observation, actions, rng)
-        except (SystemExit, KeyboardInterrupt) as error:
-            if _is_a_signal(error):
-                raise
-            raise _Quit(error) from error
+    return not _is_a_signal(error)
 
 
 def _is_a_signal(error: BaseException) -> bool:
@@ -417,37 +399,6 @@ def _is_a_signal(error: BaseException) -> bool:
     )
 
 
-class _DeclaredGuard(_Guarded):
-    """The `_Guarded` of a bot that declares ``changes_nothing``: so does its guard."""
-
-    __slots__ = ()
-
-    changes_nothing: ClassVar[bool] = True
-
-
-def guarded(players: tuple[Player, ...]) -> tuple[Player, ...]:
-    """*players*, each `_Guarded`, keeping what it declares (`trusts`)."""
-    return tuple(
-        _DeclaredGuard(player) if trusts(player) else _Guarded(player)
-        for player in players
-    )
-
-
-def unguarded(error: PlayerError) -> PlayerError:
-    """*error* naming the bot itself rather than its `_Guarded`, and its own exit."""
-    guard = error.player
-    if not isinstance(guard, _Guarded):
-        return error
-    cause = error.__cause__
-    problem = error.problem
-    if isinstance(cause, _Quit):
-        cause = cause.error
-        problem = f"raised {short_repr(cause)}"
-    plain = PlayerError(error.seat, guard.player, error.action, problem=problem)
-    plain.__cause__ = cause
-    return plain
-
-
 def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
     """Play one batch of games: its index and stats (module-level, so it pickles).
 
@@ -455,7 +406,7 @@ def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
         PlayerError: a player failed a decision; the error names the batch and game.
     """
     rng = random.Random(f"tienlen-sim:{batch.seed}:{batch.index}")
-    players = guarded(batch.players)
+    players = batch.players
     seats = len(players)
     counter = BombTally(seats)
     wins = [0] * seats
@@ -469,10 +420,11 @@ def _run_batch(batch: _Batch) -> tuple[int, SimulationStats]:
     for game in range(batch.games):
         start = GameState.deal(batch.rules, seats, rng)
         try:
-            final = play_out(start, players, rng, counter, batch.time_limit)
+            final = play_out(
+                start, players, rng, counter, batch.time_limit, owns_exit=owns_exit
+            )
         except PlayerError as error:
-            located = unguarded(error)
-            raise located.in_game(batch.index, game) from located.__cause__
+            raise error.in_game(batch.index, game) from error.__cause__
         result = final.result
         assert result is not None
         wins[result.winner] += 1

@@ -146,6 +146,8 @@ def test_bad_arguments_are_refused() -> None:
         evaluate(MIXED, 1, rules=CLASSIC, seed=1, first_batch=-2)
     with pytest.raises(InvalidRulesError):
         evaluate([GreedyPlayer()] * 5, 1, rules=POKER, seed=1)
+    with pytest.raises(TypeError, match="player 2 is not a Player"):
+        evaluate([GreedyPlayer(), GreedyPlayer(), None], 0, rules=CLASSIC, seed=1)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="cannot merge"):
         EvaluationStats.empty(3, 3).merge(EvaluationStats.empty(3, 1))
     with pytest.raises(TypeError):

@@ -12,17 +12,20 @@ a regression fails instead of hanging.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
 from tests.sim.faulty_bots import Faulty
 from tests.sim.test_sim_faults import EXECUTORS, failing_games, faulty_table, run
-from tienlen import CLASSIC, GreedyPlayer, PlayerError
+from tienlen import CLASSIC, GameState, GreedyPlayer, Player, PlayerError
+from tienlen.engine.referee import play_out
 from tienlen.evaluation import evaluate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,3 +158,33 @@ def test_a_bot_that_exits_in_an_evaluation_is_a_player_error(name: str) -> None:
     assert isinstance(error, PlayerError), repr(error)
     assert str(error) == f"player {error.seat} (Faulty) raised SystemExit(3)"
     assert isinstance(error.player, Faulty)
+
+
+class _Exits:
+    """A bot that raises ``SystemExit`` on its first decision."""
+
+    def act(self, observation: object, actions: object, rng: object) -> NoReturn:
+        del observation, actions, rng
+        raise SystemExit(5)
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_the_referee_reports_an_exit_only_when_told_it_is_the_bots(
+    declared: bool,
+) -> None:
+    """`play_out`'s *owns_exit* decides; without it a bot's exit goes on up."""
+    bot: Player = (
+        type("Declared", (_Exits,), {"changes_nothing": True})()
+        if declared
+        else _Exits()
+    )
+    state = GameState.deal(CLASSIC, 4, 1)
+    players = [bot] * 4
+    with pytest.raises(SystemExit):
+        play_out(state, players, random.Random(1), None)
+    with pytest.raises(SystemExit):
+        play_out(state, players, random.Random(1), None, owns_exit=lambda _: False)
+    with pytest.raises(PlayerError, match=r"raised SystemExit\(5\)") as caught:
+        play_out(state, players, random.Random(1), None, owns_exit=lambda _: True)
+    assert caught.value.player is bot
+    assert type(caught.value.__cause__) is SystemExit

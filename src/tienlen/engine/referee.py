@@ -101,9 +101,21 @@ class Referee:
     (`seat_view`), and the actions are a copy detached from the state, holding only
     the seat's own actions. A bot that declares ``changes_nothing`` promises it
     needs no such isolation: it is handed the state's own `Actions` (no copy).
+
+    A bot's ``SystemExit`` or ``KeyboardInterrupt`` (not an ``Exception``) goes on
+    up unless *owns_exit* says it is the bot's own: then it is a `PlayerError` too
+    (`tienlen.simulate` tells a bot's exit from a signal so).
     """
 
-    __slots__ = ("_declared", "_game", "_limit", "_players", "_rng", "_trusted")
+    __slots__ = (
+        "_declared",
+        "_game",
+        "_limit",
+        "_owns_exit",
+        "_players",
+        "_rng",
+        "_trusted",
+    )
 
     def __init__(
         self,
@@ -113,8 +125,10 @@ class Referee:
         time_limit: float | None,
         *,
         checked: bool = True,
+        owns_exit: Callable[[BaseException], bool] | None = None,
     ) -> None:
         self._players = players
+        self._owns_exit = owns_exit
         self._rng = rng
         self._limit = time_limit
         self._game = game_view(state)
@@ -180,6 +194,10 @@ class Referee:
                 choice = player.act(seen, handed, self._rng)
             except Exception as error:
                 raise _raised(seat, player, error) from error
+            except BaseException as error:  # `SystemExit`, `KeyboardInterrupt`
+                if not self._owns(error):
+                    raise
+                raise _raised(seat, player, error) from error
         if type(choice) is Play:
             if _still_listed(choice, state, seat, offered):
                 return choice
@@ -212,6 +230,10 @@ class Referee:
             choice = player.act(seen, handed, self._rng)
         except Exception as error:
             raise _raised(seat, player, error) from error
+        except BaseException as error:  # `SystemExit`, `KeyboardInterrupt`
+            if not self._owns(error):
+                raise
+            raise _raised(seat, player, error) from error
         if limit is not None:
             elapsed = time.perf_counter() - start
         if changed(seen, handed, printed):
@@ -224,8 +246,13 @@ class Referee:
             raise PlayerError(seat, player, choice, problem=problem)
         return choice
 
+    def _owns(self, error: BaseException) -> bool:
+        """Whether *error*, not an ``Exception``, is the bot's own (*owns_exit*)."""
+        owns_exit = self._owns_exit
+        return owns_exit is not None and owns_exit(error)
 
-def _raised(seat: int, player: Player, error: Exception) -> PlayerError:
+
+def _raised(seat: int, player: Player, error: BaseException) -> PlayerError:
     """The `PlayerError` of *seat*'s *player* raising *error* while deciding.
 
     Its cause is *error*, set here: compiled by mypyc, ``raise ... from error``
@@ -437,12 +464,14 @@ def play_out(
     time_limit: float | None = None,
     *,
     checked: bool = True,
+    owns_exit: Callable[[BaseException], bool] | None = None,
 ) -> GameState:
     """`tienlen.players.play_game` (arguments unchecked), telling *tally* every play.
 
     With *checked* false, every seat is asked as a declared bot is (no snapshot, no
     time limit; one that raises is still a `PlayerError`): only for bots whose
-    choices are offered actions (the search's rollouts).
+    choices are offered actions (the search's rollouts). *owns_exit* tells which
+    ``SystemExit`` or ``KeyboardInterrupt`` a bot raises is its own (`Referee`).
 
     Raises:
         InvalidArgumentError: *players* does not have one player per seat.
@@ -458,7 +487,9 @@ def play_out(
     if len(players) != state.players:
         msg = f"{len(players)} players for a {state.players}-player game"
         raise InvalidArgumentError(msg)
-    referee = Referee(state, players, rng, time_limit, checked=checked)
+    referee = Referee(
+        state, players, rng, time_limit, checked=checked, owns_exit=owns_exit
+    )
     left = list(card_counts(state))  # cards held, by seat
     counts = tuple(left)
     while state.to_act is not None:
