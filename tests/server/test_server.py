@@ -359,6 +359,29 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
                 )
             )
             table = json.loads(socket.recv())["table"]
+        # Every seat is claimed before any bot plays: the server's own bots play a
+        # seat nobody claimed, so a bot that joined late would miss whole hands.
+        tokens: list[str] = []
+        hands = 100
+        for seat in range(4):
+            with connect(url) as socket:
+                socket.send(
+                    json.dumps(
+                        {
+                            "v": 1,
+                            "type": "join",
+                            "table": table,
+                            "seat": seat,
+                            "as": "bot",
+                        }
+                    )
+                )
+                joined = json.loads(socket.recv())
+                full = json.loads(socket.recv())
+                assert (joined["type"], full["type"]) == ("joined", "gameFull")
+                tokens.append(joined["token"])
+                if seat == 0 and isinstance(full.get("ended"), dict):
+                    hands = 99  # an instant win ended hand 1 at the deal: no bot's
 
         async def play() -> list[list[dict[str, Any]]]:
             bots = [
@@ -367,6 +390,7 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
                     table,
                     seat,
                     GreedyPlayer() if seat % 2 else RandomPlayer(),
+                    token=tokens[seat],
                     rng=random.Random(seat),
                 )
                 for seat in range(4)
@@ -374,7 +398,7 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
             return await asyncio.gather(*(bot.run() for bot in bots))
 
         results = asyncio.run(asyncio.wait_for(play(), timeout=600))  # fail, not hang
-    assert [len(records) for records in results] == [100] * 4
+    assert [len(records) for records in results] == [hands] * 4
     assert results[0] == results[1] == results[2] == results[3]
     # A client may not choose the seed (it would know every hand), so each record
     # is replayed on its own: its deal and actions give the result it reports.
@@ -390,4 +414,4 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
             data["result"]["scores"],
         ]
         deals.add(tuple(final.dealt))
-    assert len(deals) == 100  # a fresh deal every hand
+    assert len(deals) == hands  # a fresh deal every hand
