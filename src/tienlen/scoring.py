@@ -415,12 +415,29 @@ class Scorer:
         )
 
 
-_STAKES_SETTLED: Final[dict[tuple[object, ...], GameResult]] = {}
-"""`StakeScorer.settle`'s results of games that paid nothing in play, by scorer class,
-rule and places: a result is an immutable value, so such games share one (thread-safe:
-it only ever holds correct entries)."""
+_SETTLED: Final[dict[tuple[object, ...], tuple[object, GameResult]]] = {}
+"""The results `StakeScorer` and `PokerScorer` settled for games that paid nothing in
+play, by what decides them: a result is an immutable value, so such games share one.
+Each entry holds the rule set it was settled under, compared by identity (a rule set
+is immutable: RULES §11); thread-safe, as it only ever holds correct entries."""
 _SETTLED_LIMIT: Final = 1 << 12
-"""The most results `_STAKES_SETTLED` keeps: it is emptied when full."""
+"""The most results `_SETTLED` keeps: it is emptied when full."""
+
+
+def _settled(key: tuple[object, ...], rules: object) -> GameResult | None:
+    """The result `_SETTLED` holds for *key* under *rules* (the same object), if any."""
+    entry = _SETTLED.get(key)
+    return entry[1] if entry is not None and entry[0] is rules else None
+
+
+def _keep_settled(
+    key: tuple[object, ...], rules: object, result: GameResult
+) -> GameResult:
+    """Remember *result* for *key* under *rules*, and return it."""
+    if len(_SETTLED) >= _SETTLED_LIMIT:
+        _SETTLED.clear()
+    _SETTLED[key] = (rules, result)
+    return result
 
 
 @attrs.frozen(kw_only=True)
@@ -459,7 +476,7 @@ class StakeScorer(Scorer):
             finish.frozen,
         )
         if not items:  # nothing paid in play: the places alone decide
-            result = _STAKES_SETTLED.get(known)
+            result = _settled(known, None)
             if result is not None:
                 return result
         if self.each_pays_winner:
@@ -478,11 +495,7 @@ class StakeScorer(Scorer):
             items=items + stakes,
             frozen=finish.frozen,
         )
-        if not items:
-            if len(_STAKES_SETTLED) >= _SETTLED_LIMIT:
-                _STAKES_SETTLED.clear()
-            _STAKES_SETTLED[known] = result
-        return result
+        return _keep_settled(known, None, result) if not items else result
 
 
 @attrs.frozen(kw_only=True)
@@ -598,15 +611,22 @@ class PokerScorer(Scorer):
         """
         order = finish.order
         items = [*finish.items, *self.on_trick_end(finish.chop)]
+        playing = [p for p in order if p not in finish.frozen]
+        last = playing[-1]
+        value = rules.hand_value(finish.hands[last])
+        known: tuple[object, ...] = (type(self), self.end_penalty_with_frozen)
+        known += (id(rules), order, len(finish.hands), finish.frozen, value)
+        paid_in_play = bool(items)
+        if not paid_in_play:  # the places and the last hand decide
+            result = _settled(known, rules)
+            if result is not None:
+                return result
         points = rules.place_points_for(len(finish.hands))
         items += [
             ScoreItem(kind=ScoreKind.PLACE, player=player, points=points[place])
             for place, player in enumerate(order)
             if player not in finish.frozen and points[place]
         ]
-        playing = [p for p in order if p not in finish.frozen]
-        last = playing[-1]
-        value = rules.hand_value(finish.hands[last])
         penalised = self.end_penalty_with_frozen or not finish.frozen
         if value and len(playing) > 1 and penalised:
             items.append(
@@ -617,12 +637,13 @@ class PokerScorer(Scorer):
                     points=value,
                 )
             )
-        return GameResult.from_items(
+        result = GameResult.from_items(
             players=len(finish.hands),
             finish_order=order,
             items=items,
             frozen=finish.frozen,
         )
+        return result if paid_in_play else _keep_settled(known, rules, result)
 
     def instant_win(
         self, rules: RuleSet, order: Sequence[int], win: object

@@ -34,6 +34,7 @@ from tienlen import (
     classify,
 )
 from tienlen.rules import base as _base
+from tienlen.scoring import Finish
 
 
 def later_game(*hands: str) -> GameState:
@@ -781,3 +782,17 @@ def test_poker_results_are_consistent_over_many_games() -> None:
         check_poker_result(result, players)
         kinds |= {item.kind for item in result.items}
     assert kinds == set(ScoreKind) - {ScoreKind.STAKE}
+
+
+def test_games_that_paid_nothing_in_play_share_their_result() -> None:
+    """Same places, same last hand's value, same rule set: one shared result."""
+    hands = (Hand(0), Hand(0), Hand.parse("2h 5c"), Hand(0))
+    first = POKER.scorer.settle(POKER, Finish(order=(0, 1, 3, 2), hands=hands))
+    again = POKER.scorer.settle(POKER, Finish(order=(0, 1, 3, 2), hands=hands))
+    assert again is first
+    assert first.scores == (4, 2, -4, 5)  # 2h 5c: the 2 is worth 4 (RULES §6.6.4)
+    cheaper = Finish(order=(0, 1, 3, 2), hands=(*hands[:2], Hand.parse("7h"), Hand(0)))
+    assert POKER.scorer.settle(POKER, cheaper).scores == (4, 2, 0, 1)
+    doubled = attrs.evolve(POKER, name="doubled", place_points=(8, 4, 2, 0))
+    result = doubled.scorer.settle(doubled, Finish(order=(0, 1, 3, 2), hands=hands))
+    assert result.scores == (8, 4, -4, 6)
