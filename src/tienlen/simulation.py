@@ -371,13 +371,14 @@ def owns_exit(error: BaseException) -> bool:
     referee report them as the bot's `PlayerError` too (`play_out`'s *owns_exit*), on
     every executor, but for a signal: a ``KeyboardInterrupt`` in the main thread of
     the main process is Ctrl-C, and stops the run as usual; so does the
-    ``SystemExit`` of `process_pool`'s SIGTERM handler.
+    ``SystemExit`` of `process_pool`'s SIGTERM handler. Any other exception that is
+    not an ``Exception`` (``GeneratorExit``, a cancellation) is never the bot's here.
 
     Example:
-        >>> owns_exit(SystemExit(3))
-        True
+        >>> owns_exit(SystemExit(3)), owns_exit(GeneratorExit())
+        (True, False)
     """
-    return not _is_a_signal(error)
+    return isinstance(error, SystemExit | KeyboardInterrupt) and not _is_a_signal(error)
 
 
 def _is_a_signal(error: BaseException) -> bool:

@@ -27,6 +27,7 @@ from tests.sim.test_sim_faults import EXECUTORS, failing_games, faulty_table, ru
 from tienlen import CLASSIC, GameState, GreedyPlayer, Player, PlayerError
 from tienlen.engine.referee import play_out
 from tienlen.evaluation import evaluate
+from tienlen.simulation import owns_exit
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -188,3 +189,16 @@ def test_the_referee_reports_an_exit_only_when_told_it_is_the_bots(
         play_out(state, players, random.Random(1), None, owns_exit=lambda _: True)
     assert caught.value.player is bot
     assert type(caught.value.__cause__) is SystemExit
+
+
+def test_simulate_leaves_other_base_exceptions_alone() -> None:
+    """Only a bot's own ``SystemExit`` or ``KeyboardInterrupt`` becomes its error."""
+
+    class Closing:
+        def act(self, observation: object, actions: object, rng: object) -> NoReturn:
+            del observation, actions, rng
+            raise GeneratorExit
+
+    state = GameState.deal(CLASSIC, 4, 1)
+    with pytest.raises(GeneratorExit):
+        play_out(state, [Closing()] * 4, random.Random(1), None, owns_exit=owns_exit)

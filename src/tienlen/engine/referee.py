@@ -102,9 +102,10 @@ class Referee:
     the seat's own actions. A bot that declares ``changes_nothing`` promises it
     needs no such isolation: it is handed the state's own `Actions` (no copy).
 
-    A bot's ``SystemExit`` or ``KeyboardInterrupt`` (not an ``Exception``) goes on
-    up unless *owns_exit* says it is the bot's own: then it is a `PlayerError` too
-    (`tienlen.simulate` tells a bot's exit from a signal so).
+    What a bot raises that is not an ``Exception`` (``SystemExit``,
+    ``KeyboardInterrupt``) goes on up unless *owns_exit* says it is the bot's own:
+    then it is a `PlayerError` too (`tienlen.simulate` tells a bot's exit from a
+    signal so).
     """
 
     __slots__ = (
@@ -247,7 +248,7 @@ class Referee:
         return choice
 
     def _owns(self, error: BaseException) -> bool:
-        """Whether *error*, not an ``Exception``, is the bot's own (*owns_exit*)."""
+        """Whether *error*, not an ``Exception``, is the bot's own (``owns_exit``)."""
         owns_exit = self._owns_exit
         return owns_exit is not None and owns_exit(error)
 
