@@ -34,6 +34,13 @@ from tienlen.server.tables import Hub
 HOUSE = attrs.evolve(CLASSIC, twos_in_straights=False, name="house")
 
 
+def bot_join(table: str, seat: int) -> str:
+    """The message a bot sends to claim *seat* at *table*."""
+    return json.dumps(
+        {"v": 1, "type": "join", "table": table, "seat": seat, "as": "bot"}
+    )
+
+
 def _play_seat(socket: Any, bot: RemoteBot, log: list[dict[str, Any]]) -> None:
     """Answer every message of one seat's WebSocket with *bot* until the match ends."""
     while True:
@@ -69,17 +76,7 @@ def test_four_seats_and_a_spectator_play_whole_hands(rules: str) -> None:
                 bot = RemoteBot(
                     "-", table, seat, GreedyPlayer(), rng=random.Random(seat)
                 )
-                socket.send_text(
-                    json.dumps(
-                        {
-                            "v": 1,
-                            "type": "join",
-                            "table": table,
-                            "seat": seat,
-                            "as": "bot",
-                        }
-                    )
-                )
+                socket.send_text(bot_join(table, seat))
                 threads.append(
                     threading.Thread(target=_play_seat, args=(socket, bot, logs[seat]))
                 )
@@ -365,17 +362,7 @@ def test_four_remote_bots_play_a_hundred_hands(tmp_path: Path) -> None:
         hands = 100
         for seat in range(4):
             with connect(url) as socket:
-                socket.send(
-                    json.dumps(
-                        {
-                            "v": 1,
-                            "type": "join",
-                            "table": table,
-                            "seat": seat,
-                            "as": "bot",
-                        }
-                    )
-                )
+                socket.send(bot_join(table, seat))
                 joined = json.loads(socket.recv())
                 full = json.loads(socket.recv())
                 assert (joined["type"], full["type"]) == ("joined", "gameFull")
