@@ -419,7 +419,8 @@ _SETTLED: Final[dict[tuple[object, ...], tuple[object, GameResult]]] = {}
 """The results `StakeScorer` and `PokerScorer` settled for games that paid nothing in
 play, by what decides them: a result is an immutable value, so such games share one.
 Each entry holds the rule set it was settled under, compared by identity (a rule set
-is immutable: RULES §11); thread-safe, as it only ever holds correct entries."""
+is immutable: the `RuleSet` protocol); thread-safe, as it only ever holds correct
+entries."""
 _SETTLED_LIMIT: Final = 1 << 12
 """The most results `_SETTLED` keeps: it is emptied when full."""
 
