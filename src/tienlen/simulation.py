@@ -827,8 +827,10 @@ def _stop(executor: ProcessPoolExecutor, grace: float = 0.0) -> None:
     Workers still there after *grace* are terminated: running, or kept alive by a
     thread a bot left behind (a process waits for its non-daemon threads at exit).
     """
-    # The executor only lends its processes through this private mapping.
+    # The executor lends its processes and its manager thread only through private
+    # attributes, and its first shutdown forgets both.
     processes = list((vars(executor).get("_processes") or {}).values())
+    manager: threading.Thread | None = vars(executor).get("_executor_manager_thread")
     executor.shutdown(wait=False, cancel_futures=True)
     deadline = time.monotonic() + grace
     for process in processes:
@@ -841,7 +843,10 @@ def _stop(executor: ProcessPoolExecutor, grace: float = 0.0) -> None:
         if process.is_alive():  # pragma: no cover - a worker ignoring SIGTERM
             process.kill()
             process.join()
-    executor.shutdown(wait=True)  # the executor's own thread, now that they are gone
+    # A second shutdown does not wait for the manager thread: join it here, or it
+    # may still be closing its pipe when Python's exit hook writes to that pipe.
+    if manager is not None:
+        manager.join()
 
 
 def _finish(executor: ProcessPoolExecutor, pool: _Pool) -> None:

@@ -8,14 +8,19 @@ promptly, and every process it started must be gone, checked in the process tabl
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
+
+from tienlen import CLASSIC, RandomPlayer, simulate
+from tienlen.simulation import process_pool
 
 pytestmark = pytest.mark.skipif(
     not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc"
@@ -101,3 +106,26 @@ def test_a_signal_leaves_no_worker_behind(signum: int, status: int) -> None:
     assert wait_for(lambda: not any(map(alive, workers)), 10), [
         pid for pid in workers if alive(pid)
     ]
+
+
+@pytest.mark.parametrize("leave", ["normally", "by an exception"])
+def test_leaving_the_pool_leaves_none_of_its_threads_running(leave: str) -> None:
+    """The pool's own threads are gone when the ``with`` block is left.
+
+    A thread still closing the pool's pipes when the program exits races Python's
+    exit hook for those pipes (``OSError: [Errno 9] Bad file descriptor`` printed
+    after Ctrl-C's one line).
+    """
+    before = set(threading.enumerate())
+    with contextlib.suppress(KeyboardInterrupt), process_pool(2) as pool:
+        simulate(
+            40,
+            rules=CLASSIC,
+            players=[RandomPlayer()] * 4,
+            seed=1,
+            batch_size=10,
+            executor=pool,
+        )
+        if leave == "by an exception":
+            raise KeyboardInterrupt
+    assert set(threading.enumerate()) <= before
