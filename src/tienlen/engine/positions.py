@@ -112,13 +112,12 @@ def _opening(state: GameState, dealt: list[int]) -> tuple[int | None, int | None
 
 def _check_deal(state: GameState, dealt: list[int], *, won: bool) -> None:
     """No dealt hand wins at once, unless the game was won so (RULES §5.4, §6.7)."""
-    rules = state.rules
-    deal = state._context.deal
+    context = state._context
     leader, _ = _opening(state, dealt)
-    order = state._context.seating.order_from(0 if leader is None else leader)
+    order = context.seating.order_from(0 if leader is None else leader)
     first_game = state.setup.first_game
     for seat in order:
-        win = deal.instant_win(rules, hand_of(dealt[seat]), first_game=first_game)
+        win = context.instant_win(dealt[seat], first_game=first_game)
         if win is None:
             continue
         if not won:

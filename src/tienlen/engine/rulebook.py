@@ -11,17 +11,23 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
 from tienlen.combos import make_combo
 from tienlen.engine import bits as _bits
+from tienlen.engine.plays import hand_of
 from tienlen.engine.turns import MEMO_LIMIT, play_facts, turn_table
-from tienlen.policies import Seating
-from tienlen.rules.base import BaseRules
+from tienlen.policies import DealPolicy, Seating
+from tienlen.rules.base import BaseRules, InstantWinHand
 
 if TYPE_CHECKING:
     from tienlen.engine.movegen import Tables
     from tienlen.rules import RuleSet
+
+CountTests = tuple[tuple[InstantWinHand, Callable[[int], bool]], ...]
+"""Instant wins in the order they are tried, each with its test of a hand's per-rank
+card counts (`tienlen.engine.bits.rank_counts`)."""
 
 __all__ = ["Context", "context_of"]
 
@@ -42,6 +48,7 @@ class Context:
         "chop_targets",
         "deal",
         "freezes",
+        "instant_tests",
         "jump_ins",
         "limits_going_out",
         "plain_tables",
@@ -102,6 +109,11 @@ class Context:
         self._remembers_catches = self.trusted and not _overrides(
             type(rules), ("is_catch",)
         )
+        self.instant_tests = _count_tests(rules, self.deal)
+        """The instant wins and their tests of a hand's rank counts, when the rule
+        set and its deal policy answer `BaseRules.instant_win` as `BaseRules` does and
+        every win is read off the counts; else ``None`` (`instant_win` asks the deal
+        policy)."""
         self._jump_in_hands: dict[int, bool] = {}
         self._jump_in_needs: tuple[tuple[int, int, tuple[int, ...]], ...] | None = None
         """Per jump-in shape: `_bits.at_least_offset` of its cards per rank, how many
@@ -112,6 +124,32 @@ class Context:
                 (_bits.at_least_offset(shape.kind.per_rank), *_run_shifts(shape.length))
                 for shape in rules.jump_in
             )
+
+    def instant_win(self, mask: int, *, first_game: bool) -> InstantWinHand | None:
+        """`DealPolicy.instant_win` of the dealt hand *mask* (RULES §5.4, §6.7, §12.5).
+
+        Read off the hand's rank counts when the rule set's wins allow
+        (`instant_tests`): no `Hand` is built and no policy called.
+
+        Example:
+            >>> from tienlen import CLASSIC, POKER, Hand
+            >>> pairs = Hand.parse("3s 3c 5d 5h 7s 7c 9d 9h Js Jc Kd Kh 2s").mask
+            >>> context_of(POKER, 4).instant_win(pairs, first_game=True)
+            <InstantWin.SIX_PAIRS: 'six-pairs'>
+            >>> print(context_of(CLASSIC, 4).instant_win(pairs, first_game=True))
+            None
+        """
+        tests = self.instant_tests
+        if tests is None:
+            return self.deal.instant_win(
+                self.rules, hand_of(mask), first_game=first_game
+            )
+        if tests:
+            counts = _bits.rank_counts(mask)
+            for win, test in tests:
+                if test(counts):
+                    return win
+        return None
 
     def is_chop_target(self, mask: int, key: int) -> bool:
         """`RuleSet.is_chop_target` of the play *mask* of *key* (RULES §6.4, §6.6.2).
@@ -278,6 +316,18 @@ _RULE_HOOKS: Final = (
 def overrides_rule_hooks(cls: type) -> bool:
     """Whether *cls* answers one of `_RULE_HOOKS` other than `BaseRules` does (R24)."""
     return _overrides(cls, _RULE_HOOKS)
+
+
+def _count_tests(rules: RuleSet, deal: object) -> CountTests | None:
+    """`Context.instant_tests` of *rules* and its deal policy *deal*."""
+    if not isinstance(rules, BaseRules) or _overrides(type(rules), ("instant_win",)):
+        return None
+    if getattr(type(deal), "instant_win", None) is not DealPolicy.instant_win:
+        return None
+    order, tests = rules._instant_order, rules._count_tests
+    if any(test is None for test in tests):
+        return None  # a win that needs the cards themselves, or the match's game
+    return tuple(zip(order, tests, strict=True))  # type: ignore[arg-type]  # none is None
 
 
 def _run_shifts(length: int) -> tuple[int, tuple[int, ...]]:

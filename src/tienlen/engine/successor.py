@@ -345,9 +345,7 @@ def start(
     }
     state = from_fields(fields)
     for player in context.seating.order_from(leader):
-        win = context.deal.instant_win(
-            rules, hands[player], first_game=setup.first_game
-        )
+        win = context.instant_win(masks[player], first_game=setup.first_game)
         if win is not None:
             order = state._order_from(player)
             return _with_result(state, context.scorer.instant_win(rules, order, win))
