@@ -74,6 +74,8 @@ from pathlib import Path
 from mypyc.build import mypycify
 from setuptools import setup
 
+from mypyc_docstrings import keep_docstrings
+
 package = Path({package!r})
 checked = sorted(
     str(path)
@@ -82,12 +84,11 @@ checked = sorted(
 )
 compiled = [str(package / name) for name in {modules!r}]
 sys.argv[1:] = ["build_ext", "--build-lib", "lib", "--build-temp", "tmp"]
-setup(
-    name={package!r},
-    ext_modules=mypycify(
-        checked, only_compile_paths=compiled, group_name={group!r}, opt_level="3"
-    ),
+extensions = mypycify(
+    checked, only_compile_paths=compiled, group_name={group!r}, opt_level="3"
 )
+keep_docstrings(Path("build"), compiled)
+setup(name={package!r}, ext_modules=extensions)
 """
 
 
@@ -108,6 +109,7 @@ class MypycBuildHook(BuildHookInterface):
             ignore=shutil.ignore_patterns("__pycache__", "*.so", "*.pyd"),
         )
         (self._workdir / "mypy.ini").write_text(MYPY_CONFIG, encoding="utf-8")
+        shutil.copy(Path(self.root) / "mypyc_docstrings.py", self._workdir)
         script = self._workdir / "setup_mypyc.py"
         script.write_text(
             SETUP_SCRIPT.format(

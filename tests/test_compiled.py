@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import ast
 import importlib.metadata
+import inspect
 import os
 import pickle
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from types import ModuleType
@@ -312,3 +313,58 @@ def test_a_refused_play_raises_from_compiled_code(
     state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
     with pytest.raises(error):
         act(state)
+
+
+def _documented(module: ModuleType) -> Iterator[tuple[str, object, str]]:
+    """``(name, object, docstring)`` of *module* and what its source documents.
+
+    Read from the module's source beside it (the wheel ships it): the module, its
+    functions and classes, and their methods and properties; dunder methods are
+    slots (their docstrings are Python's), ``@overload`` stubs are the function's.
+    """
+    path = Path(str(module.__file__))
+    source = path.with_name(module.__name__.rpartition(".")[2] + ".py")
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    yield module.__name__, module, ast.get_docstring(tree) or ""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name in vars(
+            module
+        ):
+            found = vars(module)[node.name]
+            yield f"{module.__name__}.{node.name}", found, ast.get_docstring(node) or ""
+            if isinstance(node, ast.ClassDef):
+                yield from _members(module, found, node)
+
+
+def _members(
+    module: ModuleType, cls: type, node: ast.ClassDef
+) -> Iterator[tuple[str, object, str]]:
+    """The methods and properties of *cls* (*node* in its source) with a docstring."""
+    for member in node.body:
+        if not isinstance(member, ast.FunctionDef):
+            continue
+        name = member.name
+        if name.startswith("__") or any(
+            getattr(decorator, "id", "") == "overload"
+            or getattr(decorator, "attr", "") == "setter"
+            for decorator in member.decorator_list
+        ):
+            continue
+        doc = ast.get_docstring(member)
+        if doc and name in vars(cls):
+            yield f"{module.__name__}.{cls.__name__}.{name}", vars(cls)[name], doc
+
+
+@pytest.mark.parametrize("module", CORE, ids=lambda module: module.__name__)
+def test_compiled_modules_keep_their_docstrings(module: ModuleType) -> None:
+    """``help()`` shows the engine's documentation in both builds.
+
+    mypyc keeps no docstring itself; the build writes each one into the C it
+    generates (``mypyc_docstrings.py``).
+    """
+    lost = [
+        name
+        for name, found, doc in _documented(module)
+        if inspect.cleandoc(getattr(found, "__doc__", None) or "") != doc
+    ]
+    assert not lost, f"{len(lost)} docstrings lost: {lost[:10]}"

@@ -1,0 +1,189 @@
+"""Keep the docstrings of modules compiled by mypyc (the build hook's helper).
+
+mypyc gives a compiled function, method, class or property its signature only, and a
+compiled module no docstring, so ``help()`` and ``__doc__`` in the compiled build
+would show none of the engine's documentation. `keep_docstrings` writes each
+docstring of the sources into the C that ``mypycify`` generated, before it is
+compiled; ``hatch_build.py`` copies this file beside its setup script and calls it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+__all__ = ["keep_docstrings"]
+
+
+def keep_docstrings(build: Path, sources: Iterable[str]) -> int:
+    """Write the docstrings of *sources* into the C files mypyc generated in *build*.
+
+    Returns how many docstrings were written. Names are matched by mypyc's C symbols
+    (``CPyPy_<module>___<Class>___<method>``, the module by a dotted suffix of its
+    name); a symbol two sources could own is left without a docstring.
+    """
+    docs = _docstrings(sources)
+    written = 0
+    for path in sorted(build.glob("*.c")):
+        text = path.read_text(encoding="utf-8")
+        text, count = _write_docstrings(text, docs)
+        path.write_text(text, encoding="utf-8")
+        written += count
+    return written
+
+
+def _docstrings(sources: Iterable[str]) -> dict[str, str]:
+    """The docstrings of *sources* by C name.
+
+    Modules by their dotted name, functions, classes and their members by C symbol,
+    and classes also by ``path:line`` (a class mypyc leaves to Python, such as a
+    ``NamedTuple``, is known in the C by where it is defined).
+    """
+    found: dict[str, str | None] = {}
+    for source in sources:
+        path = Path(source)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        module = ".".join(path.with_suffix("").parts)
+        names = {module: ast.get_docstring(tree)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                names[f"{source}:{node.lineno}"] = ast.get_docstring(node)
+        parts = module.split(".")
+        for start in range(len(parts)):
+            prefix = "___".join(parts[start:])
+            for qualname, doc in _definitions(tree.body, ""):
+                names[f"{prefix}___{qualname}"] = doc
+        for name, doc in names.items():
+            found[name] = None if name in found else doc  # None: two owners
+    return {name: doc for name, doc in found.items() if doc}
+
+
+def _definitions(body: list[ast.stmt], outer: str) -> Iterator[tuple[str, str | None]]:
+    """``(Class___name, docstring)`` of the functions and classes in *body*."""
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            name = f"{outer}{node.name}"
+            if not _is_overload(node):
+                yield name, ast.get_docstring(node)
+            if isinstance(node, ast.ClassDef):
+                yield from _definitions(node.body, f"{name}___")
+
+
+def _is_overload(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+    """Whether *node* is an ``@overload`` stub (its docstring is the implementation's)."""
+    return any(
+        (isinstance(d, ast.Name) and d.id == "overload")
+        or (isinstance(d, ast.Attribute) and d.attr == "overload")
+        for d in node.decorator_list
+    )
+
+
+_C_STRING = r'"((?:[^"\\]|\\.)*)"'
+"""A C string literal; its contents are group 1 (of this part of a pattern)."""
+_FUNCTION = re.compile(
+    r"\(PyCFunction\)CPyPy_(\w+),(\s*[^,{}]+,\s*)PyDoc_STR\(" + _C_STRING + r"\)"
+)
+"""A function's or method's entry in a method table: its symbol and its signature."""
+_CLASS = re.compile(
+    r"(CPyType_(\w+)_template_ = \{[^}]*?\.tp_doc = )PyDoc_STR\(" + _C_STRING + r"\)"
+)
+"""A class's template and its signature (``tp_doc``)."""
+_PROPERTY = re.compile(
+    r'(\{"(\w+)",\s*\(getter\)(\w+)_get_\2,\s*(?:NULL|\(setter\)\w+),\s*)NULL,'
+)
+"""A property's entry in a class's table of getters; its docstring is ``NULL``."""
+_MODULE = re.compile(
+    r'(PyModuleDef_HEAD_INIT,\s*"([\w.]+)",\s*)NULL, /\* docstring \*/'
+)
+"""A module's definition; its docstring is ``NULL``."""
+_FILLER = re.compile(
+    r"(cpy_r_\w+) = (CPyStatics\[\d+\]); /\* 'mypyc filler docstring' \*/"
+    r'(?=(?:(?!CPy_AddTraceback).)*CPy_AddTraceback\("([^"]+)", "<module>", (\d+),)',
+    re.DOTALL,
+)
+"""The docstring mypyc gives a class it leaves to Python (a ``NamedTuple``), and
+where that class is defined (the traceback that follows)."""
+
+
+def _write_docstrings(text: str, docs: dict[str, str]) -> tuple[str, int]:
+    """*text* (C) with the docstrings of *docs* written in, and how many."""
+    count = 0
+
+    def signed(symbol: str, signature: str) -> str | None:
+        nonlocal count
+        doc = docs.get(symbol)
+        if doc is None or not signature.endswith(r"\n--\n\n"):
+            return None
+        count += 1
+        return f'PyDoc_STR("{signature}{_c_string(doc)}")'
+
+    def function(match: re.Match[str]) -> str:
+        symbol, between, signature = match.groups()
+        doc = signed(symbol, signature)
+        return (
+            match[0] if doc is None else f"(PyCFunction)CPyPy_{symbol},{between}{doc}"
+        )
+
+    def cls(match: re.Match[str]) -> str:
+        head, symbol, signature = match.groups()
+        doc = signed(symbol, signature)
+        return match[0] if doc is None else f"{head}{doc}"
+
+    def prop(match: re.Match[str]) -> str:
+        nonlocal count
+        head, name, owner = match.groups()
+        doc = docs.get(f"{owner}___{name}")
+        if doc is None:
+            return match[0]
+        count += 1
+        return f'{head}PyDoc_STR("{_c_string(doc)}"),'
+
+    def module(match: re.Match[str]) -> str:
+        nonlocal count
+        head, name = match.groups()
+        doc = docs.get(name)
+        if doc is None:
+            return match[0]
+        count += 1
+        return f'{head}PyDoc_STR("{_c_string(doc)}"), /* docstring */'
+
+    def filler(match: re.Match[str]) -> str:
+        nonlocal count
+        variable, static, source, line = match.groups()
+        doc = docs.get(f"{source}:{line}")
+        if doc is None:
+            return match[0]
+        count += 1
+        return (  # a new reference, kept by the class for good
+            f'{variable} = PyUnicode_FromString("{_c_string(doc)}");\n'
+            f"    if (unlikely({variable} == NULL)) {{\n"
+            f"        PyErr_Clear();\n"
+            f"        {variable} = {static};\n"
+            f"    }}"
+        )
+
+    for pattern, replace in (
+        (_FILLER, filler),
+        (_FUNCTION, function),
+        (_CLASS, cls),
+        (_PROPERTY, prop),
+        (_MODULE, module),
+    ):
+        text = pattern.sub(replace, text)
+    return text, count
+
+
+def _c_string(text: str) -> str:
+    """*text* as the contents of a C string literal: UTF-8, escaped."""
+    out: list[str] = []
+    for byte in text.encode("utf-8"):
+        char = chr(byte)
+        if char == "\n":
+            out.append("\\n")
+        elif char in '"\\?' or not 32 <= byte < 127:
+            out.append(f"\\{byte:03o}")
+        else:
+            out.append(char)
+    return "".join(out)
