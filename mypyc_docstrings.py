@@ -117,7 +117,7 @@ def _write_docstrings(text: str, docs: dict[str, str]) -> tuple[str, int]:
         if doc is None or not signature.endswith(r"\n--\n\n"):
             return None
         count += 1
-        return f'PyDoc_STR("{signature}{_c_string(doc)}")'
+        return f'PyDoc_STR("{signature}" {_c_string(doc)})'
 
     def function(match: re.Match[str]) -> str:
         symbol, between, signature = match.groups()
@@ -138,7 +138,7 @@ def _write_docstrings(text: str, docs: dict[str, str]) -> tuple[str, int]:
         if doc is None:
             return match[0]
         count += 1
-        return f'{head}PyDoc_STR("{_c_string(doc)}"),'
+        return f"{head}PyDoc_STR({_c_string(doc)}),"
 
     def module(match: re.Match[str]) -> str:
         nonlocal count
@@ -147,7 +147,7 @@ def _write_docstrings(text: str, docs: dict[str, str]) -> tuple[str, int]:
         if doc is None:
             return match[0]
         count += 1
-        return f'{head}PyDoc_STR("{_c_string(doc)}"), /* docstring */'
+        return f"{head}PyDoc_STR({_c_string(doc)}), /* docstring */"
 
     def filler(match: re.Match[str]) -> str:
         nonlocal count
@@ -157,7 +157,7 @@ def _write_docstrings(text: str, docs: dict[str, str]) -> tuple[str, int]:
             return match[0]
         count += 1
         return (  # a new reference, kept by the class for good
-            f'{variable} = PyUnicode_FromString("{_c_string(doc)}");\n'
+            f"{variable} = PyUnicode_FromString({_c_string(doc)});\n"
             f"    if (unlikely({variable} == NULL)) {{\n"
             f"        PyErr_Clear();\n"
             f"        {variable} = {static};\n"
@@ -176,14 +176,27 @@ def _write_docstrings(text: str, docs: dict[str, str]) -> tuple[str, int]:
 
 
 def _c_string(text: str) -> str:
-    """*text* as the contents of a C string literal: UTF-8, escaped."""
-    out: list[str] = []
+    """*text* as C string literals: UTF-8, escaped, in pieces the compiler joins.
+
+    A piece holds at most `_PIECE` characters of source (MSVC refuses longer ones).
+    """
+    pieces: list[str] = []
+    piece: list[str] = []
+    length = 0
     for byte in text.encode("utf-8"):
         char = chr(byte)
         if char == "\n":
-            out.append("\\n")
+            char = "\\n"
         elif char in '"\\?' or not 32 <= byte < 127:
-            out.append(f"\\{byte:03o}")
-        else:
-            out.append(char)
-    return "".join(out)
+            char = f"\\{byte:03o}"
+        if length + len(char) > _PIECE:
+            pieces.append("".join(piece))
+            piece, length = [], 0
+        piece.append(char)
+        length += len(char)
+    pieces.append("".join(piece))
+    return " ".join(f'"{piece}"' for piece in pieces)
+
+
+_PIECE = 2000
+"""The most source characters in one C string literal (MSVC's limit is 2,048 bytes)."""

@@ -88,10 +88,16 @@ static struct PyModuleDef amodule = {
 """
 
 
+def decoded(literals: str) -> str:
+    """C string literals side by side (``"a" "b"``), decoded and joined as C does."""
+    pieces = re.findall(r'"((?:[^"\\]|\\.)*)"', literals)
+    return b"".join(ast.literal_eval(f'b"{piece}"') for piece in pieces).decode()
+
+
 def c_strings(text: str) -> list[str]:
     """The contents of every ``PyDoc_STR`` in *text*, decoded as C decodes them."""
-    literals = re.findall(r'PyDoc_STR\(("(?:[^"\\]|\\.)*")\)', text)
-    return [ast.literal_eval(f"b{literal}").decode() for literal in literals]
+    arguments = re.findall(r'PyDoc_STR\(((?:\s*"(?:[^"\\]|\\.)*")+)\)', text)
+    return [decoded(argument) for argument in arguments]
 
 
 def written(tmp_path: Path, sources: dict[str, str]) -> tuple[str, int]:
@@ -154,11 +160,21 @@ def test_overload_stubs_do_not_hide_the_implementation(
 
 
 @given(st.text())
-def test_any_text_survives_as_a_c_string(text: str) -> None:
+def test_any_text_survives_as_c_strings(text: str) -> None:
     """Quotes, backslashes, trigraphs, control characters and Unicode round-trip."""
-    literal = mypyc_docstrings._c_string(text)
-    assert all(32 <= ord(char) < 127 for char in literal)
-    assert ast.literal_eval(f'b"{literal}"').decode() == text
+    literals = mypyc_docstrings._c_string(text)
+    assert all(32 <= ord(char) < 127 for char in literals)
+    assert decoded(literals) == text
+
+
+def test_a_long_docstring_is_cut_into_pieces_between_escapes() -> None:
+    """No literal is longer than MSVC takes, and no escape is cut in two."""
+    text = "♠ a line of text\n" * 400
+    literals = mypyc_docstrings._c_string(text)
+    pieces = re.findall(r'"((?:[^"\\]|\\.)*)"', literals)
+    assert len(pieces) > 1
+    assert all(len(piece) <= mypyc_docstrings._PIECE for piece in pieces)
+    assert decoded(literals) == text
 
 
 NAMED_TUPLE = '''\
