@@ -109,7 +109,7 @@ class Context:
         self._remembers_catches = self.trusted and not _overrides(
             type(rules), ("is_catch",)
         )
-        self.instant_tests = _count_tests(rules, self.deal)
+        self.instant_tests = _instant_tests_of(rules, self.deal)
         """The instant wins and their tests of a hand's rank counts, when the rule
         set and its deal policy answer `BaseRules.instant_win` as `BaseRules` does and
         every win is read off the counts; else ``None`` (`instant_win` asks the deal
@@ -318,7 +318,7 @@ def overrides_rule_hooks(cls: type) -> bool:
     return _overrides(cls, _RULE_HOOKS)
 
 
-def _count_tests(rules: RuleSet, deal: object) -> CountTests | None:
+def _instant_tests_of(rules: RuleSet, deal: object) -> CountTests | None:
     """`Context.instant_tests` of *rules* and its deal policy *deal*."""
     if not isinstance(rules, BaseRules) or _overrides(type(rules), ("instant_win",)):
         return None
