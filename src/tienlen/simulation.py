@@ -844,9 +844,14 @@ def _stop(executor: ProcessPoolExecutor, grace: float = 0.0) -> None:
             process.kill()
             process.join()
     # A second shutdown does not wait for the manager thread: join it here, or it
-    # may still be closing its pipe when Python's exit hook writes to that pipe.
+    # may still be closing its pipe when Python's exit hook writes to that pipe. A
+    # thread stuck on a pipe nobody reads is left to that hook, as before.
     if manager is not None:
-        manager.join()
+        manager.join(_MANAGER_GRACE)
+
+
+_MANAGER_GRACE: Final = 5.0
+"""Seconds `_stop` waits for the executor's manager thread once the workers are gone."""
 
 
 def _finish(executor: ProcessPoolExecutor, pool: _Pool) -> None:
