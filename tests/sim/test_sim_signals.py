@@ -3,7 +3,8 @@
 A subprocess runs a long simulation on `tienlen.simulation.process_pool`; once its
 workers run, it gets a real SIGINT (Ctrl-C), SIGTERM or SIGKILL. It must exit
 promptly, and every process it started must be gone, checked in the process table
-(``/proc``, so these tests run on Linux only).
+(``/proc``, so these tests run on Linux only). Leaving the pool, normally or by
+an exception, also leaves none of its threads running.
 """
 
 from __future__ import annotations
