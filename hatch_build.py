@@ -31,6 +31,7 @@ COMPILED_MODULES = (
     "engine/bits.py",
     "engine/kinds.py",
     "engine/shapes.py",
+    "engine/shuffle.py",
     "engine/movegen.py",
     "engine/turns.py",
     "engine/rulebook.py",

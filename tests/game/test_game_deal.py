@@ -8,6 +8,7 @@ include), and §5.4, §6.7, D-14, D-21 (hands that win at the deal).
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import attrs
 import pytest
@@ -46,6 +47,7 @@ from tienlen import (
     ScoreKind,
     legal_plays,
 )
+from tienlen.engine.shuffle import shuffle
 
 THREE_SPADES = Card.parse("3s")
 CONFIGS = [
@@ -109,6 +111,46 @@ def test_random_instance_is_consumed() -> None:
     first = GameState.deal(CLASSIC, 4, seed=rng)
     second = GameState.deal(CLASSIC, 4, seed=rng)
     assert first.hands != second.hands
+
+
+@given(seed=st.integers(0, 2**64), size=st.integers(0, 120))
+def test_the_shuffle_is_randoms_own(seed: int, size: int) -> None:
+    """The engine's shuffle leaves a list and its generator as ``Random.shuffle`` does."""
+    ours, theirs = random.Random(seed), random.Random(seed)
+    items, expected = list(range(size)), list(range(size))
+    shuffle(ours, items)
+    theirs.shuffle(expected)
+    assert items == expected
+    assert ours.getstate() == theirs.getstate()
+
+
+def test_a_random_subclass_shuffles_its_own_way() -> None:
+    """A generator of another class is asked to shuffle (it may draw differently)."""
+
+    class Reversing(random.Random):
+        def shuffle(self, x: list[Any]) -> None:  # type: ignore[override]  # narrower
+            x.reverse()
+
+    items = list(range(5))
+    shuffle(Reversing(1), items)
+    assert items == [4, 3, 2, 1, 0]
+
+
+def test_a_seeded_deal_is_the_deal_random_shuffle_gives() -> None:
+    """RULES §2.1: seed 7's classic deal is ``Random(7)``'s shuffle, cut in thirteens.
+
+    So the golden games, recorded before the engine shuffled itself, replay.
+    """
+    deck = list(range(52))
+    rng = random.Random(7)
+    rng.shuffle(deck)
+    dealer = rng.randrange(4)
+    state = GameState.deal(CLASSIC, 4, seed=7)
+    assert [sorted(hand.cards) for hand in state.hands] == [
+        sorted(DECK[card] for card in deck[13 * seat : 13 * seat + 13])
+        for seat in range(4)
+    ]
+    assert state.setup.dealer == dealer
 
 
 # -- cards per player ------------------------------------------------------------------

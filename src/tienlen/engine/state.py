@@ -34,6 +34,7 @@ from tienlen.engine.plays import Play, checked_play, hand_of, make_play, player_
 from tienlen.engine.rulebook import Context, context_of
 from tienlen.engine.setups import GameSetup
 from tienlen.engine.shapes import SINGLE, STRUCTURES, shape_code, structural_key
+from tienlen.engine.shuffle import shuffle
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -307,7 +308,7 @@ class GameState:
         decks, size = rules.deal_size(players)
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         deck = list(range(_bits.CARDS)) * decks  # card indices: the order of DECK
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         if dealer is None:
             dealer = rng.randrange(players)
         setup = GameSetup.checked(

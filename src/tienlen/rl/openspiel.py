@@ -85,6 +85,7 @@ import numpy.typing as npt
 import pyspiel
 
 from tienlen.cards import DECK, Hand
+from tienlen.engine.shuffle import shuffle
 from tienlen.errors import InvalidArgumentError, InvalidStateError
 from tienlen.game import GameState, Play
 from tienlen.players import Observation
@@ -1024,7 +1025,7 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         pool = [card for card in range(_CARDS) for _ in range(table.decks)]
         for card in mine:
             pool.remove(card)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         state = self._fresh()
         own, other = iter(mine), iter(pool)
         for k in range(len(self._cards)):

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from tienlen.cards import DECK, Card, Hand
+from tienlen.engine.shuffle import shuffle
 from tienlen.errors import (
     IllegalPlayError,
     InvalidArgumentError,
@@ -273,7 +274,7 @@ class Deal:
         seat = observation.seat
         counts = observation.card_counts
         pool = self.pool[:]
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         hands = self.known[:]
         start = 0
         for player in range(observation.players):
