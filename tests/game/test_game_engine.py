@@ -23,6 +23,7 @@ from tienlen import (
     GameState,
     Hand,
     IllegalPlayError,
+    InvalidStateError,
     Pass,
     Play,
 )
@@ -198,3 +199,16 @@ def test_an_empty_play_is_not_a_listed_pass() -> None:
     empty = Play(player=state.to_act, cards=[])
     assert empty not in actions
     assert not state.is_legal(empty)
+
+
+def test_games_that_start_alike_share_one_setup() -> None:
+    """`GameSetup.checked` gives one value per start; ``1`` is not ``True`` there."""
+    first = GameState.deal(CLASSIC, 4, seed=1, dealer=2)
+    second = GameState.deal(CLASSIC, 4, seed=2, dealer=2)
+    assert first.setup is second.setup
+    numeric = GameSetup.checked(4, 1, None, 0, 2)  # type: ignore[arg-type]  # as given
+    assert numeric == first.setup
+    assert numeric.first_game is not True
+    assert type(numeric.after_instant_win) is int
+    with pytest.raises(InvalidStateError, match="leader"):
+        GameSetup.checked(4, True, [0], False, 2)  # type: ignore[arg-type]  # unhashable

@@ -55,13 +55,36 @@ class GameSetup:
             ...
             tienlen.errors.InvalidStateError: leader 4 is not a player (0-3)
         """
+        key: tuple[object, ...] = (
+            cls, players, first_game, leader, after_instant_win, dealer
+        )  # fmt: skip
+        kinds = (type(first_game), type(leader), type(after_instant_win), type(dealer))
+        try:
+            known = _MADE.get(key)
+        except TypeError:  # an unhashable argument: checked below, never remembered
+            known, key = None, ()
+        if known is not None and known[0] == kinds:  # the same values, the same types
+            return known[1]
         for name, seat in (("leader", leader), ("dealer", dealer)):
             if seat is not None and (type(seat) is not int or not 0 <= seat < players):
                 msg = f"{name} {seat!r} is not a player (0-{players - 1})"
                 raise InvalidStateError(msg)
-        return cls(
+        setup = cls(
             first_game=first_game,
             leader=leader,
             after_instant_win=after_instant_win,
             dealer=dealer,
         )
+        if key:
+            if len(_MADE) >= _MADE_LIMIT:
+                _MADE.clear()
+            _MADE[key] = (kinds, setup)
+        return setup
+
+
+_MADE: dict[tuple[object, ...], tuple[tuple[type, ...], GameSetup]] = {}
+"""The setups `GameSetup.checked` made, by its arguments: a setup is an immutable
+value, so the games that start alike (every deal of a table) share one. The
+arguments' types are kept beside it: ``1`` and ``True`` are equal keys."""
+_MADE_LIMIT = 1 << 12
+"""The most setups `_MADE` keeps: it is emptied when full."""
