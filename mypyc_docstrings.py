@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 __all__ = ["keep_docstrings"]
@@ -105,63 +105,63 @@ _FILLER = re.compile(
 )
 """The docstring mypyc gives a class it leaves to Python (a ``NamedTuple``), and
 where that class is defined (the traceback that follows)."""
+_SIGNATURE_END = r"\n--\n\n"
+"""How mypyc's text signature ends in C (``\\n--\\n\\n``): the docstring follows it."""
 
 
 def _write_docstrings(text: str, docs: dict[str, str]) -> tuple[str, int]:
     """*text* (C) with the docstrings of *docs* written in, and how many."""
     count = 0
 
-    def signed(symbol: str, signature: str) -> str | None:
+    def write(match: re.Match[str], key: str, render: Callable[[str], str]) -> str:
+        """*render* of the docstring *key* names as C literals, or *match* unchanged."""
         nonlocal count
-        doc = docs.get(symbol)
-        if doc is None or not signature.endswith(r"\n--\n\n"):
-            return None
+        doc = docs.get(key)
+        if doc is None:
+            return match[0]
         count += 1
-        return f'PyDoc_STR("{signature}" {_c_string(doc)})'
+        return render(_c_string(doc))
 
     def function(match: re.Match[str]) -> str:
         symbol, between, signature = match.groups()
-        doc = signed(symbol, signature)
-        return (
-            match[0] if doc is None else f"(PyCFunction)CPyPy_{symbol},{between}{doc}"
+        if not signature.endswith(_SIGNATURE_END):
+            return match[0]
+        return write(
+            match,
+            symbol,
+            lambda doc: (
+                f'(PyCFunction)CPyPy_{symbol},{between}PyDoc_STR("{signature}" {doc})'
+            ),
         )
 
     def cls(match: re.Match[str]) -> str:
         head, symbol, signature = match.groups()
-        doc = signed(symbol, signature)
-        return match[0] if doc is None else f"{head}{doc}"
+        if not signature.endswith(_SIGNATURE_END):
+            return match[0]
+        return write(match, symbol, lambda doc: f'{head}PyDoc_STR("{signature}" {doc})')
 
     def prop(match: re.Match[str]) -> str:
-        nonlocal count
         head, name, owner = match.groups()
-        doc = docs.get(f"{owner}___{name}")
-        if doc is None:
-            return match[0]
-        count += 1
-        return f"{head}PyDoc_STR({_c_string(doc)}),"
+        return write(match, f"{owner}___{name}", lambda doc: f"{head}PyDoc_STR({doc}),")
 
     def module(match: re.Match[str]) -> str:
-        nonlocal count
         head, name = match.groups()
-        doc = docs.get(name)
-        if doc is None:
-            return match[0]
-        count += 1
-        return f"{head}PyDoc_STR({_c_string(doc)}), /* docstring */"
+        return write(
+            match, name, lambda doc: f"{head}PyDoc_STR({doc}), /* docstring */"
+        )
 
     def filler(match: re.Match[str]) -> str:
-        nonlocal count
         variable, static, source, line = match.groups()
-        doc = docs.get(f"{source}:{line}")
-        if doc is None:
-            return match[0]
-        count += 1
-        return (  # a new reference, kept by the class for good
-            f"{variable} = PyUnicode_FromString({_c_string(doc)});\n"
-            f"    if (unlikely({variable} == NULL)) {{\n"
-            f"        PyErr_Clear();\n"
-            f"        {variable} = {static};\n"
-            f"    }}"
+        return write(
+            match,
+            f"{source}:{line}",
+            lambda doc: (  # a new reference, kept by the class for good
+                f"{variable} = PyUnicode_FromString({doc});\n"
+                f"    if (unlikely({variable} == NULL)) {{\n"
+                f"        PyErr_Clear();\n"
+                f"        {variable} = {static};\n"
+                f"    }}"
+            ),
         )
 
     for pattern, replace in (
