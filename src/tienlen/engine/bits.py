@@ -46,8 +46,18 @@ def at_least_offset(k: int) -> int:
     holding at least *k* (1…8) cards in *counts* (`rank_counts`): a count is at most 8,
     so adding ``8 - k`` never overflows its nibble and sets the nibble's top bit exactly
     when the count is at least *k*.
+
+    >>> at_least_offset(2) == 6 * ONES
+    True
     """
-    return (8 - k) * ONES
+    return _AT_LEAST_OFFSETS[k]
+
+
+_AT_LEAST_OFFSETS: Final = tuple((8 - k) * ONES for k in range(9))
+"""`at_least_offset` of 0…8, multiplied once. Compiled, a product with a factor of
+2**30 or more is Python's long multiplication, which runs pending signal handlers
+(Ctrl-C); mypyc takes its failure for out of memory and aborts the process. So no
+engine loop multiplies a mask."""
 
 
 def top_card(mask: int) -> int:

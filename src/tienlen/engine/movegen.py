@@ -223,6 +223,7 @@ class Family:
 
     __slots__ = (
         "at_least",
+        "cards",
         "key_rows",
         "kind",
         "max_length",
@@ -248,6 +249,10 @@ class Family:
         self.max_rank = max_rank
         self.ranks = _bits.ONES & (1 << 4 * max_rank + 1) - 1
         """Bits ``4 * r`` of every rank the family may use (up to ``max_rank``)."""
+        self.cards = self.ranks * 15
+        """Every card of those ranks. Computed once: compiled, a product above 2**30
+        takes Python's long multiplication, which runs signal handlers (Ctrl-C), and
+        mypyc treats its failure as out of memory and aborts."""
         self.at_least = _bits.at_least_offset(per_rank)
         """``(counts + at_least) >> 3 & ranks``: the usable ranks holding enough cards."""
         self.maximal = maximal_runs_of(max(self.min_length, 2)) if row.sequence else {}
@@ -934,7 +939,7 @@ def _higher_sets(hand: int, family: Family, above: int, out: list[int]) -> None:
         limit = (2 << above) - 1
         out += [piece for piece in own if piece > limit]
     shift += 4
-    rest = (hand & family.ranks * 15) >> shift << shift
+    rest = (hand & family.cards) >> shift << shift
     b0, b1, b2, b3, b4, b5, b6 = _BYTE_SETS_OF[k]
     out += [
         *b0[rest & 255],
