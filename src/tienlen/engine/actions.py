@@ -112,16 +112,17 @@ class Actions(Sequence[Action]):
     def __getitem__(self, index: int | slice) -> Action | Sequence[Action]:
         if type(index) is not int or index < 0:
             return self._lookup(index)
+        position: int = index  # typed `int`: compiled, a native int, not a boxed one
         count = self._count
-        if index < count:  # the index-th lowest card of the singles mask
+        if position < count:  # the position-th lowest card of the singles mask
             bits = self._singles
-            while index:
+            while position:
                 bits &= bits - 1
-                index -= 1
+                position -= 1
             mask = bits & -bits
-        elif index < self._plays:
-            mask = self._masks[index - count]
-        elif index == self._plays and self._pass:
+        elif position < self._plays:
+            mask = self._masks[position - count]
+        elif position == self._plays and self._pass:
             return PASSES[self._player]
         else:
             return self._lookup(index)

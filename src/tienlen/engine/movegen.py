@@ -692,7 +692,8 @@ class Leads(Sequence[int]):
                 mask = 0
                 for rank in range(last, first - 1, -1):
                     choices = subsets[rank][states[rank]]
-                    index, digit = divmod(index, len(choices))
+                    digit = index % len(choices)  # not `divmod`: compiled, a boxed call
+                    index //= len(choices)
                     mask |= choices[digit]
                 return mask, base | (mask & _LOW).bit_length() - 1
             index -= size

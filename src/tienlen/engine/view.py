@@ -293,7 +293,8 @@ def fewest_opponent_cards(observation: Any) -> int | None:
             if fewest is None or count < fewest:
                 fewest = count
         return fewest
-    out: int = view[OUT] | 1 << view[SEAT]
+    own: int = view[SEAT]  # typed: compiled, the shift is on native ints
+    out: int = view[OUT] | 1 << own
     counts: tuple[int, ...] = view[COUNTS]
     for other, count in enumerate(counts):
         if not out >> other & 1 and (fewest is None or count < fewest):
