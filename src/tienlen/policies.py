@@ -109,7 +109,7 @@ class Seating:
         ((3, 0, 1), 2)
     """
 
-    __slots__ = ("_after", "_next", "players")
+    __slots__ = ("_after", "_next", "_orders", "players")
 
     players: int
     """How many seats."""
@@ -133,6 +133,9 @@ class Seating:
             raise InvalidArgumentError(msg)
         self.players = players
         self._after = _seats_after(step, players)
+        self._orders = tuple(
+            (seat, *after[:-1]) for seat, after in enumerate(self._after)
+        )
         self._next = tuple(
             tuple(
                 tuple(_first_to_act(seats, last, skip) for skip in range(1 << players))
@@ -167,7 +170,7 @@ class Seating:
             >>> Seating.of(1, 3).order_from(1)
             (1, 2, 0)
         """
-        return (seat, *self._after[seat][:-1])
+        return self._orders[seat]
 
     def next_to_act(self, actor: int, last: int | None, skip: int) -> int | None:
         """The first seat after *actor* not in the mask *skip* (passed or out).
