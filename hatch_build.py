@@ -29,6 +29,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 PACKAGE = "tienlen"
 COMPILED_MODULES = (
     "engine/bits.py",
+    "engine/counts.py",
     "engine/kinds.py",
     "engine/shapes.py",
     "engine/shuffle.py",

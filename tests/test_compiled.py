@@ -41,6 +41,7 @@ from tienlen.engine import (
     actions,
     bits,
     classification,
+    counts,
     greedy,
     keys,
     kinds,
@@ -62,6 +63,7 @@ T = TypeVar("T")
 
 CORE: tuple[ModuleType, ...] = (
     bits,
+    counts,
     kinds,
     shapes,
     shuffle,

@@ -25,6 +25,11 @@ ONES: Final = int("1" * RANKS, 16)
 SHIFTS: Final = tuple(4 * r for r in range(RANKS))
 RANK_CARDS: Final = tuple((15 << 4 * r) * (1 + (1 << CARDS)) for r in range(RANKS))
 """``RANK_CARDS[r]``: every card of rank ``r``, both copies."""
+AT_LEAST_OFFSETS: Final = tuple((8 - k) * ONES for k in range(9))
+"""``AT_LEAST_OFFSETS[k]``: `at_least_offset` of *k* (0…8), multiplied once. Compiled, a
+product with a factor of 2**30 or more is Python's long multiplication, which runs
+pending signal handlers (Ctrl-C); mypyc takes its failure for out of memory and aborts
+the process. So no engine loop multiplies a mask."""
 
 
 def rank_counts(mask: int) -> int:
@@ -50,14 +55,7 @@ def at_least_offset(k: int) -> int:
     >>> at_least_offset(2) == 6 * ONES
     True
     """
-    return _AT_LEAST_OFFSETS[k]
-
-
-_AT_LEAST_OFFSETS: Final = tuple((8 - k) * ONES for k in range(9))
-"""`at_least_offset` of 0…8, multiplied once. Compiled, a product with a factor of
-2**30 or more is Python's long multiplication, which runs pending signal handlers
-(Ctrl-C); mypyc takes its failure for out of memory and aborts the process. So no
-engine loop multiplies a mask."""
+    return AT_LEAST_OFFSETS[k]
 
 
 def top_card(mask: int) -> int:

@@ -35,6 +35,19 @@ from tienlen.engine.classification import Classifier, not_cards
 from tienlen.engine.classification import beats as _beats
 from tienlen.engine.classification import classify as _classify
 from tienlen.engine.classification import legal_plays as _legal_plays
+from tienlen.engine.counts import (
+    dragon_without_two,
+    five_consecutive_pairs,
+    four_twos,
+    has_run,
+    one_colour,
+    ranks_with,
+    six_exact_pairs,
+    six_pairs,
+    thirteen_ranks,
+    three_consecutive_triples,
+    three_triples,
+)
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.shapes import STRUCTURES
@@ -244,11 +257,11 @@ class HandHolds:
             >>> HandHolds(per_rank=3, ranks=3)(Hand.parse("4s 4c 4d 7s 7c 7d Js Jc Jd"))
             True
         """
-        held = _ranks_with(_bits.rank_counts(as_hand(hand).mask), self.per_rank)
+        held = ranks_with(_bits.rank_counts(as_hand(hand).mask), self.per_rank)
         if self.rank is not None:
             return bool(held >> _bits.SHIFTS[self.rank.value] & 1)
         if self.consecutive:
-            return _has_run(held, self.ranks)
+            return has_run(held, self.ranks)
         return held.bit_count() >= self.ranks
 
 
@@ -412,12 +425,6 @@ _SETS_OF_TWOS: Final = (
     ComboKind.FOUR_OF_A_KIND,
 )
 """The kinds that hold n = 1…4 2s, for `BaseRules.pair_runs_beat_twos` (RULES §12.3)."""
-_BLACK: Final = int("3" * _bits.RANKS, 16)
-"""♠ and ♣ of every rank in one half of a hand mask (`InstantWin.ONE_COLOUR`)."""
-_RED: Final = _BLACK << 2
-"""♦ and ♥ of every rank in one half of a hand mask."""
-_ONE_COLOUR_CARDS: Final = 13
-"""How many cards of one colour `InstantWin.ONE_COLOUR` needs (RULES §12.5)."""
 _TWO: Final = Rank.TWO.value
 _MOST_OF_A_RANK: Final = 8
 """The most cards of one rank a hand may hold (two decks, RULES §2.1): `HandHolds`."""
@@ -786,7 +793,7 @@ class BaseRules:
             for win in order
         ]
         if InstantWin.SIX_PAIRS in order and not self.six_pairs_counts_sets:
-            tests[order.index(InstantWin.SIX_PAIRS)] = _six_exact_pairs  # D-21
+            tests[order.index(InstantWin.SIX_PAIRS)] = six_exact_pairs  # D-21
         object.__setattr__(self, "_count_tests", tuple(tests))
         bombs = [(shape, 1) for shape in self._bomb_shapes]
         for name, valued in (
@@ -1308,7 +1315,7 @@ class BaseRules:
         RULES §6.7, §12.5.
         """
         if win is InstantWin.SIX_PAIRS and not self.six_pairs_counts_sets:
-            return _six_exact_pairs(counts)  # D-21
+            return six_exact_pairs(counts)  # D-21
         test = _INSTANT_WIN_TESTS.get(win)
         if test is not None:
             return test(counts)
@@ -1316,7 +1323,7 @@ class BaseRules:
             listed = tuple(_count_list(hand.mask))
             return _best_packing(listed, [], self._bomb_items) >= 2
         if win is InstantWin.ONE_COLOUR:  # 13 cards of one colour
-            return _one_colour(hand.mask)
+            return one_colour(hand.mask)
         assert win is InstantWin.FOUR_THREES  # the only one left
         return first_game and counts & 15 >= 4
 
@@ -1551,86 +1558,14 @@ def _table_problems(tables: Tables) -> Iterator[str]:
             yield f"the bomb table lets {first} beat {second} and {second} beat {first}"
 
 
-_BIT_1: Final = _bits.ONES << 1
-_BIT_2: Final = _bits.ONES << 2
-_BIT_3: Final = _bits.ONES << 3
-"""Bits 1, 2 and 3 of every rank's count (`_six_pairs`)."""
-
-
-def _ranks_with(counts: int, k: int) -> int:
-    """Bit ``4 * r`` for every rank ``r`` with at least *k* cards in *counts*."""
-    return (counts + _AT_LEAST[k]) >> 3 & _bits.ONES
-
-
-def _has_run(ranks: int, length: int) -> bool:
-    """Whether *length* ranks in a row below the 2 are in *ranks* (RULES §6.7)."""
-    ranks &= _BELOW_TWO
-    for _ in range(length - 1):
-        ranks &= ranks >> 4
-    return bool(ranks)
-
-
-def _four_twos(counts: int) -> bool:
-    return counts >> _bits.SHIFTS[_TWO] & 15 >= 4
-
-
-def _one_colour(mask: int) -> bool:
-    """Whether the hand *mask* holds 13 cards of one colour (`InstantWin.ONE_COLOUR`)."""
-    low, high = mask & _LOW_HALF, mask >> _bits.CARDS
-    black = (low & _BLACK).bit_count() + (high & _BLACK).bit_count()
-    red = (low & _RED).bit_count() + (high & _RED).bit_count()
-    return max(black, red) >= _ONE_COLOUR_CARDS
-
-
-def _six_pairs(counts: int) -> bool:
-    # a triple counts once, a four twice: a rank of c cards holds c // 2 pairs, whose
-    # bits are the count's bits 1-3 (at most 8 cards a rank)
-    pairs = (
-        (counts & _BIT_1).bit_count()
-        + 2 * (counts & _BIT_2).bit_count()
-        + 4 * (counts & _BIT_3).bit_count()
-    )
-    return pairs >= 6
-
-
-def _six_exact_pairs(counts: int) -> bool:
-    """Six ranks holding exactly two cards: `six_pairs_counts_sets` off (D-21)."""
-    exact = _ranks_with(counts, 2) & ~_ranks_with(counts, 3)
-    return exact.bit_count() >= 6
-
-
-def _five_consecutive_pairs(counts: int) -> bool:
-    return _has_run(_ranks_with(counts, 2), 5)
-
-
-def _thirteen_ranks(counts: int) -> bool:
-    return _ranks_with(counts, 1) == _bits.ONES
-
-
-def _three_consecutive_triples(counts: int) -> bool:
-    return _has_run(_ranks_with(counts, 3), 3)  # without 2s, as five consecutive pairs
-
-
-def _three_triples(counts: int) -> bool:
-    return _ranks_with(counts, 3).bit_count() >= 3
-
-
-def _dragon_without_two(counts: int) -> bool:
-    return _ranks_with(counts, 1) & _BELOW_TWO == _BELOW_TWO
-
-
-_AT_LEAST: Final = (0, *(_bits.at_least_offset(k) for k in range(1, 9)))
-"""`_bits.at_least_offset` of 1…8 cards, by count."""
-_BELOW_TWO: Final = _bits.ONES & ~(15 << _bits.SHIFTS[_TWO])
-"""Bit ``4 * r`` of every rank below the 2."""
 _INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[int], bool]]] = {
-    InstantWin.FOUR_TWOS: _four_twos,
-    InstantWin.SIX_PAIRS: _six_pairs,
-    InstantWin.FIVE_CONSECUTIVE_PAIRS: _five_consecutive_pairs,
-    InstantWin.THIRTEEN_RANKS: _thirteen_ranks,
-    InstantWin.THREE_CONSECUTIVE_TRIPLES: _three_consecutive_triples,
-    InstantWin.THREE_TRIPLES: _three_triples,
-    InstantWin.DRAGON_WITHOUT_TWO: _dragon_without_two,
+    InstantWin.FOUR_TWOS: four_twos,
+    InstantWin.SIX_PAIRS: six_pairs,
+    InstantWin.FIVE_CONSECUTIVE_PAIRS: five_consecutive_pairs,
+    InstantWin.THIRTEEN_RANKS: thirteen_ranks,
+    InstantWin.THREE_CONSECUTIVE_TRIPLES: three_consecutive_triples,
+    InstantWin.THREE_TRIPLES: three_triples,
+    InstantWin.DRAGON_WITHOUT_TWO: dragon_without_two,
 }
 """The instant wins read off the per-rank counts (`_bits.rank_counts`) alone;
 `BaseRules._qualifies` has the rest."""
