@@ -583,11 +583,15 @@ class PokerScorer(Scorer):
             ((), ())
         """
         winner = order[0]
-        full = rules.deal_size(len(hands))[1]
+        full = -1  # the cards of a full deal, read once a hand is still as dealt
         frozen: list[int] = []
         items: list[ScoreItem] = []
         for player in order[1:]:
-            if len(dealt[player]) == full and hands[player] == dealt[player]:
+            if hands[player] != dealt[player]:  # most hands: played from
+                continue
+            if full < 0:
+                full = rules.deal_size(len(hands))[1]
+            if len(dealt[player]) == full:
                 frozen.append(player)
                 points = rules.frozen_penalty + rules.hand_value(hands[player])
                 items.append(
