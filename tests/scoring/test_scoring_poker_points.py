@@ -660,12 +660,14 @@ NEAR_BOMBS = st.sets(st.sampled_from([*range(16), *range(48, 52)]), max_size=9)
 """Up to 9 cards of the ranks 3-6 and the 2s: bombs, near-bombs and 2s are common."""
 
 
-@given(cards=NEAR_BOMBS)
+@given(
+    cards=st.one_of(NEAR_BOMBS, st.sets(st.integers(0, 51), min_size=13, max_size=13))
+)
 def test_hand_value_of_small_hands_is_the_best_packing(cards: set[int]) -> None:
-    """D-20: every small hand is worth its best packing.
+    """D-20: every hand (small, or a full deal) is worth its best packing.
 
-    That includes the quick answer 0 for a hand with no 2 and too few cards for any
-    valued bomb.
+    That includes the quick answers: 0 for a hand with no 2 and too few cards for any
+    valued bomb, and its 2s alone for a hand with no room for a valued bomb.
     """
     hand = Hand(sum(1 << card for card in cards))
     twos = sorted(

@@ -26,6 +26,7 @@ __all__ = [
     "five_consecutive_pairs",
     "four_twos",
     "has_run",
+    "holds_run",
     "one_colour",
     "ranks_with",
     "six_exact_pairs",
@@ -67,6 +68,21 @@ def has_run(ranks: int, length: int) -> bool:
     (True, False)
     """
     ranks &= BELOW_TWO
+    for _ in range(length - 1):
+        ranks &= ranks >> 4
+    return bool(ranks)
+
+
+def holds_run(counts: int, per_rank: int, length: int, top: int) -> bool:
+    """Whether *counts* have room for a bomb of *length* ranks of *per_rank* cards.
+
+    That is *per_rank* cards at each of *length* ranks in a row, the highest of them
+    rank *top* or lower.
+
+    >>> holds_run(0x222, 2, 3, 2), holds_run(0x222, 2, 3, 1), holds_run(0x222, 3, 1, 12)
+    (True, False, False)
+    """
+    ranks = ranks_with(counts, per_rank) & (1 << 4 * top + 1) - 1
     for _ in range(length - 1):
         ranks &= ranks >> 4
     return bool(ranks)

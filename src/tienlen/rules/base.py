@@ -40,6 +40,7 @@ from tienlen.engine.counts import (
     five_consecutive_pairs,
     four_twos,
     has_run,
+    holds_run,
     one_colour,
     ranks_with,
     six_exact_pairs,
@@ -1368,7 +1369,11 @@ class BaseRules:
             for copy in (mask >> _TWO_CARDS, mask >> _bits.CARDS + _TWO_CARDS)
             if copy >> suit & 1
         ]
-        return _best_packing(tuple(_count_list(mask)), sorted(twos), self._valued_items)
+        counts = _bits.rank_counts(mask)
+        items = self._valued_items
+        if not any(holds_run(counts, k, n, top) for k, n, _, top in items):
+            return sum(twos)  # no room for a valued bomb: every 2 counts singly
+        return _best_packing(tuple(_count_list(mask)), sorted(twos), items)
 
     def place_points_for(self, players: int) -> tuple[int, ...]:
         """Poker place points for a table of *players*, first place first (RULES §6.6.1, D-17).
