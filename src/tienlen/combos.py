@@ -9,16 +9,14 @@ no ``<``: beating is partial and variant-dependent.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Sequence
-from itertools import chain
-from typing import Final, Never, NoReturn, overload
+from collections.abc import Iterator
+from typing import Final, Never, NoReturn
 
 import attrs
 
 from tienlen.cards import DECK, Card, Rank, cards_of
-from tienlen.engine.bits import LOW_HALF, RANKS
+from tienlen.engine.bits import RANKS
 from tienlen.engine.kinds import KINDS
-from tienlen.engine.movegen import Leads
 from tienlen.engine.shapes import STRUCTURES, structural_key
 from tienlen.errors import InvalidComboError, InvalidRulesError
 
@@ -409,140 +407,9 @@ _COMBOS: Final = _Combos(
     for rank in range(RANKS)
     for mask in range(1, 16)
 )
-_combo_of: Final = _COMBOS.__getitem__
-"""The combination of a trusted play's mask: interned if a set, else built."""
 BY_MASK: dict[int, Combo] = _COMBOS
 """``BY_MASK[mask]``: the combination of a play's mask, interned if a set, else built
 (engine-level: the mask must be a combination's)."""
-_RUNS_AT_ONCE: Final = 64
-"""How many runs `_built_in_steps` builds per step."""
-
-
-def _built_in_steps(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
-    """`run_combos`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
-    for start in range(0, len(runs), _RUNS_AT_ONCE):
-        stop = start + _RUNS_AT_ONCE
-        yield run_combos(runs[start:stop], keys[start:stop])
-
-
-class Plays(Sequence[Combo]):
-    """An immutable, lazy sequence of the combinations a hand may play.
-
-    Returned by `tienlen.legal_plays`. ``len()`` costs nothing, nor do ``in`` and
-    `Plays.index`, which never list the plays; a `Combo` is built only for the items you
-    take, with the key the generator knew (sets are interned: one `Combo` each).
-
-    Example:
-        >>> from tienlen import legal_plays
-        >>> plays = legal_plays("3s 3h 4d")
-        >>> len(plays), [str(play) for play in plays]
-        (4, ['3s', '3h', '3s 3h', '4d'])
-    """
-
-    __slots__ = ("_base", "_masks")
-
-    _base: int
-    """The key base (shape code ``<< 6``) of every play when all are runs of one
-    shape (`tienlen.engine.classification.answers`), else 0: a run's key is the base
-    plus its top card."""
-
-    def __init__(self, masks: Sequence[int]) -> None:
-        self._masks = masks
-        self._base = 0
-
-    @property
-    def masks(self) -> tuple[int, ...]:
-        """The plays as int masks (see `tienlen.Hand.mask`), in the same order.
-
-        Example:
-            >>> from tienlen import Hand, legal_plays
-            >>> plays = legal_plays("3s 3h")
-            >>> [str(Hand(mask)) for mask in plays.masks]
-            ['3s', '3h', '3s 3h']
-        """
-        masks = self._masks
-        return tuple(masks.listed() if type(masks) is Leads else masks)
-
-    def __len__(self) -> int:
-        return len(self._masks)
-
-    @overload
-    def __getitem__(self, index: int) -> Combo: ...
-    @overload
-    def __getitem__(self, index: slice) -> Plays: ...
-    def __getitem__(self, index: int | slice) -> Combo | Plays:
-        if isinstance(index, slice):
-            plays = Plays(self._masks[index])
-            plays._base = self._base
-            return plays
-        masks = self._masks
-        if type(masks) is Leads:
-            mask, key = masks.keyed_play(index)
-            return make_combo(mask, key) if key else _combo_of(mask)
-        if self._base:
-            mask = masks[index]
-            return make_combo(mask, self._base | (mask & LOW_HALF).bit_length() - 1)
-        return _combo_of(masks[index])
-
-    def __iter__(self) -> Iterator[Combo]:
-        masks = self._masks
-        if type(masks) is Leads:  # listed now: too many plays raise here
-            sets, runs, keys = masks.keyed()
-            if len(runs) <= _RUNS_AT_ONCE:
-                return chain(map(_combo_of, sets), run_combos(runs, keys))
-            built = chain.from_iterable(_built_in_steps(runs, keys))
-            return chain(map(_combo_of, sets), built)
-        if self._base and masks:  # runs of one shape: keys from their top cards
-            base = self._base
-            runs = list(masks)
-            keys = [base | (run & LOW_HALF).bit_length() - 1 for run in runs]
-            if len(runs) <= _RUNS_AT_ONCE:
-                return iter(run_combos(runs, keys))
-            return chain.from_iterable(_built_in_steps(runs, keys))
-        return map(_combo_of, masks)
-
-    def __contains__(self, item: object) -> bool:
-        return isinstance(item, Combo) and item.mask in self._masks
-
-    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
-        """The position of the combination *value*, found without listing the plays.
-
-        Raises:
-            ValueError: *value* is not one of the plays (from *start* to *stop*).
-
-        Example:
-            >>> from tienlen import classify, legal_plays
-            >>> legal_plays("3s 4s 5s 6h").index(classify("4s 5s 6h"))
-            6
-        """
-        masks = self._masks
-        first, last, _ = slice(start, stop).indices(len(masks))
-        if isinstance(value, Combo):
-            mask = value.mask
-            if type(masks) is Leads:
-                found = masks.index(mask) if mask in masks else -1
-            else:
-                inside = mask in masks[first:last]
-                found = masks.index(mask, first, last) if inside else -1
-            if first <= found < last:
-                return found
-        msg = f"{value!r} is not one of the plays"
-        raise ValueError(msg)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Plays):
-            return self.masks == other.masks
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self.masks)
-
-    def __repr__(self) -> str:
-        shown = ", ".join(repr(str(play)) for play in self[:5])
-        more = ", ..." if len(self) > 5 else ""
-        return f"<Plays ({len(self)}): [{shown}{more}]>"
-
-
-# The engine builds the combinations of runs (`Plays`' iteration): it imports this
-# module, so it is imported once this module's names exist.
-from tienlen.engine.classification import run_combos  # noqa: E402
+# `Plays` is the engine's (compiled with it): the engine imports this module, so it
+# is imported once this module's names exist. Published here and as `tienlen.Plays`.
+from tienlen.engine.classification import Plays  # noqa: E402

@@ -6,21 +6,23 @@ Python methods, each one call into the function of the same name here, and so do
 work (the cards' mask, its key, the remembered verdicts, the move generator) runs
 here, compiled in the compiled build. The functions read the masks and keys of
 `tienlen.Combo` and `tienlen.Hand` objects directly, which only the engine may, and
-what the rule set compiled for them from one `Classifier`.
+what the rule set compiled for them from one `Classifier`. `Plays`, what
+``legal_plays`` returns (published as `tienlen.Plays`), lives here too, so that it is
+compiled with them.
 """
 
 from __future__ import annotations
 
 import types
-from collections.abc import Iterable, Sequence
-from itertools import repeat
-from typing import TYPE_CHECKING, Final
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, repeat
+from typing import TYPE_CHECKING, Final, overload
 
 from tienlen.cards import Card, Hand, as_cards
-from tienlen.combos import BY_MASK, Combo, Plays
+from tienlen.combos import BY_MASK, Combo, make_combo
 from tienlen.engine import bits as _bits
 from tienlen.engine.kinds import KINDS, STRAIGHT
-from tienlen.engine.movegen import Tables
+from tienlen.engine.movegen import Leads, Tables, native_sequence
 from tienlen.engine.shapes import structural_key
 from tienlen.errors import InvalidComboError
 
@@ -31,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_VERDICTS",
     "Classifier",
+    "Plays",
     "answers",
     "as_combo",
     "beats",
@@ -57,6 +60,8 @@ _set_key: Final = Combo.__dict__["_key"].__set__
 _SEQUENCE_KINDS: Final = sum(1 << code for code, row in KINDS.items() if row.sequence)
 """Bit *k* set when kind *k* is a sequence (a run: never interned)."""
 _SETS: Final = BY_MASK
+_combo_of_mask: Final = BY_MASK.__getitem__
+"""The combination of a trusted play's mask: interned if a set, else built."""
 
 
 class Classifier:
@@ -251,10 +256,7 @@ def legal_plays(rules: BaseRules, hand: Hand, top: Combo | None = None) -> Plays
     if mask > book.mask_limit:
         rules._duplicate(mask, None)
     if top is None:
-        plays = _new(Plays)  # `Plays(masks)`, inlined
-        plays._masks = book.tables.leads(mask)
-        plays._base = 0
-        return plays
+        return _plays(book.tables.leads(mask), 0)
     if type(top) is not _COMBO:
         raise TypeError(f"expected a Combo or None, got {top!r}")
     key = top._key
@@ -280,11 +282,19 @@ def answers(masks: Sequence[int], top: int, tables: Tables) -> Plays:
         >>> [(str(play), play.key == classify(str(play)).key) for play in plays]
         [('4d 5h 6c', True), ('5h 6c 7c', True)]
     """
-    plays = _new(Plays)  # `Plays(masks)`, inlined: every answer to a top
-    plays._masks = masks
-    plays._base = 0
     if _SEQUENCE_KINDS >> (top >> 12) & 1 and top not in tables.bombers:
-        plays._base = top >> 6 << 6
+        return _plays(masks, top >> 6 << 6)
+    return _plays(masks, 0)
+
+
+def _plays(masks: Sequence[int], base: int) -> Plays:
+    """``Plays(masks)`` with its key *base* set."""
+    if _COMPILED:
+        plays = Plays(masks)  # the native constructor: no Python frame
+    else:
+        plays = _new(Plays)  # `Plays(masks)` without its `__init__` frame
+        plays._masks = masks
+    plays._base = base
     return plays
 
 
@@ -312,6 +322,144 @@ def run_combos(runs: list[int], keys: list[int]) -> list[Combo]:
         object.__setattr__(combo, "_key", keys[index])
         combos.append(combo)
     return combos
+
+
+_RUNS_AT_ONCE: Final = 64
+"""How many runs `_built_in_steps` builds per step."""
+
+
+def _built_in_steps(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
+    """`run_combos`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
+    for start in range(0, len(runs), _RUNS_AT_ONCE):
+        stop = start + _RUNS_AT_ONCE
+        yield run_combos(runs[start:stop], keys[start:stop])
+
+
+class Plays(Sequence[Combo]):
+    """An immutable, lazy sequence of the combinations a hand may play.
+
+    Returned by `tienlen.legal_plays`. ``len()`` costs nothing, nor do ``in`` and
+    `Plays.index`, which never list the plays; a `Combo` is built only for the items you
+    take, with the key the generator knew (sets are interned: one `Combo` each).
+
+    Example:
+        >>> from tienlen import legal_plays
+        >>> plays = legal_plays("3s 3h 4d")
+        >>> len(plays), [str(play) for play in plays]
+        (4, ['3s', '3h', '3s 3h', '4d'])
+    """
+
+    __slots__ = ("_base", "_masks")
+
+    _masks: Sequence[int]
+    """The plays' masks: a list, a tuple or a `Leads` (runs decoded when taken)."""
+    _base: int
+    """The key base (shape code ``<< 6``) of every play when all are runs of one
+    shape (`tienlen.engine.classification.answers`), else 0: a run's key is the base
+    plus its top card."""
+
+    def __init__(self, masks: Sequence[int]) -> None:
+        self._masks = masks
+        self._base = 0
+
+    @property
+    def masks(self) -> tuple[int, ...]:
+        """The plays as int masks (see `tienlen.Hand.mask`), in the same order.
+
+        Example:
+            >>> from tienlen import Hand, legal_plays
+            >>> plays = legal_plays("3s 3h")
+            >>> [str(Hand(mask)) for mask in plays.masks]
+            ['3s', '3h', '3s 3h']
+        """
+        masks = self._masks
+        return tuple(masks.listed() if type(masks) is Leads else masks)
+
+    def __len__(self) -> int:
+        return len(self._masks)
+
+    @overload
+    def __getitem__(self, index: int) -> Combo: ...
+    @overload
+    def __getitem__(self, index: slice) -> Plays: ...
+    def __getitem__(self, index: int | slice) -> Combo | Plays:
+        if isinstance(index, slice):
+            plays = Plays(self._masks[index])
+            plays._base = self._base
+            return plays
+        masks = self._masks
+        if type(masks) is Leads:
+            mask, key = masks.keyed_play(index)
+            return make_combo(mask, key) if key else _combo_of_mask(mask)
+        if self._base:
+            mask = masks[index]
+            return make_combo(mask, self._base | (mask & _LOW_HALF).bit_length() - 1)
+        return _combo_of_mask(masks[index])
+
+    def __iter__(self) -> Iterator[Combo]:
+        masks = self._masks
+        if type(masks) is Leads:  # listed now: too many plays raise here
+            sets, runs, keys = masks.keyed()
+            if len(runs) <= _RUNS_AT_ONCE:
+                return chain(map(_combo_of_mask, sets), run_combos(runs, keys))
+            built = chain.from_iterable(_built_in_steps(runs, keys))
+            return chain(map(_combo_of_mask, sets), built)
+        if self._base and masks:  # runs of one shape: keys from their top cards
+            base = self._base
+            runs = list(masks)
+            keys = [base | (run & _LOW_HALF).bit_length() - 1 for run in runs]
+            if len(runs) <= _RUNS_AT_ONCE:
+                return iter(run_combos(runs, keys))
+            return chain.from_iterable(_built_in_steps(runs, keys))
+        return map(_combo_of_mask, masks)
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, Combo) and item.mask in self._masks
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        """The position of the combination *value*, found without listing the plays.
+
+        Raises:
+            ValueError: *value* is not one of the plays (from *start* to *stop*).
+
+        Example:
+            >>> from tienlen import classify, legal_plays
+            >>> legal_plays("3s 4s 5s 6h").index(classify("4s 5s 6h"))
+            6
+        """
+        masks = self._masks
+        first, last, _ = slice(start, stop).indices(len(masks))
+        if isinstance(value, Combo):
+            mask = value.mask
+            if type(masks) is Leads:
+                found = masks.index(mask) if mask in masks else -1
+            else:
+                inside = mask in masks[first:last]
+                found = masks.index(mask, first, last) if inside else -1
+            if first <= found < last:
+                return found
+        msg = f"{value!r} is not one of the plays"
+        raise ValueError(msg)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Plays):
+            return self.masks == other.masks
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.masks)
+
+    def __reduce__(self) -> tuple[type[Plays], tuple[tuple[int, ...]]]:
+        """Pickle and copy the plays as their masks (not the generator's tables)."""
+        return Plays, (self.masks,)
+
+    def __repr__(self) -> str:
+        shown = ", ".join(repr(str(play)) for play in self[:5])
+        more = ", ..." if len(self) > 5 else ""
+        return f"<Plays ({len(self)}): [{shown}{more}]>"
+
+
+native_sequence(Plays)
 
 
 def not_cards(cards: object) -> str:
