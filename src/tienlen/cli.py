@@ -28,6 +28,7 @@ from typing import IO, Final, TypeVar
 from tienlen import __version__
 from tienlen.cards import normal_text, parse_cards
 from tienlen.combos import Combo, ComboKind
+from tienlen.engine.classification import as_hand
 from tienlen.errors import (
     IllegalPlayError,
     InvalidCardError,
@@ -57,7 +58,6 @@ from tienlen.rules import (
     legal_plays,
     two_decks,
 )
-from tienlen.rules.base import as_hand
 from tienlen.sections import rule_section
 from tienlen.simulation import MapExecutor, SimulationStats, process_pool, simulate
 

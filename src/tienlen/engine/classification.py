@@ -18,7 +18,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
 from typing import TYPE_CHECKING, Final, overload
 
-from tienlen.cards import Card, Hand, as_cards
+from tienlen.cards import Card, Hand, as_cards, mask_of
 from tienlen.combos import BY_MASK, Combo, make_combo
 from tienlen.engine import bits as _bits
 from tienlen.engine.kinds import KINDS, STRAIGHT
@@ -36,11 +36,13 @@ __all__ = [
     "Plays",
     "answers",
     "as_combo",
+    "as_hand",
     "beats",
     "beats_any",
     "classify",
     "judge",
     "legal_plays",
+    "legal_plays_any",
     "not_cards",
     "not_combos",
     "run_combos",
@@ -185,6 +187,20 @@ def beats_any(
     return beats(rules, challenger, incumbent)
 
 
+def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
+    """Normalise hand-like input to a `Hand` (shared by the rule set and the engine).
+
+    Example:
+        >>> from tienlen import Card, Hand
+        >>> as_hand("3s 4h") == as_hand([Card.parse("3s"), Card.parse("4h")]) == Hand.parse("3s 4h")
+        True
+    """
+    if isinstance(hand, Hand):
+        return hand
+    text = hand if isinstance(hand, str) else None
+    return Hand(mask_of(as_cards(hand), text))
+
+
 def as_combo(cards: Combo | str | Iterable[Card], rules: RuleSet) -> Combo:
     """Classify *cards* strictly: a combination under *rules* or an error.
 
@@ -266,6 +282,24 @@ def legal_plays(rules: BaseRules, hand: Hand, top: Combo | None = None) -> Plays
     if book.suited:
         masks = [play for play in masks if suits_allow(play, top._mask, key)]
     return answers(masks, key, book.tables)
+
+
+def legal_plays_any(
+    rules: BaseRules,
+    hand: Hand | str | Iterable[Card],
+    top: Combo | str | Iterable[Card] | None,
+) -> Plays:
+    """`tienlen.legal_plays` under a `BaseRules`: *hand* and *top* as objects or cards.
+
+    Example:
+        >>> from tienlen import CLASSIC
+        >>> [str(play) for play in legal_plays_any(CLASSIC, "4s 9d 2c", "8h")]
+        ['9d', '2c']
+    """
+    if type(hand) is _HAND and (top is None or type(top) is _COMBO):
+        return legal_plays(rules, hand, top)
+    against = None if top is None else as_combo(top, rules)
+    return legal_plays(rules, as_hand(hand), against)
 
 
 def answers(masks: Sequence[int], top: int, tables: Tables) -> Plays:

@@ -22,7 +22,7 @@ from types import FunctionType
 from typing import Any, Final, Self, SupportsIndex, cast
 
 from tienlen.cards import Card, Hand
-from tienlen.rules.base import as_hand
+from tienlen.engine.classification import as_hand
 
 __all__ = [
     "COMPILED",

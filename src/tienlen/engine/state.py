@@ -28,6 +28,7 @@ from tienlen.cards import DECK, Card, Hand, normal_text
 from tienlen.combos import Combo, Plays, make_combo
 from tienlen.engine import bits as _bits
 from tienlen.engine.actions import Actions, Listing, lists
+from tienlen.engine.classification import as_hand
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.plays import Play, checked_play, hand_of, make_play, player_index
@@ -46,7 +47,7 @@ from tienlen.errors import (
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
-from tienlen.rules.base import BaseRules, as_hand
+from tienlen.rules.base import BaseRules
 from tienlen.scoring import ChopChain, GameResult, ScoreItem
 
 __all__ = ["COMPILED", "DEFAULTS", "FIELDS", "GameSetup", "GameState", "Log", "unwound"]

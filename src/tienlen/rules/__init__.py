@@ -12,8 +12,11 @@ from typing import Final, Protocol, runtime_checkable
 
 from tienlen.cards import Card, Hand
 from tienlen.combos import Combo, ComboKind, Plays, Shape
-from tienlen.engine import classification as _engine
 from tienlen.engine.classification import as_combo as as_combo  # re-exported
+from tienlen.engine.classification import as_hand
+from tienlen.engine.classification import beats_any as _beats_any
+from tienlen.engine.classification import classify as _classify
+from tienlen.engine.classification import legal_plays_any as _legal_plays_any
 from tienlen.errors import UnknownVariantError
 from tienlen.policies import DealPolicy, TurnPolicy
 from tienlen.rules.base import (
@@ -27,7 +30,6 @@ from tienlen.rules.base import (
     InstantWin,
     InstantWinHand,
     Scoring,
-    as_hand,
     two_decks,
 )
 from tienlen.rules.classic import CLASSIC, CLASSIC_TWO_DECKS
@@ -284,7 +286,7 @@ def classify(cards: CardsLike, rules: RuleSet = CLASSIC) -> Combo | None:
         True
     """
     if type(rules) is BaseRules:  # its method is this call: made at once
-        return _engine.classify(rules, cards)
+        return _classify(rules, cards)
     check_rules(rules)
     return rules.classify(cards)
 
@@ -326,7 +328,7 @@ def beats(
         False
     """
     if type(rules) is BaseRules:  # its method, made at once (the cards classified)
-        return _engine.beats_any(rules, play, top)
+        return _beats_any(rules, play, top)
     check_rules(rules)
     if type(play) is not Combo:
         play = as_combo(play, rules)
@@ -364,12 +366,8 @@ def legal_plays(
         >>> len(legal_plays("3s 4s 5h 5d"))  # 4 singles, 1 pair, 2 straights
         7
     """
-    if (
-        type(rules) is BaseRules
-        and type(hand) is Hand
-        and (top is None or type(top) is Combo)
-    ):  # its method, made at once
-        return _engine.legal_plays(rules, hand, top)
+    if type(rules) is BaseRules:  # its method, made at once (the cards read)
+        return _legal_plays_any(rules, hand, top)
     check_rules(rules)
     checked_top = None if top is None else as_combo(top, rules)
     return rules.legal_plays(as_hand(hand), checked_top)

@@ -28,10 +28,10 @@ from typing import (
 
 import attrs
 
-from tienlen.cards import DECK, Card, Hand, Rank, as_cards, mask_of, parse_cards
+from tienlen.cards import DECK, Card, Hand, Rank, mask_of, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.engine import bits as _bits
-from tienlen.engine.classification import Classifier, not_cards
+from tienlen.engine.classification import Classifier, as_hand, not_cards
 from tienlen.engine.classification import beats as _beats
 from tienlen.engine.classification import classify as _classify
 from tienlen.engine.classification import legal_plays as _legal_plays
@@ -1459,21 +1459,6 @@ def _require(value: object, kind: type) -> None:
     if type(value) is not kind:
         msg = f"expected {_describe(kind)}, got {value!r}"
         raise TypeError(msg)
-
-
-def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
-    """Normalise hand-like input to a `Hand` (shared by the rule set and the engine).
-
-    Example:
-        >>> from tienlen import Card, Hand
-        >>> from tienlen.rules.base import as_hand
-        >>> as_hand("3s 4h") == as_hand([Card.parse("3s"), Card.parse("4h")]) == Hand.parse("3s 4h")
-        True
-    """
-    if isinstance(hand, Hand):
-        return hand
-    text = hand if isinstance(hand, str) else None
-    return Hand(mask_of(as_cards(hand), text))
 
 
 def _type_problems(rules: BaseRules) -> Iterator[str]:
