@@ -16,7 +16,7 @@ from __future__ import annotations
 import types
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, Final, overload
+from typing import TYPE_CHECKING, Final, cast, overload
 
 from tienlen.cards import Card, Hand, as_cards, mask_of
 from tienlen.combos import BY_MASK, Combo, make_combo
@@ -349,11 +349,13 @@ def run_combos(runs: list[int], keys: list[int]) -> list[Combo]:
         any(map(_set_mask, built, runs))
         any(map(_set_key, built, keys))
         return built
+    masks = cast("list[object]", runs)  # the ints as they are: not unboxed, boxed again
+    held_keys = cast("list[object]", keys)
     combos: list[Combo] = []
-    for index in range(len(runs)):
+    for index in range(len(masks)):
         combo = _new(_COMBO)
-        object.__setattr__(combo, "_mask", runs[index])
-        object.__setattr__(combo, "_key", keys[index])
+        object.__setattr__(combo, "_mask", masks[index])
+        object.__setattr__(combo, "_key", held_keys[index])
         combos.append(combo)
     return combos
 
