@@ -13,6 +13,7 @@ import importlib.metadata
 import inspect
 import os
 import pickle
+import signal
 import subprocess
 import sys
 import types
@@ -407,6 +408,7 @@ print(ticks, games)
 """
 
 
+@pytest.mark.skipif(not hasattr(signal, "setitimer"), reason="lands signals by SIGALRM")
 def test_a_signal_anywhere_in_a_game_is_the_handler_s_exception() -> None:
     """A signal handler's exception (Ctrl-C's KeyboardInterrupt) surfaces, never an abort.
 

@@ -305,6 +305,7 @@ def test_every_command_turns_ctrl_c_into_one_line_and_130(
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="signals a process group (POSIX)")
 def test_ctrl_c_in_simulate_as_a_program() -> None:
     """SIGINT to a running ``simulate`` (workers too): one line, no traceback, 130.
 
