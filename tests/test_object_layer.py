@@ -161,12 +161,12 @@ def test_only_sets_are_kept() -> None:
     """Looking runs up builds them without keeping them: the table stays bounded."""
     from tienlen.combos import _COMBOS  # noqa: PLC0415 - private
 
-    _combo_of = _COMBOS.__getitem__
+    combo_of = _COMBOS.__getitem__
 
     hand = Hand.parse("3s 3h 4s 4h 5s 5h 6s 6h 7s 7h 8s 8h")
     before = len(_COMBOS)
     runs = [play.mask for play in legal_plays(hand) if play.kind.is_sequence]
-    built = [_combo_of(mask) for mask in runs]
+    built = [combo_of(mask) for mask in runs]
     assert len(_COMBOS) == before
     assert [combo.key for combo in built] == [structural_key(mask) for mask in runs]
-    assert _combo_of(runs[0]) is not built[0]
+    assert combo_of(runs[0]) is not built[0]
