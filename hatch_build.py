@@ -32,6 +32,7 @@ COMPILED_MODULES = (
     "engine/counts.py",
     "engine/kinds.py",
     "engine/shapes.py",
+    "engine/combination.py",
     "engine/shuffle.py",
     "engine/movegen.py",
     "engine/turns.py",

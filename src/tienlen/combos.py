@@ -9,16 +9,14 @@ no ``<``: beating is partial and variant-dependent.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
-from typing import Final, Never, NoReturn
+from typing import Final
 
 import attrs
 
-from tienlen.cards import DECK, Card, Rank, cards_of
 from tienlen.engine.bits import RANKS
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.shapes import STRUCTURES, structural_key
-from tienlen.errors import InvalidComboError, InvalidRulesError
+from tienlen.errors import InvalidRulesError
 
 __all__ = ["Combo", "ComboKind", "Plays", "Shape"]
 
@@ -166,7 +164,7 @@ class Shape:
             >>> Shape.from_code(code) is Shape.from_code(code)
             True
         """
-        shape = _SHAPES.get(code) if cls is Shape and type(code) is int else None
+        shape = SHAPE_BY_CODE.get(code) if cls is Shape and type(code) is int else None
         if shape is None:  # not a valid code (or a subclass): the validators answer
             return cls(KIND_BY_CODE[code >> 6], code & 63)
         return shape
@@ -180,193 +178,6 @@ class Shape:
         return f"{self.length} {self.kind.label}"
 
 
-@attrs.frozen(eq=False)
-class Combo:
-    """A combination of cards (RULES §1.2), as classified by a rule set.
-
-    Get one from `tienlen.classify`. Combos are equal when they hold the same cards;
-    they have no ``<`` — use `tienlen.beats`.
-
-    Example:
-        >>> from tienlen import classify
-        >>> combo = classify("5h 3s 4s")
-        >>> combo.kind, combo.top, len(combo)
-        (<ComboKind.STRAIGHT: 5>, Card.parse('5h'), 3)
-        >>> combo
-        <Combo STRAIGHT '3s 4s 5h'>
-    """
-
-    _mask: int
-    _key: int
-
-    def __attrs_post_init__(self) -> None:
-        for name, value in (("mask", self._mask), ("key", self._key)):
-            if type(value) is not int:
-                msg = f"a combination's {name} is an int, got {value!r}"
-                raise TypeError(msg)
-        if self._mask < 0 or self._mask >> 104:
-            msg = f"mask {self._mask:#x} holds no cards of two decks"
-            raise InvalidComboError(msg)
-        if not self._key or structural_key(self._mask) != self._key:
-            msg = f"mask {self._mask:#x} and key {self._key:#x} do not describe one combination"
-            raise InvalidComboError(msg)
-
-    # Not a cached property: attrs would give the class a `__getattr__` for it, which
-    # slows every attribute read of every combination (the engine's `_mask`, `_key`).
-    @property
-    def cards(self) -> tuple[Card, ...]:
-        """The cards in ascending order.
-
-        Example:
-            >>> from tienlen import classify
-            >>> classify("4d 4s").cards
-            (Card.parse('4s'), Card.parse('4d'))
-        """
-        return cards_of(self._mask)
-
-    @property
-    def kind(self) -> ComboKind:
-        """The kind of combination.
-
-        Example:
-            >>> from tienlen import classify
-            >>> classify("9s 9h 9d").kind
-            <ComboKind.TRIPLE: 3>
-        """
-        return KIND_BY_CODE[self._key >> 12]
-
-    @property
-    def shape(self) -> Shape:
-        """The kind plus the number of cards (one shared `Shape` per shape).
-
-        Example:
-            >>> from tienlen import classify
-            >>> str(classify("3s 3h 4s 4d 5c 5h").shape)
-            '3 consecutive pairs'
-        """
-        return _SHAPES[self._key >> 6]
-
-    @property
-    def top(self) -> Card:
-        """The highest card, which decides same-shape comparisons (RULES §1.3).
-
-        Example:
-            >>> from tienlen import classify
-            >>> classify("7h 7c").top
-            Card.parse('7h')
-        """
-        return DECK[self._key & 63]
-
-    @property
-    def rank(self) -> Rank:
-        """The rank of the highest card (the rank of a pair, triple or four of a kind).
-
-        Example:
-            >>> from tienlen import classify
-            >>> classify("Js Qs Kd").rank
-            <Rank.KING: 10>
-        """
-        return DECK[self._key & 63].rank
-
-    @property
-    def key(self) -> int:
-        """A small int encoding shape and top card; equal shapes compare by ``key & 63``.
-
-        Example:
-            >>> from tienlen import classify
-            >>> low, high = classify("5s 5c"), classify("5d 5h")
-            >>> low.key >> 6 == high.key >> 6, low.key & 63 < high.key & 63
-            (True, True)
-        """
-        return self._key
-
-    @property
-    def mask(self) -> int:
-        """The cards as an int mask (see `tienlen.Hand.mask`).
-
-        Example:
-            >>> from tienlen import Hand, classify
-            >>> classify("3s 4s 5s").mask == Hand.parse("3s 4s 5s").mask
-            True
-        """
-        return self._mask
-
-    def unicode(self) -> str:
-        """The cards as players write them: ``3♠ 4♠ 5♥``.
-
-        Example:
-            >>> from tienlen import classify
-            >>> classify("5h 3s 4s").unicode()
-            '3♠ 4♠ 5♥'
-        """
-        return " ".join(card.unicode() for card in self.cards)
-
-    def _repr_svg_(self) -> str:
-        """The combination as an SVG picture, for Jupyter (see `tienlen.svg.combo`)."""
-        from tienlen import svg  # noqa: PLC0415  # svg imports this module
-
-        return svg.combo(self)
-
-    def __len__(self) -> int:
-        return self._mask.bit_count()
-
-    def __iter__(self) -> Iterator[Card]:
-        return iter(self.cards)
-
-    def __contains__(self, card: object) -> bool:
-        return isinstance(card, Card) and bool(self._mask >> card.index & 1)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Combo):
-            return self._mask == other._mask
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._mask)
-
-    def __lt__(self, other: Never) -> NoReturn:
-        """Refused: combinations have no order; `tienlen.beats` answers (RULES §1.3).
-
-        Example:
-            >>> from tienlen import classify
-            >>> classify("3s") < classify("4s")
-            Traceback (most recent call last):
-            ...
-            TypeError: combinations have no order: use beats(a, b, rules) to ask whether a may be played on b (RULES §1.3)
-        """
-        raise TypeError(_NO_ORDER)
-
-    __le__ = __gt__ = __ge__ = __lt__
-
-    def __str__(self) -> str:
-        return " ".join(map(str, self.cards))
-
-    def __repr__(self) -> str:
-        return f"<Combo {self.kind.name} {str(self)!r}>"
-
-
-_NO_ORDER: Final = (
-    "combinations have no order: use beats(a, b, rules) to ask whether a may be "
-    "played on b (RULES §1.3)"
-)
-_new: Final = object.__new__
-_set_mask: Final = Combo.__dict__["_mask"].__set__
-_set_key: Final = Combo.__dict__["_key"].__set__
-
-
-def make_combo(mask: int, key: int) -> Combo:
-    """Build a `Combo` from a mask and its key without re-checking them (engine-level).
-
-    Example:
-        >>> make_combo(0b111, structural_key(0b111))
-        <Combo TRIPLE '3s 3c 3d'>
-    """
-    combo = _new(Combo)
-    _set_mask(combo, mask)
-    _set_key(combo, key)
-    return combo
-
-
 def _shapes() -> dict[int, Shape]:
     """Every valid shape, by code (`Shape.code`): the interned shapes."""
     shapes: dict[int, Shape] = {}
@@ -376,8 +187,17 @@ def _shapes() -> dict[int, Shape]:
     return shapes
 
 
-_SHAPES: Final = _shapes()
-"""One `Shape` per valid shape code, built once (`Combo.shape`, `Shape.from_code`)."""
+SHAPE_BY_CODE: Final = _shapes()
+"""One `Shape` per valid shape code, built once (`Combo.shape`, `Shape.from_code`):
+engine-level, as `KIND_BY_CODE` is."""
+
+# `Combo` is the engine's (compiled with it) and reads the two tables above, so it is
+# imported once they exist. Published here and as `tienlen.Combo`.
+from tienlen.engine.combination import COMPILED, Combo, make_combo  # noqa: E402
+
+_new: Final = object.__new__
+_set_mask: Final = Combo.__dict__["_mask"].__set__
+_set_key: Final = Combo.__dict__["_key"].__set__
 
 
 class _Combos(dict[int, Combo]):
@@ -391,9 +211,12 @@ class _Combos(dict[int, Combo]):
 
     def __missing__(self, mask: int) -> Combo:
         key = structural_key(mask)
-        combo = _new(Combo)  # `make_combo`, inlined: every run against a top
-        _set_mask(combo, mask)
-        _set_key(combo, key)
+        if COMPILED:
+            combo = make_combo(mask, key)
+        else:  # `make_combo`, inlined: every run against a top
+            combo = _new(Combo)
+            _set_mask(combo, mask)
+            _set_key(combo, key)
         if key >> 12 not in _SEQUENCE_KINDS:
             self[mask] = combo
         return combo

@@ -227,6 +227,36 @@ def test_a_combo_refuses_a_key_that_does_not_fit_its_cards() -> None:
         Combo(mask=pair.mask, key=pair.key + 1)
     with pytest.raises(InvalidComboError):
         Combo(mask=0, key=0)
+    with pytest.raises(TypeError, match="mask is an int, got True"):
+        Combo(True, pair.key)
+    with pytest.raises(TypeError, match=r"key is an int, got 1\.5"):
+        Combo(pair.mask, 1.5)
+    with pytest.raises(AttributeError):
+        pair.mask = 3  # type: ignore[misc]
+
+
+# ``pickle.dumps(classify("3s 4s 5h"), protocol=2)`` from tienlen 0.2, when `Combo` was
+# an attrs class: a blank object and its fields as a dict.
+_ATTRS_COMBO_PICKLE = bytes.fromhex(
+    "8002637469656e6c656e2e636f6d626f730a436f6d626f0a7100298171017d7102285805000000"
+    "5f6d61736b71034d110858040000005f6b657971044dcb5075622e"
+)
+
+
+def test_combos_pickle_and_load_as_their_cards() -> None:
+    """A combination pickles as its mask and key, checked again on loading."""
+    straight = classify("3s 4s 5h")
+    assert straight is not None
+    copy = pickle.loads(pickle.dumps(straight))  # noqa: S301 - our own bytes
+    assert type(copy) is Combo
+    assert (copy, copy.key, copy.kind) == (straight, straight.key, straight.kind)
+    assert pickle.loads(_ATTRS_COMBO_PICKLE) == straight  # noqa: S301
+    forged = _ATTRS_COMBO_PICKLE.replace(b"M\xcbP", b"M\xccP")  # the key, off by one
+    with pytest.raises(InvalidComboError):
+        pickle.loads(forged)  # noqa: S301
+    blank = Combo.__new__(Combo)
+    with pytest.raises(TypeError, match="mask is an int, got None"):
+        blank.__setstate__("not the fields")
 
 
 def test_leads_without_some_kinds_match_brute_force() -> None:

@@ -232,15 +232,16 @@ class Actions(Sequence[Action]):
     def _built(self) -> list[Action]:
         """Every action, built: what iterating takes (faster than a generator)."""
         player, serial = self._player, self._serial
-        masks: list[int] = []
-        bits = self._singles
-        while bits:
-            low = bits & -bits
-            masks.append(low)
-            bits ^= low
-        masks.extend(self._masks)
         built: list[Action] = []
-        for mask in masks:  # `make_play`, inlined
+        bits = self._singles
+        while bits:  # `make_play`, inlined, here and below
+            play = Play.__new__(Play) if COMPILED else _new(Play)
+            play._player = player
+            play._mask = bits & -bits
+            play._origin = serial
+            built.append(play)
+            bits &= bits - 1
+        for mask in self._masks:
             play = Play.__new__(Play) if COMPILED else _new(Play)
             play._player = player
             play._mask = mask

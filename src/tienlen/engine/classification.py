@@ -16,11 +16,12 @@ from __future__ import annotations
 import types
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
-from typing import TYPE_CHECKING, Final, cast, overload
+from typing import TYPE_CHECKING, Any, Final, cast, overload
 
 from tienlen.cards import Card, Hand, as_cards, mask_of
-from tienlen.combos import BY_MASK, Combo, make_combo
+from tienlen.combos import BY_MASK
 from tienlen.engine import bits as _bits
+from tienlen.engine.combination import Combo, make_combo
 from tienlen.engine.kinds import KINDS, STRAIGHT
 from tienlen.engine.movegen import Leads, Tables, native_sequence
 from tienlen.engine.shapes import structural_key
@@ -57,8 +58,10 @@ _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 _HAND: Final = Hand
 _COMBO: Final = Combo
 _new: Final = object.__new__
-_set_mask: Final = Combo.__dict__["_mask"].__set__
-_set_key: Final = Combo.__dict__["_key"].__set__
+_fields: Final[Any] = cast("Any", Combo).__dict__  # compiled, a native class's dict
+_set_mask: Final = _fields["_mask"].__set__
+"""Writes a blank `Combo`'s mask: the pure build's C-level construction."""
+_set_key: Final = _fields["_key"].__set__
 _SEQUENCE_KINDS: Final = sum(1 << code for code, row in KINDS.items() if row.sequence)
 """Bit *k* set when kind *k* is a sequence (a run: never interned)."""
 _SETS: Final = BY_MASK
@@ -137,6 +140,8 @@ def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
         return None
     if not _SEQUENCE_KINDS >> (key >> 12) & 1:  # a set: its interned combination
         return _SETS[mask]
+    if _COMPILED:
+        return make_combo(mask, key)
     combo = _new(_COMBO)  # `make_combo`, inlined on this hot path
     _set_mask(combo, mask)
     _set_key(combo, key)
@@ -335,8 +340,8 @@ def _plays(masks: Sequence[int], base: int) -> Plays:
 def run_combos(runs: list[int], keys: list[int]) -> list[Combo]:
     """The runs as `Combo`s with their *keys* known (`tienlen.Plays`' iteration).
 
-    Compiled, a loop writes the two fields of each; pure, three C-level maps do, faster
-    than a Python loop would.
+    Compiled, a loop builds each as a native object; pure, three C-level maps do,
+    faster than a Python loop would.
 
     Example:
         >>> from tienlen import classify
@@ -349,13 +354,11 @@ def run_combos(runs: list[int], keys: list[int]) -> list[Combo]:
         any(map(_set_mask, built, runs))
         any(map(_set_key, built, keys))
         return built
-    masks = cast("list[object]", runs)  # the ints as they are: not unboxed, boxed again
-    held_keys = cast("list[object]", keys)
     combos: list[Combo] = []
-    for index in range(len(masks)):
-        combo = _new(_COMBO)
-        object.__setattr__(combo, "_mask", masks[index])
-        object.__setattr__(combo, "_key", held_keys[index])
+    for index in range(len(runs)):
+        combo = Combo.__new__(Combo)  # `make_combo`, inlined
+        combo._mask = runs[index]
+        combo._key = keys[index]
         combos.append(combo)
     return combos
 

@@ -38,9 +38,9 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from tienlen.cards import DECK
-from tienlen.combos import Combo
 from tienlen.engine import bits as _bits
 from tienlen.engine import successor
+from tienlen.engine.combination import Combo
 from tienlen.engine.plays import hand_of
 from tienlen.engine.state import GameState
 from tienlen.scoring import ChopChain, PokerScorer, ScoreItem, ScoreKind

@@ -14,8 +14,8 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Final
 
-from tienlen.combos import make_combo
 from tienlen.engine import bits as _bits
+from tienlen.engine.combination import make_combo
 from tienlen.engine.plays import hand_of
 from tienlen.engine.turns import MEMO_LIMIT, play_facts, turn_table
 from tienlen.policies import DealPolicy, Seating

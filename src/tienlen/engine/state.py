@@ -25,10 +25,11 @@ from attrs.exceptions import FrozenInstanceError
 
 from tienlen.actions import PASSES, TOKENS, Action, Pass
 from tienlen.cards import DECK, Card, Hand, normal_text
-from tienlen.combos import Combo, Plays, make_combo
+from tienlen.combos import Plays
 from tienlen.engine import bits as _bits
 from tienlen.engine.actions import Actions, Listing, lists
 from tienlen.engine.classification import as_hand
+from tienlen.engine.combination import Combo, make_combo
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.plays import Play, checked_play, hand_of, make_play, player_index

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from tienlen.cards import DECK, Hand
-from tienlen.combos import make_combo
+from tienlen.engine.combination import make_combo
 from tienlen.engine.plays import Play, hand_of
 from tienlen.engine.state import unwound
 
