@@ -44,6 +44,7 @@ COMPILED_MODULES = (
     "engine/plays.py",
     "engine/actions.py",
     "engine/view.py",
+    "engine/batch.py",
     # reads what a bot returned through `Any` (compiled, a read typed `int` checks the
     # type) and sets its PlayerError's cause by hand (mypyc ignores `raise ... from`)
     "engine/referee.py",

@@ -40,6 +40,7 @@ from tienlen import (
 )
 from tienlen.engine import (
     actions,
+    batch,
     bits,
     classification,
     combination,
@@ -80,6 +81,7 @@ CORE: tuple[ModuleType, ...] = (
     plays,
     actions,
     view,
+    batch,
     referee,
     classification,
     greedy,

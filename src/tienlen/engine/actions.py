@@ -164,22 +164,48 @@ class Actions(Sequence[Action]):
             >>> actions.masks == (Hand.parse("3s").mask,)
             True
         """
+        own = self._own()
+        others = self._others
+        if not others:
+            return (*own, 0) if self._pass else own
+        found = [*own, 0] if self._pass else list(own)
+        for _, group in others:
+            found.extend(group)
+        return tuple(found)
+
+    def by_seat(
+        self,
+    ) -> tuple[tuple[int, ...], bool, tuple[tuple[int, tuple[int, ...]], ...]]:
+        """The actions as ints, by seat: the player to act's, then the Poker jump-ins.
+
+        Returns the player to act's plays as card masks (`masks` without the pass),
+        whether they may pass, and each other seat that may jump in (RULES §6.4) with
+        its plays, in the order `tienlen.play_game` asks them. As with `masks`, the
+        state then applies any of these masks (`GameState.apply_mask`) without a check.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState, Hand
+            >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC).play("3s")
+            >>> plays, may_pass, jump_ins = state.legal_actions().by_seat()
+            >>> plays == (Hand.parse("5d").mask, Hand.parse("6d").mask), may_pass, jump_ins
+            (True, True, ())
+        """
+        others = tuple((seat, tuple(group)) for seat, group in self._others)
+        return self._own(), self._pass, others
+
+    def _own(self) -> tuple[int, ...]:
+        """The player to act's plays as masks, kept by the state (`apply_mask` reads them)."""
         found: list[int] = []
         bits = self._singles
         while bits:
-            low = bits & -bits
-            found.append(low)
-            bits ^= low
+            found.append(bits & -bits)
+            bits &= bits - 1
         found.extend(self._masks)
+        own = tuple(found)  # its plays, one tuple: ``in`` is one C loop
         state = self._state
         if state is not None:  # a cache, not a change: `apply_mask` reads it
-            own = tuple(found)  # its plays, one tuple: ``in`` is one C loop
             state._keep_listing((self._player, 0, own, self._pass, self._others))
-        if self._pass:
-            found.append(0)
-        for _, group in self._others:
-            found.extend(group)
-        return tuple(found)
+        return own
 
     def _listing(self) -> Listing:
         """What the actions list, as ints (`lists` reads it)."""

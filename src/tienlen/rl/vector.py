@@ -9,8 +9,8 @@ game that ended. Game *e* of environment *i* is dealt from the seed ``(seed, i, 
 Decisions are those of `tienlen.rl.turns.Turns`, game for game: Poker seats that could
 jump in (RULES §6.4) are asked first, in play direction, PASS declining, and a class
 index plays the class filled with the decider's lowest suits. The step is built for
-speed: every game steps on the engine's ints (`tienlen.Actions.masks` in,
-`tienlen.GameState.apply_mask` out), observations live in an
+speed: the games step on the engine's ints, together (`tienlen.engine.batch.Batch`:
+`tienlen.Actions.by_seat` in, `tienlen.GameState.apply_mask` out), observations live in an
 `tienlen.rl.observation.ObservationBatch`, updated with the actions of all games in one
 numpy pass, and masks come from the legal plays' card masks through the action table
 (`tienlen.rl.table.ActionTable.index_halves`), with no action object built.
@@ -43,18 +43,13 @@ import numpy as np
 import numpy.typing as npt
 
 from tienlen import GameState
+from tienlen.engine.batch import Batch
 from tienlen.errors import InvalidArgumentError
 from tienlen.rl._arrays import halves
 from tienlen.rl._checks import as_rules, check_count
 from tienlen.rl.observation import ObservationBatch, ObservationLayout, check_table
 from tienlen.rl.table import ActionTable
-from tienlen.rl.turns import (
-    IllegalActionError,
-    check_reward,
-    deal_playable,
-    rewards,
-    split_by_seat,
-)
+from tienlen.rl.turns import IllegalActionError, check_reward, deal_playable, rewards
 from tienlen.rules import CLASSIC, BaseRules
 
 __all__ = ["VectorEnv"]
@@ -120,19 +115,10 @@ class VectorEnv:
         self.episodes = np.zeros(num_envs, dtype=np.int64)
         """How many games each environment has finished."""
         self._observations = ObservationBatch(self.layout, num_envs)
-        self._states: list[GameState] = []
+        self._games: Batch | None = None
+        """The games and each one's decision: its decider and what it is offered."""
         self._rows = np.arange(num_envs)
         self._masks = np.zeros((num_envs, self.num_actions), dtype=np.int8)
-        # The decision of each game: its decider and what the decider is offered.
-        self._deciders: list[int] = []
-        self._plays: list[Sequence[int]] = []
-        """The plays offered, as card masks."""
-        self._passes: list[bool] = []
-        """Whether PASS is offered (for a seat asked about a jump-in: declining)."""
-        self._own: list[Sequence[int]] = []
-        """The player to act's plays, of a game whose seats are asked about jump-ins."""
-        self._polls: list[list[tuple[int, Sequence[int]]]] = []
-        """Seats still to be asked about a jump-in, and their jump-ins."""
         # The plays offered, flattened over the games (`_decisions` builds them).
         self._flat: list[int] = []
         self._flat_rows = self._flat_index = self._flat_value = np.zeros(0, np.int64)
@@ -182,47 +168,8 @@ class VectorEnv:
                 check_table(self.layout, state)
             self.episodes[:] = 0
         self._observations.load(range(count), games)
-        self._states = games
-        self._deciders = [0] * count
-        self._plays = [()] * count
-        self._passes = [False] * count
-        self._own = [()] * count
-        self._polls = [[] for _ in range(count)]
-        for env in range(count):
-            self._begin(env, games[env])
+        self._games = Batch(games)
         return self._decisions()
-
-    def _begin(self, env: int, state: GameState) -> None:
-        """Start the decisions of *state*: seats that could jump in first (RULES §6.4)."""
-        own, jump_ins = split_by_seat(state, state.legal_actions().masks)
-        if jump_ins:
-            self._own[env] = own
-            (seat, plays), *rest = jump_ins
-            self._polls[env] = rest
-            self._offer_jump_in(env, seat, plays)
-        else:
-            self._offer_own(env, state, own)
-
-    def _offer_jump_in(self, env: int, seat: int, plays: Sequence[int]) -> None:
-        """Ask *seat* whether it jumps in with one of *plays* (PASS declines)."""
-        self._deciders[env] = seat
-        self._plays[env] = plays
-        self._passes[env] = True
-
-    def _offer_own(self, env: int, state: GameState, own: Sequence[int]) -> None:
-        """Offer the player to act its plays and, if it may, PASS (a trailing 0)."""
-        self._deciders[env] = state.to_act  # type: ignore[assignment]  # in play
-        passes = bool(own) and not own[-1]
-        self._plays[env] = own[:-1] if passes else own
-        self._passes[env] = passes
-
-    def _decline(self, env: int) -> None:
-        """The seat asked about a jump-in declined: ask the next, or the player to act."""
-        poll = self._polls[env]
-        if poll:
-            self._offer_jump_in(env, *poll.pop(0))
-            return
-        self._offer_own(env, self._states[env], self._own[env])
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> _Step:
         """Each game's deciding seat takes its action; finished games are dealt again.
@@ -252,69 +199,34 @@ class VectorEnv:
             >>> len(envs.states[0].history)  # game 0 is dealt again
             0
         """
-        if not self._states:
+        games = self._games
+        if games is None:
             msg = "call reset() before step()"
             raise IllegalActionError(msg)
-        positions = self._checked(actions)
+        positions = self._checked(games, actions)
         rewards_out = np.zeros((self.num_envs, self.players), dtype=np.float32)
         terminated = np.zeros(self.num_envs, dtype=np.bool_)
-        self._play(positions, rewards_out, terminated)
-        observations, masks, deciders = self._decisions()
-        return observations, masks, deciders, rewards_out, terminated
-
-    def _play(
-        self,
-        members: _Ints,
-        rewards_out: _Floats,
-        terminated: npt.NDArray[np.bool_],
-    ) -> None:
-        """Every game's decider takes its choice, checked legal (`_checked`)."""
-        positions = members.tolist()
-        moved: list[int] = []
-        seats: list[int] = []
-        masks: list[int] = []
-        dealt: list[int] = []
-        states, deciders, flat = self._states, self._deciders, self._flat
-        for env in range(self.num_envs):
-            state = states[env]
-            seat = deciders[env]
-            position = positions[env]
-            in_turn = seat == state.to_act
-            if position >= 0:
-                mask = flat[position]
-            elif not in_turn:
-                self._decline(env)
-                continue
-            else:
-                mask = 0
-            # The player to act is the default: naming it only costs a check.
-            state = state.apply_mask(mask, None if in_turn else seat)
-            moved.append(env)
-            seats.append(seat)
-            masks.append(mask)
-            if state.to_act is None:
-                state = self._finish(env, state, rewards_out, terminated)
-                dealt.append(env)
-            states[env] = state
-            self._begin(env, state)
+        flat = self._flat
+        chosen = [flat[at] if at >= 0 else 0 for at in positions.tolist()]
+        moved, seats, masks, over = games.step(chosen)
         self._observations.record(moved, seats, masks)
-        self._observations.load(dealt, [states[env] for env in dealt])
+        if over:
+            results = [state.result for state in games.states]
+            for env in over:  # settle the game and deal the next
+                result = results[env]
+                assert result is not None
+                rewards_out[env] = rewards(result, self.reward)
+                terminated[env] = True
+                self.episodes[env] += 1
+                games.restart(env, self._deal(env))
+            states = games.states
+            self._observations.load(over, [states[env] for env in over])
+        observations, masks_out, deciders = self._decisions()
+        return observations, masks_out, deciders, rewards_out, terminated
 
-    def _finish(
-        self,
-        env: int,
-        state: GameState,
-        rewards_out: _Floats,
-        terminated: npt.NDArray[np.bool_],
-    ) -> GameState:
-        """Settle game *env*, which is over, and deal its next game."""
-        assert state.result is not None
-        rewards_out[env] = rewards(state.result, self.reward)
-        terminated[env] = True
-        self.episodes[env] += 1
-        return self._deal(env)
-
-    def _checked(self, actions: Sequence[int] | npt.NDArray[np.integer]) -> _Ints:
+    def _checked(
+        self, games: Batch, actions: Sequence[int] | npt.NDArray[np.integer]
+    ) -> _Ints:
         """Per game, the `_members` position of the play chosen (−1: a pass).
 
         Each action is refused unless legal in its game.
@@ -335,12 +247,12 @@ class VectorEnv:
         inside = (chosen >= 0) & (chosen < self.num_actions)
         index = np.where(inside, chosen, self.table.PASS)
         positions = self._members(np.where(inside, chosen, -1))
-        passing = (index == self.table.PASS) & np.array(self._passes, dtype=np.bool_)
+        passing = (index == self.table.PASS) & np.array(games.passes, dtype=np.bool_)
         legal = inside & ((positions >= 0) | passing)
         if not legal.all():
             bad = np.flatnonzero(~legal)[:5].tolist()
             shown = ", ".join(
-                f"{chosen[env]} for seat {self._deciders[env]} of game {env}"
+                f"{chosen[env]} for seat {games.deciders[env]} of game {env}"
                 for env in bad
             )
             msg = f"illegal actions: {shown}"
@@ -367,7 +279,9 @@ class VectorEnv:
 
     def _decisions(self) -> _Decisions:
         """The observations, masks and deciders of every game's decision."""
-        plays = self._plays
+        games = self._games
+        assert games is not None
+        plays = games.plays
         flat = list(itertools.chain.from_iterable(plays))
         lengths = np.fromiter(map(len, plays), np.int64, self.num_envs)
         masks = self._masks
@@ -384,9 +298,9 @@ class VectorEnv:
                 0, np.int64
             )
         self._flat = flat
-        masks[:, self.table.PASS] = self._passes
-        deciders = np.array(self._deciders, dtype=np.int64)
-        observations = self._observations.encode(self._states, self._deciders)
+        masks[:, self.table.PASS] = games.passes
+        deciders = np.array(games.deciders, dtype=np.int64)
+        observations = self._observations.encode(games.states, games.deciders)
         if self.copy:
             return observations.copy(), masks.copy(), deciders
         return observations, masks, deciders
@@ -402,7 +316,7 @@ class VectorEnv:
             >>> [state.to_act for state in envs.states] == deciders.tolist()
             True
         """
-        return tuple(self._states)
+        return () if self._games is None else tuple(self._games.states)
 
     @property
     def polling(self) -> npt.NDArray[np.bool_]:
@@ -422,10 +336,7 @@ class VectorEnv:
             >>> [str(state.history[-1]) for state in envs.states], envs.polling.tolist()
             (['2s', '5s 5c 6s 6c 7s 7c 8s 8c'], [False, False])
         """
-        return np.array(
-            [
-                decider != state.to_act
-                for decider, state in zip(self._deciders, self._states, strict=True)
-            ],
-            dtype=np.bool_,
-        )
+        games = self._games
+        if games is None:
+            return np.zeros(0, dtype=np.bool_)
+        return np.array(list(map(games.polling, range(self.num_envs))), dtype=np.bool_)
