@@ -92,7 +92,6 @@ from tienlen.players import Observation
 from tienlen.records import rules_from_json, rules_to_json
 from tienlen.rl.observation import ObservationEncoder
 from tienlen.rl.table import ActionTable, card_value
-from tienlen.rl.turns import split_by_seat
 from tienlen.rules import RULESETS, BaseRules, two_decks
 from tienlen.scoring import PokerScorer, StakeScorer
 from tienlen.search.sampling import SamplingError, sample_world
@@ -869,7 +868,8 @@ class TienLenState(pyspiel.State):  # type: ignore[misc]  # pyspiel is untyped
         if game is None or to_act is None:
             return None, {}
         table = self._table.table
-        own, jump_ins = split_by_seat(game, game.legal_actions().masks)
+        plays, may_pass, jump_ins = game.legal_actions().by_seat()
+        own = (*plays, 0) if may_pass else plays
         seat = to_act
         groups: dict[int, list[int]] | None = None
         for other, plays in jump_ins:  # in play direction (RULES §6.4)

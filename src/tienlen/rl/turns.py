@@ -505,9 +505,9 @@ class Turns:
         self._begin_round()
 
     def _begin_round(self) -> None:
-        own, jump_ins = split_by_seat(self.state, self.state.legal_actions().masks)
-        self._own = own
-        self._poll = jump_ins  # in play direction (RULES §6.4)
+        plays, may_pass, jump_ins = self.state.legal_actions().by_seat()
+        self._own = (*plays, 0) if may_pass else plays
+        self._poll = list(jump_ins)  # in play direction (RULES §6.4)
         self._next_poll()
 
     def _next_poll(self) -> None:
