@@ -868,7 +868,7 @@ class ObservationBatch:
             raise InvalidArgumentError(msg)
         return checked
 
-    def _check_seats(self, seats: object, count: int) -> list[int]:
+    def _check_seats(self, seats: object, count: int) -> Sequence[int]:
         """*seats*, checked to be *count* seats of the table."""
         given = as_sequence(seats, "seats")
         if len(given) != count:
@@ -876,7 +876,7 @@ class ObservationBatch:
             raise InvalidArgumentError(msg)
         most = self.layout.players - 1
         if (  # the common case, in one pass
-            type(given) is list
+            (type(given) is list or type(given) is tuple)
             and set(map(type, given)) <= _INT
             and (not given or (min(given) >= 0 and max(given) <= most))
         ):
@@ -901,7 +901,7 @@ class ObservationBatch:
         out[:, parts["played"]] = cards[:, :, 1].reshape(n, -1)
         played_all = cards[:, :, 1].sum(axis=1, dtype=np.uint8)
         out[:, parts["unseen"]] = self._decks - hand - played_all
-        out[:, parts["card_counts"]] = cards[:, :, 0].sum(axis=2)
+        out[:, parts["card_counts"]] = cards[:, :, 0].sum(axis=2, dtype=np.uint8)
         tops = halves([s.top_mask for s in states])
         out[:, parts["top"]] = card_rows(*tops)
         to_act, last, locked, gone, required, declines = _scalars(states)
