@@ -587,7 +587,7 @@ class PokerScorer(Scorer):
         frozen: list[int] = []
         items: list[ScoreItem] = []
         for player in order[1:]:
-            if hands[player] != dealt[player]:  # most hands: played from
+            if hands[player].mask != dealt[player].mask:  # most hands: played from
                 continue
             if full < 0:
                 full = rules.deal_size(len(hands))[1]

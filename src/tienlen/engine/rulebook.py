@@ -51,6 +51,7 @@ class Context:
         "instant_tests",
         "jump_ins",
         "limits_going_out",
+        "orders",
         "plain_tables",
         "players",
         "reads",
@@ -72,6 +73,10 @@ class Context:
         """How many players."""
         self.seating = Seating.of(rules.direction.value, players)
         """Seat order and who acts next (RULES §2.1, §6.1)."""
+        self.orders: tuple[tuple[int, ...], ...] = tuple(
+            self.seating.order_from(seat) for seat in range(players)
+        )
+        """``orders[seat]``: every seat in play direction from *seat* (read compiled)."""
         self.turns = rules.turn_policy
         self.deal = rules.deal_policy
         self.scorer = rules.scorer

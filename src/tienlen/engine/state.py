@@ -1163,7 +1163,7 @@ class GameState:
 
     def _order_from(self, player: int) -> tuple[int, ...]:
         """Every seat in play direction, starting with *player*."""
-        return self._context.seating.order_from(player)
+        return self._context.orders[player]
 
     def seats_after(self, player: SupportsIndex) -> tuple[int, ...]:
         """The other seats in play direction after *player* (RULES §2.1, §6.1).
