@@ -14,11 +14,15 @@ game on the recorded decisions alone, in µs a game:
 - the **deal** (``GameState.deal`` / the design's ``deal_state``);
 - **listing** the actions (``legal_actions()`` of every recorded state);
 - **taking one** (``actions[i]``: a `Play` for tienlen, an int for the design);
+- **taking every one** (``list(actions)``: the `list()` self-play row's listing);
 - **applying** it (``apply``, the scoring of the last one included);
 - the **whole game** loop, and P's own game, for scale.
 
 The difference between the whole game and the sum of its phases is the caller's own
-loop. This is a measurement: it exits 0 whatever it finds.
+loop. The `list()` row's game is the whole game with every action taken instead of
+one: the whole game, less taking one, plus taking every one; it is printed as a speed
+against P with the cost of each action listed. This is a measurement: it exits 0
+whatever it finds.
 """
 
 from __future__ import annotations
@@ -78,6 +82,10 @@ def phases(deal: Callable[[random.Random], Any]) -> dict[str, float]:
         for _, actions, index in steps:
             actions[index]
 
+    def taking_all() -> None:
+        for _, actions, _ in steps:
+            list(actions)
+
     def applying() -> None:
         for state, action in picks:
             state.apply(action)
@@ -95,6 +103,8 @@ def phases(deal: Callable[[random.Random], Any]) -> dict[str, float]:
         "deal": best_time(dealing),
         "list the actions": best_time(listing),
         "take one (actions[i])": best_time(taking),
+        "take every one (list)": best_time(taking_all),
+        "actions listed": sum(len(actions) for _, actions, _ in steps) / GAMES,
         "apply": best_time(applying),
         "whole game": best_time(games),
     }
@@ -136,6 +146,13 @@ def main() -> None:
         )
         speed = p_game / timing["whole game"]
         print(f"{label}: {speed:.2f}x P; the caller's loop {loop:.1f} µs a game")
+        every = timing["take every one (list)"]
+        listed = timing["whole game"] - timing["take one (actions[i])"] + every
+        each = every / timing["actions listed"] * 1000
+        print(
+            f"{label}, list() row: {listed:.1f} µs a game, {p_game / listed:.2f}x P;"
+            f" {each:.0f} ns an action listed"
+        )
 
 
 if __name__ == "__main__":
