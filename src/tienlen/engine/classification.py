@@ -58,7 +58,7 @@ _ANY_MASK: Final = (1 << 2 * _bits.CARDS) - 1
 _HAND: Final = Hand
 _COMBO: Final = Combo
 _new: Final = object.__new__
-_fields: Final[Any] = cast("Any", Combo).__dict__  # compiled, a native class's dict
+_fields: Final[Any] = cast("Any", Combo).__dict__  # untyped: mypyc refuses it typed
 _set_mask: Final = _fields["_mask"].__set__
 """Writes a blank `Combo`'s mask: the pure build's C-level construction."""
 _set_key: Final = _fields["_key"].__set__
