@@ -304,10 +304,10 @@ def test_combos_have_no_order() -> None:
     """RULES §1.3, issue 13: comparing combos raises a TypeError that points to beats()."""
     low, high = classify("3s"), classify("4s")
     compares: tuple[Callable[[], object], ...] = (
-        lambda: low < high,  # type: ignore[operator,arg-type]
-        lambda: low <= high,  # type: ignore[operator,arg-type]
-        lambda: low > high,  # type: ignore[operator,arg-type]
-        lambda: low >= high,  # type: ignore[operator,arg-type]
+        lambda: low < high,  # type: ignore[operator]
+        lambda: low <= high,  # type: ignore[operator]
+        lambda: low > high,  # type: ignore[operator]
+        lambda: low >= high,  # type: ignore[operator]
     )
     for compare in compares:
         with pytest.raises(TypeError, match=r"beats\(a, b, rules\)"):
