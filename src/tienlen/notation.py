@@ -38,7 +38,7 @@ from tienlen.engine.plays import hand_of
 from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import structural_key
 from tienlen.engine.successor import from_fields, with_fields
-from tienlen.errors import TienLenError
+from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import GameSetup, GameState
 from tienlen.policies import Seating
 from tienlen.records import (
@@ -868,13 +868,16 @@ class _Reader:
             raise ended.error(
                 "the order starts with the seats out and ends with the bottom seats"
             )
-        finish = Finish(
-            order=order,
-            hands=fields.hands,
-            frozen=fields.frozen,
-            items=fields.items,
-            chop=chop,
-        )
+        try:
+            finish = Finish(
+                order=order,
+                hands=fields.hands,
+                frozen=fields.frozen,
+                items=fields.items,
+                chop=chop,
+            )
+        except InvalidArgumentError as error:  # a frozen first place (RULES §6.6.3)
+            raise (self.field("frozen") or ended).error(str(error)) from None
         return self.rules.scorer.settle(self.rules, finish)
 
     def instant_win(self, field: _Field, fields: GameState) -> GameResult:

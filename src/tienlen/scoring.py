@@ -257,6 +257,10 @@ class Catch:
 class Finish:
     """A finished game as a scorer sees it (no `GameState`): places, hands, what is open.
 
+    Raises:
+        InvalidArgumentError: *order* is not every seat once, or *frozen* is not
+            distinct seats other than first place (RULES §6.6.3).
+
     Example:
         >>> from tienlen import CLASSIC, Hand
         >>> from tienlen.scoring import Finish, settle
@@ -275,6 +279,31 @@ class Finish:
     """Score items already settled during play."""
     chop: ChopChain | None = None
     """The open chop chain, closed by the end of the game (RULES §6.6.2)."""
+
+    def __attrs_post_init__(self) -> None:
+        """Refuse places that are not every seat once, and a frozen first place.
+
+        Example:
+            >>> from tienlen import Hand
+            >>> Finish(order=(1, 0), hands=(Hand(0), Hand(0)), frozen=(1,))
+            Traceback (most recent call last):
+            ...
+            tienlen.errors.InvalidArgumentError: frozen players are distinct seats other than first place (seat 1), got [1]
+        """
+        seats = len(self.hands)
+        if sorted(self.order) != list(range(seats)):
+            msg = (
+                f"the order lists every seat 0-{seats - 1} once, got {list(self.order)}"
+            )
+            raise InvalidArgumentError(msg)
+        frozen = self.frozen
+        if len(set(frozen)) != len(frozen) or not set(frozen) <= set(self.order[1:]):
+            first = f" (seat {self.order[0]})" if self.order else ""
+            msg = (
+                f"frozen players are distinct seats other than first place{first}, "
+                f"got {list(frozen)}"
+            )
+            raise InvalidArgumentError(msg)
 
 
 @attrs.frozen(kw_only=True)

@@ -109,6 +109,10 @@ FORGED: list[tuple[str, str]] = [
     (FROZEN_END.replace("pays 0 7", "pays 0 70"), "items"),
     (FROZEN_END.replace("; items frozen 2 pays 0 7, frozen 1 pays 0 8", ""), "items"),
     (FROZEN_END.replace("frozen 2 pays 0 7, ", ""), "items"),
+    # Found by fuzz/fuzz_positions.py: every seat frozen, first place too (RULES
+    # §6.6.3); the scorer crashed settling it.
+    (line("rules poker", "hands 3d 4s / 3c", "played 3s 4h 5s Tc / 5d 7h 8h 9s",
+          "to -", "frozen 1 0", "over 1 0"), "frozen"),
     # Finding 2: a declined first lead with the other seat already locked out.
     (line("rules justus-pang", "hands 3s 4s / 5h 6h", "to 0", "first 3s declinable",
           "passed 1"), "passed"),

@@ -24,6 +24,7 @@ from tienlen import (
     GameState,
     Hand,
     InstantWin,
+    InvalidArgumentError,
     ScoreItem,
     ScoreKind,
     Scoring,
@@ -226,3 +227,24 @@ def test_a_game_that_paid_nothing_in_play_shares_its_result() -> None:
     bonus = Bonus().settle(CLASSIC, finish)
     assert bonus.scores == (1, -2, 6)
     assert StakeScorer().settle(CLASSIC, finish) is first
+
+
+@pytest.mark.parametrize(
+    ("order", "frozen", "problem"),
+    [
+        ((0, 1), (), "every seat 0-2 once"),
+        ((0, 1, 1), (), "every seat 0-2 once"),
+        ((0, 1, 3), (), "every seat 0-2 once"),
+        ((1, 0, 2), (1,), r"other than first place \(seat 1\)"),
+        ((1, 0, 2), (2, 2), "distinct seats"),
+        ((1, 0, 2), (5,), "other than first place"),
+    ],
+)
+def test_a_finish_is_every_seat_once_and_first_place_is_never_frozen(
+    order: tuple[int, ...], frozen: tuple[int, ...], problem: str
+) -> None:
+    """RULES §6.6.3: a scorer is never asked to settle places no game ends with."""
+    hands = (Hand(0), Hand.parse("4d"), Hand.parse("5h"))
+    with pytest.raises(InvalidArgumentError, match=problem):
+        Finish(order=order, hands=hands, frozen=frozen)
+    assert Finish(order=(1, 0, 2), hands=hands, frozen=(2,)).frozen == (2,)
