@@ -297,7 +297,9 @@ class Finish:
             )
             raise InvalidArgumentError(msg)
         frozen = self.frozen
-        if len(set(frozen)) != len(frozen) or not set(frozen) <= set(self.order[1:]):
+        if frozen and (
+            len(set(frozen)) != len(frozen) or not set(frozen) <= set(self.order[1:])
+        ):
             first = f" (seat {self.order[0]})" if self.order else ""
             msg = (
                 f"frozen players are distinct seats other than first place{first}, "
