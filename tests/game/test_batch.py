@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy as copy_module
+import pickle
 import random
 
 import pytest
@@ -130,3 +132,27 @@ def test_only_games_in_progress_are_batched() -> None:
     with pytest.raises(InvalidArgumentError):
         games.restart(0, over)
     assert games.states[0] is not over
+
+
+def test_a_batch_pickles_and_copies_with_its_polls() -> None:
+    """A copy holds the same games and decisions, a jump-in poll half asked included."""
+    state = _poker_jump_in()
+    games = Batch([state, *_deals(POKER, 2, 3)])
+    games.step([0, *(plays[0] for plays in games.plays[1:])])  # seat 2 declines
+    for copy in (pickle.loads(pickle.dumps(games)), copy_module.deepcopy(games)):  # noqa: S301
+        assert type(copy) is Batch
+        assert (copy.states, copy.deciders, copy.plays, copy.passes) == (
+            games.states,
+            games.deciders,
+            games.plays,
+            games.passes,
+        )
+        assert copy.deciders[0] == 1  # still asking seat 1 about its jump-in
+        copy.step([0, *(plays[0] for plays in copy.plays[1:])])
+        assert copy.deciders[0] == 3  # then the player to act
+        assert games.deciders[0] == 1  # the original is untouched
+    broken = Batch([])
+    with pytest.raises(InvalidArgumentError, match="one decision per game"):
+        broken.__setstate__(([state], [1], [], [True], [()], [False], [[]]))
+    with pytest.raises(TypeError, match="expected a GameState, not str"):
+        broken.__setstate__((["3s"], [1], [()], [True], [()], [False], [[]]))  # type: ignore[list-item]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import random
 from typing import Any, SupportsFloat
 
@@ -359,6 +360,25 @@ def test_vector_env_copy_false_returns_its_own_buffers() -> None:
     assert after is observations
     assert masks_after is masks
     assert not np.array_equal(after, first)
+
+
+def test_a_vector_env_pickles_and_steps_on_like_the_original() -> None:
+    """A pickled `VectorEnv` (Poker, polls under way) plays on exactly as the original."""
+    envs = VectorEnv(4, POKER, players=4, seed=3)
+    _, masks, _ = envs.reset()
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        _, masks, _, _, _ = envs.step([rng.choice(row.nonzero()[0]) for row in masks])
+    copy = pickle.loads(pickle.dumps(envs))  # noqa: S301 - our own bytes
+    assert copy.states == envs.states
+    assert (copy.polling == envs.polling).all()
+    for _ in range(30):
+        actions = [rng.choice(row.nonzero()[0]) for row in masks]
+        ours = envs.step(actions)
+        theirs = copy.step(actions)
+        for mine, other in zip(ours, theirs, strict=True):
+            assert np.array_equal(mine, other)
+        masks = ours[1]
 
 
 def test_imitation_arrays_from_records() -> None:

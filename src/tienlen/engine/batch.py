@@ -32,6 +32,16 @@ __all__ = ["Batch"]
 
 JumpIns = list[tuple[int, tuple[int, ...]]]
 """Seats still to be asked about a jump-in, each with its jump-ins."""
+_Fields = tuple[
+    list[GameState],
+    list[int],
+    list[tuple[int, ...]],
+    list[bool],
+    list[tuple[int, ...]],
+    list[bool],
+    list[JumpIns],
+]
+"""What a pickled `Batch` holds: its lists, in slot order."""
 
 
 class Batch:
@@ -134,6 +144,36 @@ class Batch:
         self._states[game] = state
         self._polls[game] = []
         self._begin(game, state)
+
+    def __reduce__(self) -> tuple[type[Batch], tuple[list[GameState]], _Fields]:
+        """Pickle and copy the games and their decisions, a poll under way included."""
+        fields: _Fields = (
+            list(self._states),
+            list(self._deciders),
+            list(self._plays),
+            list(self._passes),
+            list(self._own),
+            list(self._own_pass),
+            [list(poll) for poll in self._polls],
+        )
+        return Batch, ([],), fields
+
+    def __setstate__(self, fields: _Fields) -> None:
+        """Restore what `__reduce__` saved (no game is asked its decision again)."""
+        states, deciders, plays, passes, own, own_pass, polls = fields
+        lists = (deciders, plays, passes, own, own_pass, polls)
+        if any(len(values) != len(states) for values in lists):
+            msg = "a pickled Batch holds one decision per game"
+            raise InvalidArgumentError(msg)
+        for state in cast("list[object]", states):  # read untyped: checked here
+            _check_type(state)
+        self._states = list(states)
+        self._deciders = list(deciders)
+        self._plays = list(plays)
+        self._passes = list(passes)
+        self._own = list(own)
+        self._own_pass = list(own_pass)
+        self._polls = list(polls)
 
     def polling(self, game: int) -> bool:
         """Whether game *game*'s decider is asked out of turn about a jump-in."""
@@ -244,11 +284,17 @@ def _mask_of(mask: object) -> int:
     return operator.index(mask)
 
 
-def _check_in_play(state: object) -> None:
-    """Refuse anything but a `GameState` with a player to act."""
+def _check_type(state: object) -> None:
+    """Refuse anything but a `GameState`."""
     if type(state) is not GameState:
         msg = f"expected a GameState, not {type(state).__name__}"
         raise TypeError(msg)
+
+
+def _check_in_play(state: object) -> None:
+    """Refuse anything but a `GameState` with a player to act."""
+    _check_type(state)
+    assert isinstance(state, GameState)
     if state.to_act is None:
         msg = "the game is over: nobody decides"
         raise InvalidArgumentError(msg)
