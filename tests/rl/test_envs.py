@@ -374,11 +374,13 @@ def test_a_vector_env_pickles_and_steps_on_like_the_original() -> None:
     assert (copy.polling == envs.polling).all()
     for _ in range(30):
         actions = [rng.choice(row.nonzero()[0]) for row in masks]
-        ours = envs.step(actions)
-        theirs = copy.step(actions)
-        for mine, other in zip(ours, theirs, strict=True):
-            assert np.array_equal(mine, other)
-        masks = ours[1]
+        observations, masks, deciders, rewards_out, done = envs.step(actions)
+        copied = copy.step(actions)
+        assert np.array_equal(observations, copied[0])
+        assert np.array_equal(masks, copied[1])
+        assert np.array_equal(deciders, copied[2])
+        assert np.array_equal(rewards_out, copied[3])
+        assert np.array_equal(done, copied[4])
 
 
 def test_imitation_arrays_from_records() -> None:
