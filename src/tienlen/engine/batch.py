@@ -21,11 +21,10 @@ Example:
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import SupportsIndex, cast
 
-from tienlen.engine.state import GameState
+from tienlen.engine.state import GameState, mask_index
 from tienlen.errors import InvalidArgumentError
 
 __all__ = ["Batch"]
@@ -229,7 +228,7 @@ class Batch:
         if len(masks) != len(self._states):
             msg = f"expected {len(self._states)} masks, got {len(masks)}"
             raise InvalidArgumentError(msg)
-        chosen = [_mask_of(mask) for mask in masks]
+        chosen = [mask if type(mask) is int else mask_index(mask) for mask in masks]
         plays, passes = self._plays, self._passes
         for game in range(len(chosen)):
             mask = chosen[game]
@@ -272,16 +271,6 @@ class Batch:
         self._deciders[game] = seat
         self._plays[game] = plays
         self._passes[game] = passes
-
-
-def _mask_of(mask: object) -> int:
-    """*mask* as a plain int: an integer that is not ``bool``."""
-    if type(mask) is int:
-        return mask
-    if isinstance(mask, bool) or not isinstance(mask, SupportsIndex):
-        msg = f"a card mask is an int, got {mask!r}"
-        raise TypeError(msg)
-    return operator.index(mask)
 
 
 def _check_type(state: object) -> None:

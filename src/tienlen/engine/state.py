@@ -51,7 +51,16 @@ from tienlen.rules import RuleSet, check_rules
 from tienlen.rules.base import BaseRules
 from tienlen.scoring import ChopChain, GameResult, ScoreItem
 
-__all__ = ["COMPILED", "DEFAULTS", "FIELDS", "GameSetup", "GameState", "Log", "unwound"]
+__all__ = [
+    "COMPILED",
+    "DEFAULTS",
+    "FIELDS",
+    "GameSetup",
+    "GameState",
+    "Log",
+    "mask_index",
+    "unwound",
+]
 
 
 _hand: Final = hand_of
@@ -857,7 +866,7 @@ class GameState:
             if lists(listed, seat, mask):  # legal by construction: no check
                 return after(self, cast(int, seat), mask)
         if type(mask) is not int:
-            mask = _mask_index(mask)
+            mask = mask_index(mask)
         if not 0 <= mask < 1 << 2 * _bits.CARDS:
             msg = f"a card mask is a non-negative int below 2**104, got {mask!r}"
             raise InvalidCardError(msg)
@@ -1323,8 +1332,17 @@ _PASS_WORDS: Final = frozenset(
 """What `GameState.parse_action` reads as a pass, in English and Vietnamese."""
 
 
-def _mask_index(mask: object) -> int:
-    """*mask* as a plain int: any integer (`operator.index`) but a ``bool``, else `TypeError`."""
+def mask_index(mask: object) -> int:
+    """*mask* as a plain int: any integer (`operator.index`) but a ``bool``, else `TypeError`.
+
+    Example:
+        >>> mask_index(5)
+        5
+        >>> mask_index(True)
+        Traceback (most recent call last):
+        ...
+        TypeError: a card mask is an int, got True
+    """
     if isinstance(mask, bool) or not isinstance(mask, SupportsIndex):
         msg = f"a card mask is an int, got {mask!r}"
         raise TypeError(msg)
