@@ -35,6 +35,8 @@ from tienlen.engine.movegen import (
     _of_shape,
     key_row,
     paired_pieces,
+    run_row,
+    run_rows,
 )
 from tienlen.engine.shapes import structural_key
 
@@ -156,14 +158,20 @@ def test_small_hands_cannot_hold_too_many_plays() -> None:
 
 def test_key_rows_and_paired_pieces_describe_the_subset_tables() -> None:
     """The tables the expansion reads agree with the per-rank subsets they summarise."""
+    straight = ComboKind.STRAIGHT.value
     for state in (0b0101, 0b1111, 0b0011 | 0b0001 << 4):
         pieces = SUBSETS_BY_SIZE[1][5][state]
-        row = key_row(ComboKind.STRAIGHT.value, 5, state)
+        row = key_row(straight, 5, state)
+        run_pieces, by_first = run_row(straight, 5, state)
+        assert run_pieces == pieces
         for length in range(3, 7):
             run_below = sum(1 << 4 * rank for rank in range(6 - length, 5))
             assert row[length] == tuple(
                 structural_key(run_below | piece) for piece in pieces
             )
+            assert by_first[6 - length] == row[length]
+        if state < 16:
+            assert run_rows(straight)[5][state] == (run_pieces, by_first)
     for bits in range(256):
         assert paired_pieces(2)[4][bits] == tuple(
             low | high

@@ -177,19 +177,34 @@ def paired_pieces(k: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     return table
 
 
-_KEY_ROWS: dict[int, tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]] = {}
-"""`key_rows` by kind: built when a family of the kind is first compiled."""
+RunRow = tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]
+"""A rank's pieces for a run family, and the keys of the runs each piece tops, by the
+runs' first rank (`run_row`)."""
+_RUN_ROWS: dict[int, tuple[tuple[RunRow, ...], ...]] = {}
+"""`run_rows` by kind: built when a family of the kind is first compiled."""
 
 
-def key_rows(kind: int) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
-    """``key_rows(kind)[rank][state]`` is `key_row` for the one-deck states (0–15)."""
-    rows = _KEY_ROWS.get(kind)
+def run_row(kind: int, rank: int, state: int) -> RunRow:
+    """The pieces a run of *kind* takes from *rank* in *state*, and the keys they top.
+
+    ``run_row(kind, rank, state)[1][first][i]`` is the key of the run from *first* to
+    *rank* topped by piece *i*: ``key_row(kind, rank, state)[rank - first + 1][i]``.
+    The two are read together where runs are expanded (`_expand_runs`).
+    """
+    keys = key_row(kind, rank, state)
+    pieces = SUBSETS_BY_SIZE[KINDS[kind].per_rank][rank][state]
+    return pieces, tuple(keys[rank - first + 1] for first in range(rank + 1))
+
+
+def run_rows(kind: int) -> tuple[tuple[RunRow, ...], ...]:
+    """``run_rows(kind)[rank][state]`` is `run_row` for the one-deck states (0–15)."""
+    rows = _RUN_ROWS.get(kind)
     if rows is None:
         rows = tuple(
-            tuple(key_row(kind, rank, state) for state in range(16))
+            tuple(run_row(kind, rank, state) for state in range(16))
             for rank in range(_bits.RANKS)
         )
-        _KEY_ROWS[kind] = rows
+        _RUN_ROWS[kind] = rows
     return rows
 
 
@@ -224,7 +239,6 @@ class Family:
     __slots__ = (
         "at_least",
         "cards",
-        "key_rows",
         "kind",
         "max_length",
         "max_rank",
@@ -233,6 +247,7 @@ class Family:
         "paired",
         "per_rank",
         "ranks",
+        "run_rows",
         "sequence",
         "spans",
     )
@@ -257,8 +272,8 @@ class Family:
         """``(counts + at_least) >> 3 & ranks``: the usable ranks holding enough cards."""
         self.maximal = maximal_runs_of(max(self.min_length, 2)) if row.sequence else {}
         """The maximal runs of those ranks (by their bits) long enough for the family."""
-        self.key_rows = key_rows(kind) if row.sequence else ()
-        """`key_rows` of the family's kind (its runs' keys, for one-deck rank states)."""
+        self.run_rows = run_rows(kind) if row.sequence else ()
+        """`run_rows` of the family's kind (its runs' pieces and keys, one deck)."""
         self.paired = (
             paired_pieces(per_rank) if row.sequence and self.min_length > 2 else ()
         )
@@ -797,56 +812,60 @@ def _expand_runs(
 
     Within each maximal run: by first rank, then length, the last rank varying
     fastest. Each run extends the one a rank shorter with the same first rank by its
-    last rank's pieces, whose keys (`key_row`), repeated, are the runs' keys.
+    last rank's pieces, whose keys (`run_row`), repeated, are the runs' keys. A rank's
+    pieces and keys are one lookup (`run_rows`), by the rank's nibble of *nibbles*.
     """
     copies = hand >> _CARDS
-    pieces: list[tuple[int, ...]] = [()] * _bits.RANKS
-    rows: list[tuple[tuple[int, ...], ...]] = [()] * _bits.RANKS
+    nibbles = 0 if copies else hand  # two decks: `_two_deck_rows`, nibble 0
     for family, maximal in found:
-        subsets = SUBSETS_BY_SIZE[family.per_rank]
+        rows = _two_deck_rows(hand, family, maximal) if copies else family.run_rows
         shortest = family.min_length - 1  # in ranks after the first
         longest = family.max_length - 1
-        key_rows = family.key_rows
-        paired = family.paired
+        paired = () if copies else family.paired
         for start, end in maximal:
-            for rank in range(start, end + 1):
-                state = hand >> 4 * rank & 15
-                if copies:
-                    state |= (copies >> 4 * rank & 15) << 4
-                pieces[rank] = subsets[rank][state]
-                if keys is not None:
-                    rows[rank] = (
-                        key_rows[rank][state]
-                        if state < 16
-                        else key_row(family.kind, rank, state)
-                    )
             for first in range(start, end - shortest + 1):
                 last = first + longest if first + longest < end else end  # noqa: FURB136  # no call (hot)
                 partial: Sequence[int]
-                if paired and not copies:  # the first two ranks at once
+                if paired:  # the first two ranks at once
                     partial = paired[first][hand >> 4 * first & 255]
                     second = first + 2
                 else:
-                    partial = pieces[first]
+                    partial = rows[first][nibbles >> 4 * first & 15][0]
                     second = first + 1
                 for rank in range(second, first + shortest):  # too short to play
-                    partial = _extended(partial, pieces[rank])
+                    partial = _extended(
+                        partial, rows[rank][nibbles >> 4 * rank & 15][0]
+                    )
                 for rank in range(first + shortest, last + 1):
-                    choices = pieces[rank]  # `_extended`, inlined (hot)
-                    if len(choices) > 1:
+                    choices, tops = rows[rank][nibbles >> 4 * rank & 15]
+                    if keys is not None:
+                        unit = tops[first]
+                        keys += unit if len(partial) == 1 else unit * len(partial)
+                    if len(choices) > 1:  # `_extended`, inlined (hot)
                         partial = [p | q for p in partial for q in choices]
-                    elif len(partial) > 1:
+                    elif len(partial) == 1:  # the commonest steps: no comprehension
+                        partial = [partial[0] | choices[0]]
+                    elif len(partial) == 2:
+                        only = choices[0]
+                        partial = [partial[0] | only, partial[1] | only]
+                    else:
                         only = choices[0]
                         partial = [p | only for p in partial]
-                    else:  # one choice each (the commonest step): no comprehension
-                        partial = [partial[0] | choices[0]]
                     runs += partial
-                    if keys is not None:
-                        unit = rows[rank][rank - first + 1]
-                        if len(unit) == len(partial):  # one choice below the top rank
-                            keys += unit
-                        else:
-                            keys += unit * (len(partial) // len(unit))
+
+
+def _two_deck_rows(
+    hand: int, family: Family, maximal: tuple[tuple[int, int], ...]
+) -> list[tuple[RunRow]]:
+    """`Family.run_rows` for the ranks of *maximal* in the two-deck *hand*, at nibble 0."""
+    copies = hand >> _CARDS
+    no_row: tuple[RunRow] = (((), ()),)  # a rank no run of *maximal* reaches
+    rows = [no_row] * _bits.RANKS
+    for start, end in maximal:
+        for rank in range(start, end + 1):
+            state = hand >> 4 * rank & 15 | (copies >> 4 * rank & 15) << 4
+            rows[rank] = (run_row(family.kind, rank, state),)
+    return rows
 
 
 def _extended(partial: Sequence[int], choices: tuple[int, ...]) -> Sequence[int]:
