@@ -31,6 +31,7 @@ from tienlen import (
 from tienlen.combos import Shape
 from tienlen.engine import rulebook as context_module
 from tienlen.engine.rulebook import Context, context_of
+from tienlen.engine.shapes import KEYS
 
 
 def _random_states(rules: BaseRules, seed: int) -> list[GameState]:
@@ -81,6 +82,22 @@ def _check_game(rules: BaseRules, seed: int) -> None:
                 assert context.is_catch(
                     play.mask, play.key, top.mask, top.key
                 ) is rules.is_catch(play, top)
+
+
+def test_chop_targets_are_kept_by_key_once_asked() -> None:
+    """A trusted rule set's chop targets: a table by key, made when first asked (§6.4)."""
+    context = Context(POKER, 4)
+    assert context._chop_targets == b""  # a rule set that never asks holds no table
+    two, ace = classify("2h"), classify("Ah")
+    assert two is not None
+    assert ace is not None
+    assert context.is_chop_target(two.mask, two.key)
+    assert not context.is_chop_target(ace.mask, ace.key)
+    table = context._chop_targets
+    assert len(table) == KEYS
+    assert [key for key, said in enumerate(table) if said] == sorted((two.key, ace.key))
+    assert context.is_chop_target(two.mask, two.key)
+    assert context._chop_targets is table  # read from the table, not asked again
 
 
 @pytest.mark.parametrize("seed", range(12))

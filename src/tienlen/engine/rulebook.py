@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Final
 from tienlen.engine import bits as _bits
 from tienlen.engine.combination import make_combo
 from tienlen.engine.plays import hand_of
+from tienlen.engine.shapes import KEYS
 from tienlen.engine.turns import MEMO_LIMIT, play_facts, turn_table
 from tienlen.policies import DealPolicy, Seating
 from tienlen.rules.base import BaseRules, InstantWinHand
@@ -31,6 +32,11 @@ card counts (`tienlen.engine.bits.rank_counts`)."""
 
 __all__ = ["Context", "context_of"]
 
+_NOT_CHOP: Final = 1
+"""`Context._chop_targets`: the rule set said the key is no chop target."""
+_CHOP: Final = 2
+"""`Context._chop_targets`: the rule set said the key is a chop target."""
+
 HANDS_KEPT: int = 1 << 12  # not Final: mypyc would inline it, and tests lower it
 """Hands `Context.may_jump_in_with` remembers before it starts afresh (a hand is asked
 again within its game only)."""
@@ -41,11 +47,11 @@ class Context:
 
     __slots__ = (
         "_catches",
+        "_chop_targets",
         "_facts",
         "_jump_in_hands",
         "_jump_in_needs",
         "_remembers_catches",
-        "chop_targets",
         "deal",
         "freezes",
         "instant_tests",
@@ -107,9 +113,11 @@ class Context:
             self.tables = rules._tables  # None when a rule needs suits (RULES §12.2)
         self.plain_tables = None if self.limits_going_out else self.tables
         """`tables` when they list exactly the legal plays, none refused (§12.12)."""
-        self.chop_targets: dict[int, bool] = {}
-        """`is_chop_target`'s answers by key (a trusted rule set's), read inline by
-        `GameState.legal_actions`."""
+        self._chop_targets = b""
+        """`is_chop_target`'s answers by key, a trusted rule set's (`_CHOP`,
+        `_NOT_CHOP`, 0 while not asked): `KEYS` bytes once one is asked, made afresh
+        when another is (a few hundred times in a rule set's life: the keys it has),
+        so that reading one is an index into immutable bytes."""
         self._catches: dict[int, bool] = {}
         self._remembers_catches = self.trusted and not _overrides(
             type(rules), ("is_catch",)
@@ -159,7 +167,8 @@ class Context:
     def is_chop_target(self, mask: int, key: int) -> bool:
         """`RuleSet.is_chop_target` of the play *mask* of *key* (RULES §6.4, §6.6.2).
 
-        A trusted rule set's answer depends on the key alone: it is asked once per key.
+        A trusted rule set's answer depends on the key alone: it is asked once per key,
+        and read from a table by key after that (asked on every top in Poker).
 
         Example:
             >>> from tienlen import POKER, classify
@@ -167,17 +176,26 @@ class Context:
             >>> context_of(POKER, 4).is_chop_target(two.mask, two.key)
             True
         """
-        known = self.chop_targets.get(key)
-        if known is None:
-            known = self.rules.is_chop_target(make_combo(mask, key))
-            if self.trusted:
-                self.chop_targets[key] = known
-        return known
+        table = self._chop_targets
+        if key < len(table):
+            known = table[key]
+            if known:
+                return known == _CHOP
+        answer = self.rules.is_chop_target(make_combo(mask, key))
+        if self.trusted:
+            table = table or bytes(KEYS)
+            said = _CHOP if answer else _NOT_CHOP
+            self._chop_targets = b"".join(
+                (table[:key], bytes((said,)), table[key + 1 :])
+            )
+        return answer
 
     def is_catch(self, mask: int, key: int, top_mask: int, top: int) -> bool:
         """`RuleSet.is_catch` of the play *mask* of *key* on *top* (RULES §6.6.2).
 
-        `BaseRules`' own answer depends on the two keys alone: it is asked once per pair.
+        `BaseRules`' own answer depends on the two keys alone: it is asked once per
+        pair. It is a bomb onto a chop target, so a top that is none is caught by no
+        play: that is read by key (`is_chop_target`) first.
 
         Example:
             >>> from tienlen import POKER, classify
@@ -185,13 +203,16 @@ class Context:
             >>> context_of(POKER, 4).is_catch(four.mask, four.key, two.mask, two.key)
             True
         """
+        remembers = self._remembers_catches
+        if remembers and not self.is_chop_target(top_mask, top):
+            return False
         pair = key << 16 | top
         known = self._catches.get(pair)
         if known is None:
             known = self.rules.is_catch(
                 make_combo(mask, key), make_combo(top_mask, top)
             )
-            if self._remembers_catches:
+            if remembers:
                 if len(self._catches) >= MEMO_LIMIT:
                     self._catches.clear()
                 self._catches[pair] = known

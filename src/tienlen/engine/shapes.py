@@ -16,7 +16,13 @@ from typing import Final
 from tienlen.engine import bits as _bits
 from tienlen.engine.kinds import KINDS, SINGLE
 
-__all__ = ["SINGLE", "STRUCTURES", "shape_code", "structural_key"]
+__all__ = ["KEYS", "SINGLE", "STRUCTURES", "shape_code", "structural_key"]
+
+KEYS: Final = 1 << 16
+"""Every key is below it: a kind code below 16, at most 63 cards, a top card below 64.
+A table indexed by key (`tienlen.engine.rulebook.Context.is_chop_target`) has this
+many entries."""
+assert max(KINDS) < 16, "a kind code above 15 would make keys reach KEYS"
 
 
 def shape_code(kind: int, cards: int) -> int:

@@ -625,14 +625,11 @@ class GameState:
         actions._pass = True
         size = plays + 1  # and the pass
         context = self._context
-        if context.jump_ins:  # onto a chop target only (RULES §6.4): known by key
-            chop = context.chop_targets.get(top)
-            if chop is None:
-                chop = context.is_chop_target(self._top_mask, top)
-            if chop:
-                actions._others = others = self._jump_ins(player)
-                for _, group in others:
-                    size += len(group)
+        # Jump-ins land on a chop target only (RULES §6.4): known by key.
+        if context.jump_ins and context.is_chop_target(self._top_mask, top):
+            actions._others = others = self._jump_ins(player)
+            for _, group in others:
+                size += len(group)
         actions._len = size
         return actions
 
@@ -717,14 +714,11 @@ class GameState:
         context = self._context
         rules = self.rules
         groups: list[tuple[int, list[int]]] = []
-        held, out, last = self._masks, self.out, self.last_player
+        held, last = self._masks, self.last_player
+        skipped = self.out | 1 << acting | (0 if last is None else 1 << last)
         for player in self._order_from(acting):
-            if (
-                player in (acting, last)
-                or out >> player & 1
-                or not context.may_jump_in_with(held[player])
-            ):
-                continue
+            if skipped >> player & 1 or not context.may_jump_in_with(held[player]):
+                continue  # out, acting, or the top's (D-15), or no jump-in shape held
             top = self.top  # built only when a hand may jump in
             assert top is not None  # a chop target is on the pile
             masks = [
