@@ -3,6 +3,7 @@
 Run from the repository root, on either build::
 
     .venv/bin/python benchmarks/bench_phases.py
+    .venv/bin/python benchmarks/bench_phases.py --rules poker   # tienlen's side only
 
 Issue 21's self-play targets come from a lean design played on P's games: on the pure
 build, ``../shared/perf/designs/designs.py``'s ``lean`` (a `NamedTuple` state whose
@@ -27,6 +28,7 @@ whatever it finds.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import random
 import sys
@@ -40,7 +42,7 @@ from bench_prototype import build_prototype
 from bench_targets import find_perf_dir
 
 import tienlen
-from tienlen import CLASSIC, GameState
+from tienlen import GameState, get_rules
 
 GAMES = 300
 """Games recorded and replayed per phase."""
@@ -111,7 +113,14 @@ def phases(deal: Callable[[random.Random], Any]) -> dict[str, float]:
 
 
 def main() -> None:
-    """Time tienlen's phases and the design's, print them side by side."""
+    """Time tienlen's phases and the design's, print them side by side.
+
+    ``--rules`` names the rule set tienlen plays (default classic); the design and P
+    play their own game, classic, whatever it is.
+    """
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--rules", default="classic", help="tienlen's rule set")
+    rules = get_rules(parser.parse_args().rules)
     perf = find_perf_dir()
     if perf is None:
         sys.exit("P's folder (../shared/perf) is not beside the checkout")
@@ -124,7 +133,7 @@ def main() -> None:
             sys.path[:0] = [str(perf / "designs"), str(perf)]
             design, name = importlib.import_module("designs").deal_state, "lean"
         reference = importlib.import_module("reference_core")
-        ours = phases(lambda rng: GameState.deal(CLASSIC, 4, rng))
+        ours = phases(lambda rng: GameState.deal(rules, 4, rng))
         theirs = phases(design)
 
         def p_games() -> None:
@@ -134,7 +143,7 @@ def main() -> None:
 
         p_game = best_time(p_games)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    print(f"tienlen.COMPILED={tienlen.COMPILED}, {GAMES} games, {stamp}")
+    print(f"tienlen.COMPILED={tienlen.COMPILED}, {rules.name}, {GAMES} games, {stamp}")
     print(f"{'phase (µs a game)':24s} {'tienlen':>9s} {name:>9s}")
     for phase in ours:
         print(f"{phase:24s} {ours[phase]:9.1f} {theirs[phase]:9.1f}")
