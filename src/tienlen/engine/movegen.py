@@ -857,14 +857,22 @@ def _expand_runs(
 def _two_deck_rows(
     hand: int, family: Family, maximal: tuple[tuple[int, int], ...]
 ) -> list[tuple[RunRow]]:
-    """`Family.run_rows` for the ranks of *maximal* in the two-deck *hand*, at nibble 0."""
+    """`Family.run_rows` for the ranks of *maximal* in the two-deck *hand*, at nibble 0.
+
+    A rank holding no second copy reads the family's table; one that does has its row
+    worked out (`run_row`).
+    """
     copies = hand >> _CARDS
+    table = family.run_rows
     no_row: tuple[RunRow] = (((), ()),)  # a rank no run of *maximal* reaches
     rows = [no_row] * _bits.RANKS
     for start, end in maximal:
         for rank in range(start, end + 1):
             state = hand >> 4 * rank & 15 | (copies >> 4 * rank & 15) << 4
-            rows[rank] = (run_row(family.kind, rank, state),)
+            row = (
+                table[rank][state] if state < 16 else run_row(family.kind, rank, state)
+            )
+            rows[rank] = (row,)
     return rows
 
 
