@@ -26,7 +26,9 @@ from tienlen import (
     classify,
     legal_plays,
 )
+from tienlen.combos import BY_MASK
 from tienlen.engine.bits import rank_counts
+from tienlen.engine.classification import _interned
 from tienlen.engine.movegen import (
     _ALWAYS_LISTABLE,
     MAX_LISTED_PLAYS,
@@ -202,3 +204,17 @@ def test_sets_above_a_set_come_in_rank_order(
     answers = list(tables.plays(hand.mask, top.key))
     assert answers[: len(expected)] == expected
     assert all(structural_key(play) >> 6 == top.key >> 6 for play in expected)
+
+
+def test_interned_combinations_are_those_of_by_mask() -> None:
+    """`Plays`' compiled iteration reads singles by card and the rest from `BY_MASK`."""
+    masks = [
+        *(1 << card for card in range(52)),  # every one-deck single
+        1 << 52 + 7,  # the second copy of a card (two decks)
+        Hand.parse("9s 9h").mask,
+        Hand.parse("3s 3c 4s 4c 5s 5c").mask,  # a run: built, not interned
+    ]
+    combos = _interned(masks)
+    assert combos == [BY_MASK[mask] for mask in masks]
+    assert all(combo is BY_MASK[1 << card] for card, combo in enumerate(combos[:52]))
+    assert [combo.key for combo in combos] == [structural_key(mask) for mask in masks]

@@ -67,6 +67,8 @@ _SEQUENCE_KINDS: Final = sum(1 << code for code, row in KINDS.items() if row.seq
 _SETS: Final = BY_MASK
 _combo_of_mask: Final = BY_MASK.__getitem__
 """The combination of a trusted play's mask: interned if a set, else built."""
+_SINGLES: Final = tuple(BY_MASK[1 << card] for card in range(_bits.CARDS))
+"""The interned single of each card of one deck, by the card's index."""
 
 
 class Classifier:
@@ -367,6 +369,21 @@ _RUNS_AT_ONCE: Final = 64
 """How many runs `_built_in_steps` builds per step."""
 
 
+def _interned(masks: Iterable[int]) -> list[Combo]:
+    """The combinations of *masks* (`Plays.__iter__`, compiled): `_combo_of_mask` of each.
+
+    A single is read from `_SINGLES` by its card, a native index; any other play from
+    `BY_MASK` (interned if a set, else built).
+    """
+    combos: list[Combo] = []
+    for mask in masks:
+        if not mask & (mask - 1) and mask <= _LOW_HALF:  # one card, of the first deck
+            combos.append(_SINGLES[mask.bit_length() - 1])
+        else:
+            combos.append(_combo_of_mask(mask))
+    return combos
+
+
 def _built_in_steps(runs: list[int], keys: list[int]) -> Iterator[list[Combo]]:
     """`run_combos`, `_RUNS_AT_ONCE` runs at a time (a hand may hold thousands)."""
     for start in range(0, len(runs), _RUNS_AT_ONCE):
@@ -439,10 +456,11 @@ class Plays(Sequence[Combo]):
         masks = self._masks
         if type(masks) is Leads:  # listed now: too many plays raise here
             sets, runs, keys = masks.keyed()
+            # Compiled, a native loop; pure, a C-level `map` (faster than a Python loop).
+            head = _interned(sets) if _COMPILED else map(_combo_of_mask, sets)
             if len(runs) <= _RUNS_AT_ONCE:
-                return chain(map(_combo_of_mask, sets), run_combos(runs, keys))
-            built = chain.from_iterable(_built_in_steps(runs, keys))
-            return chain(map(_combo_of_mask, sets), built)
+                return chain(head, run_combos(runs, keys))
+            return chain(head, chain.from_iterable(_built_in_steps(runs, keys)))
         if self._base and masks:  # runs of one shape: keys from their top cards
             base = self._base
             runs = list(masks)
@@ -450,7 +468,9 @@ class Plays(Sequence[Combo]):
             if len(runs) <= _RUNS_AT_ONCE:
                 return iter(run_combos(runs, keys))
             return chain.from_iterable(_built_in_steps(runs, keys))
-        return map(_combo_of_mask, masks)
+        if not _COMPILED:
+            return map(_combo_of_mask, masks)  # C-level: faster than a Python loop
+        return iter(_interned(masks))
 
     def __contains__(self, item: object) -> bool:
         return isinstance(item, Combo) and item.mask in self._masks
