@@ -28,7 +28,7 @@ from tienlen import (
 )
 from tienlen.combos import BY_MASK
 from tienlen.engine.bits import rank_counts
-from tienlen.engine.classification import _interned
+from tienlen.engine.classification import _RUNS_AT_ONCE, _interned
 from tienlen.engine.movegen import (
     _ALWAYS_LISTABLE,
     MAX_LISTED_PLAYS,
@@ -218,3 +218,12 @@ def test_interned_combinations_are_those_of_by_mask() -> None:
     assert combos == [BY_MASK[mask] for mask in masks]
     assert all(combo is BY_MASK[1 << card] for card, combo in enumerate(combos[:52]))
     assert [combo.key for combo in combos] == [structural_key(mask) for mask in masks]
+
+
+def test_many_answers_iterate_as_they_index() -> None:
+    """More answers than one step (`_RUNS_AT_ONCE`): iterated as indexed, in order."""
+    hand = Hand(sum(1 << card for card in range(4, 52)))  # every card but the 3s
+    plays = legal_plays(hand, "3s 3c")
+    assert len(plays) > _RUNS_AT_ONCE
+    assert list(plays) == [plays[index] for index in range(len(plays))]
+    assert all(combo.key == structural_key(combo.mask) for combo in plays)

@@ -366,7 +366,8 @@ def run_combos(runs: list[int], keys: list[int]) -> list[Combo]:
 
 
 _RUNS_AT_ONCE: Final = 64
-"""How many runs `_built_in_steps` builds per step."""
+"""How many runs `_built_in_steps` builds per step (and plays `Plays.__iter__`,
+compiled)."""
 
 
 def _interned(masks: Iterable[int]) -> list[Combo]:
@@ -470,7 +471,12 @@ class Plays(Sequence[Combo]):
             return chain.from_iterable(_built_in_steps(runs, keys))
         if not _COMPILED:
             return map(_combo_of_mask, masks)  # C-level: faster than a Python loop
-        return iter(_interned(masks))
+        if len(masks) <= _RUNS_AT_ONCE:
+            return iter(_interned(masks))
+        return chain.from_iterable(  # built as taken, a step at a time (runs: bombs)
+            _interned(masks[start : start + _RUNS_AT_ONCE])
+            for start in range(0, len(masks), _RUNS_AT_ONCE)
+        )
 
     def __contains__(self, item: object) -> bool:
         return isinstance(item, Combo) and item.mask in self._masks
