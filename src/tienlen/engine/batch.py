@@ -164,9 +164,8 @@ class Batch:
         if any(len(values) != len(states) for values in lists):
             msg = "a pickled Batch holds one decision per game"
             raise InvalidArgumentError(msg)
-        for state in cast("list[object]", states):  # read untyped: checked here
-            _check_type(state)
-        self._states = list(states)
+        # read untyped: checked here, in both builds
+        self._states = [_game_state(state) for state in cast("list[object]", states)]
         self._deciders = list(deciders)
         self._plays = list(plays)
         self._passes = list(passes)
@@ -273,17 +272,16 @@ class Batch:
         self._passes[game] = passes
 
 
-def _check_type(state: object) -> None:
-    """Refuse anything but a `GameState`."""
-    if type(state) is not GameState:
-        msg = f"expected a GameState, not {type(state).__name__}"
+def _game_state(value: object) -> GameState:
+    """*value*, refused unless it is a `GameState`."""
+    if type(value) is not GameState:
+        msg = f"expected a GameState, not {type(value).__name__}"
         raise TypeError(msg)
+    return value
 
 
 def _check_in_play(state: object) -> None:
     """Refuse anything but a `GameState` with a player to act."""
-    _check_type(state)
-    assert isinstance(state, GameState)
-    if state.to_act is None:
+    if _game_state(state).to_act is None:
         msg = "the game is over: nobody decides"
         raise InvalidArgumentError(msg)
