@@ -43,6 +43,7 @@ from tienlen.players import (
     RandomPlayer,
     play_game,
 )
+from tienlen.referee import Decision, Referee
 from tienlen.rules import (
     CLASSIC,
     CLASSIC_TWO_DECKS,
@@ -105,6 +106,7 @@ __all__ = [
     "Combo",
     "ComboKind",
     "CustomInstantWin",
+    "Decision",
     "Direction",
     "EvaluationStats",
     "ExecutorError",
@@ -137,6 +139,7 @@ __all__ = [
     "Plays",
     "RandomPlayer",
     "Rank",
+    "Referee",
     "RuleSection",
     "RuleSet",
     "SamplingError",

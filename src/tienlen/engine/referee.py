@@ -57,6 +57,7 @@ __all__ = [
     "poll",
     "resolve",
     "trusts",
+    "turn_offers",
 ]
 
 
@@ -526,12 +527,48 @@ def poll(
     """
     if not actions._others:  # the common case: nobody may jump in
         return actions, None
-    to_act = state.to_act
-    own = tuple(action for action in actions if action.player == to_act)
-    for seat, group in actions._others:
-        plays = tuple(make_play(seat, mask, actions._serial) for mask in group)
-        offer: tuple[Action, ...] = (*plays, Pass(player=seat))
+    own, offers = turn_offers(state, actions)
+    for seat, offer in offers:
         choice = ask(seat, offer)
-        if type(choice) is Play and choice in plays:
+        if type(choice) is Play and choice in offer:  # a pass is no play of the offer
             return own, choice
     return own, None
+
+
+def turn_offers(
+    state: GameState, actions: Actions
+) -> tuple[Actions | tuple[Action, ...], tuple[tuple[int, tuple[Action, ...]], ...]]:
+    """What each seat of *state*'s turn is offered, in the order they are asked.
+
+    The jump-in offers come first (Poker, RULES §6.4): one per seat that may jump in,
+    in play direction from the player to act, each its jump-in plays and then a
+    `Pass` meaning "do not jump in". Then the player to act chooses among its own
+    actions: *actions* itself when nobody may jump in, else a tuple of them. `poll`
+    asks in this order; `tienlen.referee.Referee` steps through it.
+
+    Args:
+        state: The state, with a player to act.
+        actions: Its legal actions (`GameState.legal_actions`).
+
+    Returns:
+        The player to act's own actions, and the jump-in offers as (seat, offer) pairs.
+
+    Example:
+        >>> from tienlen import POKER, GameState
+        >>> state = GameState.from_hands(
+        ...     ["3s 2h", "4s 4c 5s 5c 6s 6c 7s 7c 9d", "8d Kd"], POKER, first_game=False, leader=0
+        ... ).play("2h", 0)
+        >>> own, offers = turn_offers(state, state.legal_actions())
+        >>> [str(action) for action in own], [(seat, [str(a) for a in offer]) for seat, offer in offers]
+        (['pass'], [(1, ['4s 4c 5s 5c 6s 6c 7s 7c', 'pass'])])
+    """
+    others = actions._others
+    if not others:
+        return actions, ()
+    to_act = state.to_act
+    own = tuple(action for action in actions if action.player == to_act)
+    offers: list[tuple[int, tuple[Action, ...]]] = []
+    for seat, group in others:
+        plays = [make_play(seat, mask, actions._serial) for mask in group]
+        offers.append((seat, (*plays, Pass(player=seat))))
+    return own, tuple(offers)
