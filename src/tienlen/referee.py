@@ -20,7 +20,7 @@ Example:
     >>> referee.advance().seat, [str(action) for action in referee.state.history]
     (0, ['3s', '4d', '6h'])
 
-.. versionadded:: 0.4
+.. versionadded:: 0.3
 """
 
 from __future__ import annotations
@@ -65,7 +65,7 @@ class Decision:
         >>> str(decision.observation.hand), decision.observation.top
         ('4s 4c 5s 5c 6s 6c 7s 7c 9d', <Combo SINGLE '2h'>)
 
-    .. versionadded:: 0.4
+    .. versionadded:: 0.3
     """
 
     seat: int
@@ -79,7 +79,7 @@ class Decision:
     jumping_in: bool
     """Whether the seat is asked out of turn, whether to jump in (RULES §6.4)."""
     observation: Observation
-    """What the seat may see now: what to show a person (`tienlen.Observation`)."""
+    """What the seat may see now, to show a person (`tienlen.Observation`)."""
 
 
 _BOT_TURN: Final = "a bot plays seat {seat} ({bot}): call advance() to let it decide"
@@ -130,7 +130,7 @@ class Referee:
         >>> referee.advance() is None, referee.state == play_game(state, bots, random.Random(4))
         (True, True)
 
-    .. versionadded:: 0.4
+    .. versionadded:: 0.3
     """
 
     __slots__ = (
@@ -168,7 +168,7 @@ class Referee:
 
     @property
     def state(self) -> GameState:
-        """The game now: every decision applied so far (a jump-in declined is none).
+        """The game now, with every decision applied so far (a declined jump-in is none).
 
         Example:
             >>> from tienlen import CLASSIC, GameState
@@ -180,7 +180,7 @@ class Referee:
 
     @property
     def players(self) -> tuple[Player | None, ...]:
-        """The seats' players, by player index: a bot, or ``None`` for a person.
+        """The seats' players by player index, each a bot or ``None`` for a person.
 
         Example:
             >>> from tienlen import CLASSIC, GameState, GreedyPlayer
