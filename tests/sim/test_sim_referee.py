@@ -26,6 +26,7 @@ from tienlen import (
     IllegalPlayError,
     IllegalReason,
     InvalidArgumentError,
+    Match,
     Observation,
     Pass,
     Play,
@@ -36,6 +37,7 @@ from tienlen import (
     RuleSet,
     Shape,
     play_game,
+    play_match,
 )
 
 JUMP_INS = attrs.evolve(
@@ -403,3 +405,15 @@ def test_a_pickled_referee_with_a_poll_position_not_of_its_state_is_refused() ->
     copy = Referee.__new__(Referee)
     with pytest.raises(InvalidArgumentError, match="poll position 3"):
         copy.__setstate__(saved)
+
+
+def test_a_match_records_the_games_a_referee_plays() -> None:
+    """Each game of a match, refereed, records as play_match plays and records it."""
+    bots = mixed_bots(4)
+    expected = play_match(Match.start(POKER, seed=5), bots, random.Random(5), games=3)
+    match, rng = Match.start(POKER, seed=5), random.Random(5)
+    for _ in range(3):
+        referee = Referee(match.deal(), bots, rng)
+        assert referee.advance() is None
+        match = match.record(referee.state)
+    assert match == expected
