@@ -1,4 +1,7 @@
-"""Doctest collection: the modules of extras that ``.[test]`` lacks are skipped.
+"""Doctest collection: the modules of extras that are not installed are skipped.
+
+The README's test command installs them all (``.[test-all]``); with ``.[test]`` only
+(the wheels' run in ``.ci/run``), these are left out.
 
 `tienlen.rl` needs the ``rl`` extra, `tienlen.rl.openspiel` the ``openspiel``
 extra besides (OpenSpiel and Shimmy); `tienlen.server.app` and

@@ -53,7 +53,7 @@ _BUILTINS = (
 )
 _STDLIB_MODULES = (
     "collections|collections\\.abc|typing|typing_extensions|types|enum|random"
-    "|functools|itertools|re|io|os|pathlib|abc|dataclasses|builtins"
+    "|functools|itertools|re|io|os|pathlib|abc|dataclasses|builtins|importlib"
 )
 _TYPING_NAMES = (
     "Any|Self|Literal|Final|ClassVar|TypeAlias|TypeVar|Protocol|NewType"
@@ -70,6 +70,9 @@ nitpick_ignore_regex = [
     (r"py:.*", r"(Random|Enum|StrEnum|IntEnum|Flag|IntFlag)"),
     # attrs.
     (r"py:.*", r"(attrs?|attr\._make|attrs\._make)(\..*)?"),
+    # The rl extra's numpy and PettingZoo types (tienlen.rl in the API reference).
+    (r"py:.*", r"(numpy|pettingzoo)(\..*)?"),
+    (r"py:class", r"AECEnv"),
     # Private type aliases in the signatures of private constructor arguments.
     (r"py:class", r"(tienlen\.[\w.]*\.)?_[A-Za-z]\w*"),
 ]

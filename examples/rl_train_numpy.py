@@ -6,7 +6,8 @@ samples a softmax over them; REINFORCE with a running baseline trains it in the
 Gymnasium environment ``tienlen/Solo-v0``, one seat against three random bots. The
 win rate over the same 200 evaluation deals is printed before and after training.
 
-Needs the rl extra: ``pip install 'tienlen[rl]'``.
+Needs the rl extra: ``pip install "tienlen[rl]"`` (from a checkout:
+``pip install -e ".[rl]"``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ try:
     from tienlen.rl.gymnasium import SoloEnv
     from tienlen.rl.observation import ACTION_FEATURES, action_features
 except ImportError:  # the rl extra is not installed
-    print("skipped: this example needs the rl extra (pip install 'tienlen[rl]')")
+    print(
+        'skipped: this example needs the rl extra: pip install "tienlen[rl]"'
+        ' (from a checkout: pip install -e ".[rl]")'
+    )
     sys.exit(0)
 
 from tienlen import CLASSIC

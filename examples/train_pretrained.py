@@ -26,7 +26,8 @@ all of it the teacher's rollouts (``--positions DIR`` keeps them for another run
 
     python examples/train_pretrained.py --full --rules classic poker
 
-Needs the rl extra: ``pip install 'tienlen[rl]'``.
+Needs the rl extra: ``pip install "tienlen[rl]"`` (from a checkout:
+``pip install -e ".[rl]"``).
 """
 
 from __future__ import annotations
@@ -51,7 +52,10 @@ try:
         rollout_values,
     )
 except ImportError:  # the rl extra is not installed
-    print("skipped: this example needs the rl extra (pip install 'tienlen[rl]')")
+    print(
+        'skipped: this example needs the rl extra: pip install "tienlen[rl]"'
+        ' (from a checkout: pip install -e ".[rl]")'
+    )
     sys.exit(0)
 
 from tienlen import GameState, GreedyPlayer, Observation, evaluate, get_rules, play_game

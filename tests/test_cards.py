@@ -752,3 +752,57 @@ def test_hand_count_refuses_other_types() -> None:
     """STYLE R36: `Hand.count` of something that is not a card is a TypeError."""
     with pytest.raises(TypeError, match="expected a Card"):
         Hand.parse("3s").count("3s")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ba bích", "invalid card 'ba bích' in 'ba bích' (at 0): unknown rank 'b'"),
+        ("7 cơ, 8 bíchx", "invalid card '8' in '7 cơ, 8 bíchx' (at 6): missing suit"),
+        ("3 bích xx", "invalid card 'xx' in '3 bích xx' (at 7): unknown rank 'x'"),
+        (
+            "14 bích",
+            "invalid card '14 bích' in '14 bích' (at 0): unknown rank '14': write A",
+        ),
+        ("7 co 9x", "invalid card '9x' in '7 co 9x' (at 5): unknown suit 'x'"),
+    ],
+)
+def test_an_error_after_suit_words_quotes_the_words_typed(
+    text: str, message: str
+) -> None:
+    """Issue 34 item 17: the token, text and offset are the player's, not the letters read.
+
+    ``ba bích`` was refused as ``'bas'``: its ``a`` and ``bích`` read as the ace of
+    spades before the parse.
+    """
+    with pytest.raises(InvalidCardError) as info:
+        parse_cards(text)
+    assert str(info.value) == message
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            ["ba", "a", "7", "10", "1", "x", "s", "bích", "cơ", "co", "ro", "tép", "ỏ"]
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from([" ", "", ", ", "\u00a0"]),
+)
+def test_a_refused_token_is_the_text_typed_at_its_offset(
+    words: list[str], space: str
+) -> None:
+    """Issue 34 item 17: every refusal quotes a token of the text as typed, where it stands."""
+    text = space.join(words)
+    try:
+        parse_cards(text)
+    except InvalidCardError as caught:
+        error = caught
+    else:
+        return
+    message = str(error)
+    assert error.token is not None
+    at = int(message.rpartition(" (at ")[2].partition(")")[0])
+    assert text[at:].startswith(error.token)
+    assert message.startswith(f"invalid card {error.token!r} in {text!r} (at {at})")

@@ -462,10 +462,45 @@ def _suit_letter(match: re.Match[str]) -> str:
     return match[0] if letter is None else match[1] + letter
 
 
-def _invalid_token(text: str, pos: int) -> InvalidCardError:
+def _typed_offset(typed: str, pos: int) -> int:
+    """The offset in *typed* of offset *pos* of ``_plain(typed)`` (private helper).
+
+    *typed* is in normal form (`normal_text`); each suit word read as a letter moves
+    the offsets after it. The letter stands where its word starts.
+
+    Example:
+        >>> _plain("ba bích 7h"), _typed_offset("ba bích 7h", 3), _typed_offset("ba bích 7h", 4)
+        ('bas 7h', 7, 8)
+    """
+    shift = 0  # offset in typed minus offset in plain, after the words read so far
+    for match in _SUIT_WORD_RE.finditer(typed):
+        if _SUIT_WORDS.get(match[2].lower()) is None:  # left as it was
+            continue
+        letter = match.start() - shift + len(match[1])  # the suit letter, in plain
+        if pos < letter:
+            break
+        if pos == letter:
+            return match.start(2)
+        shift += len(match[0]) - len(match[1]) - 1
+    return pos + shift
+
+
+def _invalid_token(text: str, pos: int, typed: str) -> InvalidCardError:
+    """The error for the token at *pos* of `_plain` *text*, read from *typed*.
+
+    The message and the error's ``token`` quote the player's own words (``ba bích``,
+    not the ``bas`` its suit word was read as), with offsets into *typed*; text that
+    Unicode normal form changed (a decomposed letter) is quoted recomposed.
+    """
     token_match = _TOKEN.match(text, pos)
     assert token_match is not None
     token = token_match.group()
+    normal = normal_text(typed)
+    shown = typed if len(typed) == len(normal) else normal  # spaces change one for one
+    at, end = pos, token_match.end()
+    if normal != text:  # suit words were read as letters: find the words again
+        at, end = _typed_offset(normal, pos), _typed_offset(normal, end)
+    words = shown[at:end]
     rank_match = _RANK_RE.match(token)
     number = _NUMBER_RE.match(token)
     problem = "unknown-rank"
@@ -487,9 +522,9 @@ def _invalid_token(text: str, pos: int) -> InvalidCardError:
         reason = f"unknown suit {_character(token[rank_match.end()])}"
         problem = "unknown-suit"
     return InvalidCardError(
-        f"invalid card {_quoted(token)} in {_quoted(text, pos)} (at {pos}): {reason}",
+        f"invalid card {_quoted(words)} in {_quoted(shown, at)} (at {at}): {reason}",
         problem=problem,
-        token=token[:20],
+        token=words[:20],
     )
 
 
@@ -537,12 +572,12 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     pos = _skip_separators(text, 0)
     while pos < end:
         match = _CARD_RE.match(text, pos)
-        if match is None:  # quoted as typed, unless suit words moved the offsets
-            raise _invalid_token(typed if len(typed) == end else text, pos)
+        if match is None:  # quoted as typed: the player's words, not the letters read
+            raise _invalid_token(text, pos, typed)
         cards.append(_card_from_match(match.group(1), match.group(2)))
         pos = _skip_separators(text, match.end())
     if len(cards) > MAX_CARDS:
-        msg = f"{len(cards)} cards in {_quoted(text)}, more than the {MAX_CARDS} of two decks"
+        msg = f"{len(cards)} cards in {_quoted(typed)}, more than the {MAX_CARDS} of two decks"
         raise InvalidCardError(msg, problem="too-many")
     return tuple(cards)
 

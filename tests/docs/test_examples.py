@@ -5,8 +5,8 @@ The rule, precisely:
 - **Modules.** `tienlen` and every submodule whose dotted path has no part starting
   with ``_`` (``tienlen.rules``, ``tienlen.search.pimc``, ``tienlen.cli``…; not
   ``tienlen.__main__``, which runs the program on import). A module of an extra
-  (``tienlen.rl``) is checked only where its dependencies are installed; without them
-  it is skipped, as the README's test command installs only ``.[test]``.
+  (``tienlen.rl``) is checked only where its dependencies are installed (the README's
+  ``.[test-all]``); without them (``.[test]`` only) it is skipped.
 - **Names.** A module's public names are its ``__all__`` or, without one, the classes
   and functions it defines whose names have no leading underscore. Only classes and
   functions are checked (constants and type aliases such as ``Action`` have attribute

@@ -39,6 +39,6 @@ def test_the_readme_documents_the_quick_run() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert '.venv/bin/python -m pytest -m "not slow"' in readme
     assert (
-        'python3 -m venv .venv && .venv/bin/pip install -q -e ".[test]" '
+        'python3 -m venv .venv && .venv/bin/pip install -q -e ".[test-all]" '
         "&& .venv/bin/python -m pytest\n" in readme
     )

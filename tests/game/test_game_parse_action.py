@@ -151,3 +151,78 @@ def test_empty_text_has_a_sentence_for_the_player() -> None:
         STATE.parse_action("  ")
     assert caught.value.message() == "Type cards, such as 7h 7s, or pass."
     assert caught.value.message("vi") == "Hãy gõ các lá, ví dụ 7h 7s, hoặc bỏ."
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["đánh 6 rô", "ĐÁNH 6d", "Đánh  6♦", "đi 6d", "Đi 6 rô", "play 6d", "PLAY 6d"],
+)
+def test_a_verb_may_come_before_the_cards(text: str) -> None:
+    """Issue 34 item 17: *đánh* or *đi* (en: ``play``) before the cards is a play."""
+    assert STATE.parse_action(text) == Play(player=1, cards="6d")
+
+
+@pytest.mark.parametrize("text", ["danh 6 ro", "di 6d", "1: đánh 6d", "đánh\u00a06d"])
+def test_the_verb_without_accents_after_a_seat_and_a_unicode_space(text: str) -> None:
+    """The verb reads as the pass words do: without accents, after a seat, any space."""
+    assert STATE.parse_action(text) == Play(player=1, cards="6d")
+    decomposed = unicodedata.normalize("NFD", text)
+    assert STATE.parse_action(decomposed) == Play(player=1, cards="6d")
+
+
+@pytest.mark.parametrize("text", ["đánh", "play ", "Đi", "1: đánh"])
+def test_a_verb_without_cards_is_refused(text: str) -> None:
+    """A verb alone names no action: the empty card text, in both languages."""
+    with pytest.raises(InvalidCardError) as caught:
+        STATE.parse_action(text)
+    assert caught.value.problem == "empty"
+    assert caught.value.message("vi") == "Hãy gõ các lá, ví dụ 7h 7s, hoặc bỏ."
+
+
+@pytest.mark.parametrize("text", ["đánhh 6d", "playing 6d", "đánh6d", "đánh bỏ"])
+def test_only_the_verb_as_a_word_is_read(text: str) -> None:
+    """A longer word, or the verb run into the cards, is no verb: refused as typed."""
+    with pytest.raises(InvalidCardError) as caught:
+        STATE.parse_action(text)
+    assert caught.value.token is not None
+    assert caught.value.token in text
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "en", "vi"),
+    [
+        (
+            "ba bích",
+            "ba bích",
+            "ba bích is not a card: write a rank (3 to 10, J, Q, K, A, 2) and a suit (s, c, d, h), such as 7h.",
+            "ba bích không phải là lá bài: hãy gõ số (3 đến 10, J, Q, K, A, 2) rồi chất (s, c, d, h), ví dụ 7h.",
+        ),
+        (
+            "đánh ba bích",
+            "ba bích",
+            "ba bích is not a card: write a rank (3 to 10, J, Q, K, A, 2) and a suit (s, c, d, h), such as 7h.",
+            "ba bích không phải là lá bài: hãy gõ số (3 đến 10, J, Q, K, A, 2) rồi chất (s, c, d, h), ví dụ 7h.",
+        ),
+        (
+            "7 cơ 8 bíchx",
+            "8",
+            "8 has no suit: add s, c, d or h (spades, clubs, diamonds, hearts).",
+            "8 thiếu chất: thêm s (bích), c (chuồn), d (rô) hoặc h (cơ).",
+        ),
+    ],
+)
+def test_a_refusal_quotes_the_players_own_words(
+    text: str, token: str, en: str, vi: str
+) -> None:
+    """Issue 34 item 17: ``ba bích`` is refused as typed, never as the ``bas`` read.
+
+    The suit word is read as a letter before the cards are parsed; the refusal
+    names the words the player typed, in English and Vietnamese.
+    """
+    with pytest.raises(InvalidCardError) as caught:
+        STATE.parse_action(text)
+    assert caught.value.token == token
+    assert "bas" not in str(caught.value)
+    assert f"'{token}' in " in str(caught.value)
+    assert caught.value.message("en") == en
+    assert caught.value.message("vi") == vi

@@ -3,7 +3,7 @@
 Two worker processes, reached through the client's ``get_executor()``: the stats are
 the serial ones for the same seed, and a bot fault comes back as the `PlayerError`
 naming the batch, the game and the seat. Skipped when Dask is not installed (the
-README's test command installs only ``.[test]``; ``.ci/run`` installs ``.[dask]``).
+README's test command installs it, with ``.[test-all]``).
 """
 
 from __future__ import annotations

@@ -46,8 +46,8 @@ def test_snippets_are_extracted() -> None:
 def test_snippets_pass_mypy_strict(page: str, tmp_path: Path) -> None:
     """``mypy --strict`` finds nothing in the page's examples.
 
-    mypy comes with ``.[dev]``, not ``.[test]``: without it the test is skipped, and
-    ``.ci/run`` runs it again after installing ``.[dev]``.
+    mypy comes with ``.[test-all]`` (the README's test command) and ``.[dev]``, not
+    ``.[test]``: without it the test is skipped.
     """
     pytest.importorskip("mypy")
     module = tmp_path / f"snippets_{page.removesuffix('.md')}.py"

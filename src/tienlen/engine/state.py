@@ -896,9 +896,10 @@ class GameState:
         (also ``7 cơ``, with a Vietnamese suit word), optionally after a seat and a
         colon (``"2: 3s 3c 4s 4c 5s 5c 6s 6c"``) for a Poker jump-in out of turn. A pass
         is ``pass`` or ``p``, or the Vietnamese *bỏ*, *bỏ lượt*, *bỏ qua* or *qua*, in
-        any case. The text is read in Unicode normal form NFC (a decomposed *bỏ* is
-        *bỏ*), and any Unicode space counts as a space. It is read, not judged:
-        `check` or `apply` says whether the action is legal.
+        any case. The cards may follow the verb ``play``, or the Vietnamese *đánh* or
+        *đi* (``"đánh 3 bích"``). The text is read in Unicode normal form NFC (a
+        decomposed *bỏ* is *bỏ*), and any Unicode space counts as a space. It is read,
+        not judged: `check` or `apply` says whether the action is legal.
 
         Raises:
             InvalidCardError: the text is neither a pass nor cards.
@@ -913,7 +914,7 @@ class GameState:
             (Pass(player=1), Play(player=1, cards=Hand.parse('6d')))
             >>> state.parse_action("1: 5♦")
             Play(player=1, cards=Hand.parse('5d'))
-            >>> state.parse_action("Bỏ Lượt"), state.parse_action("6 rô")
+            >>> state.parse_action("Bỏ Lượt"), state.parse_action("đánh 6 rô")
             (Pass(player=1), Play(player=1, cards=Hand.parse('6d')))
         """
         if not isinstance(text, str):
@@ -930,8 +931,12 @@ class GameState:
             player = seat
         if " ".join(body.casefold().split()) in _PASS_WORDS:
             return Pass(player=self._actor(player, None))
+        verb = _PLAY_VERB.match(body)
+        if verb is not None:
+            body = body[verb.end() :]
         if not body.strip():
-            msg = f"expected 'pass' or card text, got {text[:40]!r}"
+            wanted = "card text" if verb else "'pass' or card text"
+            msg = f"expected {wanted}, got {text[:40]!r}"
             raise InvalidCardError(msg, problem="empty")
         return checked_play(self._actor(player, body), body)
 
@@ -1324,6 +1329,8 @@ _PASS_WORDS: Final = frozenset(
     {"pass", "p", "bỏ", "bỏ lượt", "bỏ qua", "qua", "bo", "bo luot", "bo qua"}
 )
 """What `GameState.parse_action` reads as a pass, in English and Vietnamese."""
+_PLAY_VERB: Final = re.compile(r"\s*(?:play|đánh|đi|danh|di)(?:\s+|$)", re.IGNORECASE)
+"""The verb `GameState.parse_action` reads before cards, in English and Vietnamese."""
 
 
 def mask_index(mask: object) -> int:

@@ -1,7 +1,8 @@
 """Reinforcement learning on Tiến Lên: a fixed action table, observations, environments.
 
-Needs the ``rl`` extra (``pip install 'tienlen[rl]'``: numpy, PettingZoo, Gymnasium,
-RLCard). See the "RL and search" guide.
+Needs the ``rl`` extra (numpy, PettingZoo, Gymnasium, RLCard): ``pip install
+"tienlen[rl]"``, or ``pip install -e ".[rl]"`` from a checkout. See the RL guide
+(docs/rl.md).
 """
 
 from __future__ import annotations

@@ -236,8 +236,8 @@ def _output(value: object) -> npt.NDArray[np.float64]:
 class LearnedPlayer:
     """A `Player` that takes the candidate action a small neural network scores highest.
 
-    Candidates are `tienlen.search`'s pruning (the `GreedyPlayer` choice first, then a
-    pass, then one play per class, lowest first; at most `CANDIDATES`). Each gets the
+    Candidates are ``tienlen.search``'s pruning (the `GreedyPlayer` choice first, then
+    a pass, then one play per class, lowest first; at most ``CANDIDATES``). Each gets the
     score ``relu(features @ hidden + hidden_bias) @ output`` (one hidden layer), and
     Greedy's choice `greedy_bonus` more; the first of the best scores wins. With an
     all-zero `output` it therefore plays as `GreedyPlayer`. It keeps no state and
@@ -260,7 +260,7 @@ class LearnedPlayer:
     output: npt.NDArray[np.float64] = attrs.field(converter=_output)
     """The ``(H,)`` weights of the score."""
     greedy_bonus: float = attrs.field(default=0.0, converter=float)
-    """Added to the score of Greedy's choice: how sure the network must be to deviate."""
+    """The bonus added to the score of Greedy's choice (how sure the network must be to deviate)."""
     name: str = "custom"
     """Where the weights came from (a preset's name for `pretrained` players)."""
 
@@ -407,7 +407,7 @@ def pretrained(rules: RuleSet | str) -> LearnedPlayer:
     Raises:
         TypeError: *rules* is neither a rule set nor a string.
         UnknownVariantError: no preset answers to the name.
-        InvalidArgumentError: no weights are shipped for the rule set (`shipped`), or it
+        InvalidArgumentError: no weights are shipped for the rule set (``shipped()``), or it
             is a preset changed by house rules.
 
     Example:

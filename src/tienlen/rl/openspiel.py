@@ -4,7 +4,8 @@ Importing this module registers ``python_tienlen_classic``,
 ``python_tienlen_justus_pang``, ``python_tienlen_kenneth_lo``,
 ``python_tienlen_vietcong`` and ``python_tienlen_poker`` with
 ``pyspiel.register_game``; ``pyspiel.load_game`` then builds them. Needs the
-``openspiel`` extra (``pip install 'tienlen[openspiel]'``: OpenSpiel and Shimmy).
+``openspiel`` extra (OpenSpiel and Shimmy): ``pip install "tienlen[openspiel]"``, or
+``pip install -e ".[openspiel]"`` from a checkout.
 
 Game parameters:
 

@@ -70,7 +70,7 @@ def env_name(env_id: str) -> str:
 
 
 def make_env(env_id: str, **kwargs: Any) -> AECEnv:
-    """The PettingZoo AEC environment of *env_id* (`tienlen.rl.pettingzoo.env`).
+    """The PettingZoo AEC environment of *env_id* (``tienlen.rl.pettingzoo.env``).
 
     Raises:
         ValueError: no such id.

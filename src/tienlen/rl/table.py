@@ -210,10 +210,10 @@ def _playable_classes() -> frozenset[ActionClass]:
 class ActionTable(Sequence[ActionClass | None]):
     """PASS (index 0) and the play classes, index ↔ action both ways.
 
-    ``table[i]`` is the `ActionClass` at index *i* (``None`` for PASS); `index` maps an
-    action to its index. `size` counts the entries one-deck games use; ``len(table)``
-    counts them all. Use `ActionTable.for_rules` for a house rule set with classes the
-    presets lack.
+    ``table[i]`` is the `ActionClass` at index *i* (``None`` for PASS);
+    `ActionTable.index` maps an action to its index. `size` counts the entries
+    one-deck games use; ``len(table)`` counts them all. Use `ActionTable.for_rules`
+    for a house rule set with classes the presets lack.
 
     Example:
         >>> from tienlen import CLASSIC, GameState, Play
@@ -252,7 +252,7 @@ class ActionTable(Sequence[ActionClass | None]):
         self.size: Final = 1 + len(one)
         """Entries a one-deck game of the presets can use (PASS and 615 classes)."""
         self.base_size: Final = 1 + len(one) + len(two)
-        """Entries of every preset, one or two decks (829): extra classes come after."""
+        """The entries every preset uses, one or two decks (829); extra classes come after."""
         playable = _playable_classes()
         self._unplayable: frozenset[ActionClass] = frozenset(
             entry for entry in two if entry not in playable
