@@ -172,11 +172,18 @@ def test_an_idle_table_is_removed_from_memory_and_storage(tmp_path: Path) -> Non
 
 
 def test_a_table_a_person_left_is_kept_longer() -> None:
-    """A person's seat keeps the table for `Hub.abandoned` seconds, not `Hub.idle`."""
+    """A person's seat keeps the table for `Hub.abandoned` seconds, not `Hub.idle`.
+
+    Once the person has moved there (tests/server/test_flood.py: a seat never
+    played does not).
+    """
     hub, clock = make_hub(idle=600, abandoned=3600)
     owner = Client(hub)
     table = create(owner, rules="classic", seed=1)
     join(owner, table, 0)
+    ply = len(hub.tables[table].state.history)
+    owner.send({"type": "move", "index": 0, "ply": ply})
+    assert len(hub.tables[table].state.history) > ply
     owner.close()
     clock.now += 3599
     hub.tick()
