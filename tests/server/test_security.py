@@ -356,7 +356,7 @@ def test_a_slow_bot_is_not_asked_about_a_jump_in_on_the_event_loop(
     """The jump-in poll skips the search bots: they are asked only in a worker thread."""
     monkeypatch.setitem(tables.BOTS, "pimc", Slow)
     monkeypatch.setattr(Slow, "threads", [])
-    hub, _ = make_hub()
+    hub, _ = make_hub(slow_pool=concurrent.futures.ThreadPoolExecutor)  # seen here
     table = hub.create_table(POKER, bots=["greedy", "greedy", "pimc", "greedy"])
     join(Client(hub), table.id, 0)
     table.thinking = None

@@ -1396,7 +1396,7 @@ class Hub:
                 _log.exception("tienlen server: table %r not deleted", table.id)
 
     def shutdown(self) -> None:
-        """Stop the worker threads of the slow bots (the app calls it on exit).
+        """Stop the slow bots' workers (the app calls it on exit).
 
         The hub may still be used afterwards: a slow bot then starts a new pool.
 
