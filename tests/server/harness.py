@@ -26,10 +26,10 @@ class Clock:
 class Client:
     """One connection to a hub, with everything it was sent."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, address: str = "") -> None:
         self.hub = hub
         self.inbox: list[str] = []
-        self.connection: Connection = hub.open(self.inbox.append)
+        self.connection: Connection = hub.open(self.inbox.append, address=address)
         self.read = 0
 
     def send(self, message: dict[str, Any] | str | bytes) -> None:
@@ -63,6 +63,11 @@ def make_hub(**options: Any) -> tuple[Hub, Clock]:
     options.setdefault("rate", 1e9)
     options.setdefault("burst", 1e9)
     options.setdefault("tables_per_connection", 1000)
+    options.setdefault("tables_per_address", 1000)
+    options.setdefault("creates_per_minute", 1e9)
+    options.setdefault("create_burst", 1000)
+    options.setdefault("server_creates_per_minute", 1e9)
+    options.setdefault("server_create_burst", 1000)
     return Hub(clock=clock, **options), clock
 
 

@@ -113,5 +113,5 @@ def test_four_bot_commands_play_the_main_table(tmp_path: Path) -> None:
             tables = json.load(answer)
     assert [bot.returncode for bot in bots] == [0, 0, 0, 0], outputs
     assert all("2 hand(s) played" in out for out, _ in outputs)
-    assert tables[0]["rules"] == "house"
+    assert (tables[0]["rules"], tables[0]["changed"]) == ("classic", 1)  # its preset
     assert tables[0]["handsPlayed"] >= 2

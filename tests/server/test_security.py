@@ -172,11 +172,18 @@ def test_an_idle_table_is_removed_from_memory_and_storage(tmp_path: Path) -> Non
 
 
 def test_a_table_a_person_left_is_kept_longer() -> None:
-    """A person's seat keeps the table for `Hub.abandoned` seconds, not `Hub.idle`."""
+    """A person's seat keeps the table for `Hub.abandoned` seconds, not `Hub.idle`.
+
+    Once the person has moved there (tests/server/test_flood.py: a seat never
+    played does not).
+    """
     hub, clock = make_hub(idle=600, abandoned=3600)
     owner = Client(hub)
     table = create(owner, rules="classic", seed=1)
     join(owner, table, 0)
+    ply = len(hub.tables[table].state.history)
+    owner.send({"type": "move", "index": 0, "ply": ply})
+    assert len(hub.tables[table].state.history) > ply
     owner.close()
     clock.now += 3599
     hub.tick()
@@ -349,7 +356,7 @@ def test_a_slow_bot_is_not_asked_about_a_jump_in_on_the_event_loop(
     """The jump-in poll skips the search bots: they are asked only in a worker thread."""
     monkeypatch.setitem(tables.BOTS, "pimc", Slow)
     monkeypatch.setattr(Slow, "threads", [])
-    hub, _ = make_hub()
+    hub, _ = make_hub(slow_pool=concurrent.futures.ThreadPoolExecutor)  # seen here
     table = hub.create_table(POKER, bots=["greedy", "greedy", "pimc", "greedy"])
     join(Client(hub), table.id, 0)
     table.thinking = None

@@ -41,6 +41,8 @@ def test_a_restarted_hub_has_every_table_where_it_was(tmp_path: Path) -> None:
     second = hub.tables[create(other, rules="vietcong", seed=2)]
     token = join(owner, first.id, 0)
     join(other, second.id, 2)
+    other.send({"type": "move", "index": 0, "ply": len(second.state.history)})
+    assert second.seats[2].moved  # a table nobody played at is not restored
     while first.match.game_count < 1:
         if first.between:
             owner.send({"type": "ready"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 from collections.abc import AsyncIterator
 from functools import lru_cache
 from pathlib import Path
@@ -27,7 +28,7 @@ from tienlen.cards import Card
 from tienlen.errors import InvalidCardError
 from tienlen.server.tables import Hub
 
-__all__ = ["STATIC", "create_app"]
+__all__ = ["STATIC", "TABLES_PER_PAGE", "create_app"]
 
 STATIC = Path(__file__).parent / "static"
 """The browser client's files."""
@@ -42,6 +43,9 @@ _HEADERS = {
     "Referrer-Policy": "no-referrer",
 }
 """Sent with the browser client's page: no script but the server's own, no framing."""
+TABLES_PER_PAGE = 100
+"""The most tables one ``GET /api/tables`` lists (its default ``limit``)."""
+_MAX_PAGE = 1_000_000
 
 
 @lru_cache(maxsize=64)
@@ -84,7 +88,8 @@ async def _connect(hub: Hub, websocket: WebSocket, backlog: int) -> None:
             raise
 
     writer = asyncio.create_task(write())
-    client = hub.open(send)
+    peer = websocket.client
+    client = hub.open(send, address="" if peer is None else peer.host)
     try:
         while not client.closed:
             message = await websocket.receive()
@@ -102,11 +107,37 @@ async def _connect(hub: Hub, websocket: WebSocket, backlog: int) -> None:
         await asyncio.wait({writer})
 
 
+def _table_list(hub: Hub, request: Request) -> Response:
+    """One page of ``GET /api/tables``: ``?page=`` (from 1) of ``?limit=`` tables.
+
+    The body is the page's list (`Table.summary`); ``X-Total-Count`` gives the
+    number of tables and a ``Link`` header the next page, when there is one.
+    """
+    try:
+        page = int(request.query_params.get("page", "1"))
+        limit = int(request.query_params.get("limit", str(TABLES_PER_PAGE)))
+    except ValueError:
+        page = limit = 0
+    if not (1 <= page <= _MAX_PAGE and 1 <= limit <= TABLES_PER_PAGE):
+        return JSONResponse(
+            {"error": f"page: 1 to {_MAX_PAGE}; limit: 1 to {TABLES_PER_PAGE}"},
+            status_code=400,
+        )
+    start = (page - 1) * limit
+    listed = itertools.islice(hub.tables.values(), start, start + limit)
+    headers = {"X-Total-Count": str(len(hub.tables))}
+    if start + limit < len(hub.tables):
+        headers["Link"] = f'</api/tables?page={page + 1}&limit={limit}>; rel="next"'
+    return JSONResponse([table.summary() for table in listed], headers=headers)
+
+
 def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Starlette:
     """The web application serving *hub*: ``/ws``, ``/``, ``/cards/<card>.svg``, ``/api``.
 
     ``/api/tables`` lists the tables without their ids (`Table.summary`): an id is
-    the table's code, shared only by whoever created it.
+    the table's code, shared only by whoever created it. It lists `TABLES_PER_PAGE`
+    at most: ``?page=2`` gives the next ones (``?limit=`` fewer), the ``Link``
+    header points to the next page and ``X-Total-Count`` counts them all.
 
     Its lifespan runs the hub's timers every *tick* seconds (`Hub.run`) and shuts the
     hub's worker threads down at the end (`Hub.shutdown`). A client more than
@@ -145,8 +176,7 @@ def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Star
         return JSONResponse({"tables": len(hub.tables)})
 
     async def tables(request: Request) -> Response:
-        del request
-        return JSONResponse([table.summary() for table in hub.tables.values()])
+        return _table_list(hub, request)
 
     async def card(request: Request) -> Response:
         picture = _card_svg(str(request.path_params["code"]))

@@ -96,6 +96,7 @@ def add_commands(
         default=0.6,
         help="seconds a bot waits before it moves, so people can follow",
     )
+    _add_limits(sub)
     sub.set_defaults(run=_serve)
     text = "play a seat of a server's table with one of the library's bots"
     sub = commands.add_parser(
@@ -112,6 +113,73 @@ def add_commands(
     sub.add_argument("--hands", type=int, default=None, help="leave after N hands")
     sub.add_argument("--seed", type=int, default=None, help="the bot's random seed")
     sub.set_defaults(run=_bot)
+
+
+def _add_limits(sub: argparse.ArgumentParser) -> None:
+    """``tienlen serve``'s limits against one client taking the server for itself."""
+    limits = sub.add_argument_group(
+        "limits", "per client address, against one client taking the server"
+    )
+    limits.add_argument(
+        "--tables-per-address",
+        type=int,
+        default=10,
+        help="tables the clients of one address may hold at once",
+    )
+    limits.add_argument(
+        "--creates-per-minute",
+        type=float,
+        default=6.0,
+        help="tables one address may create a minute (bursts of 5)",
+    )
+    limits.add_argument(
+        "--server-creates-per-minute",
+        type=float,
+        default=60.0,
+        help="tables all clients together may create a minute (bursts of 30)",
+    )
+    limits.add_argument(
+        "--slow-bots-per-address",
+        type=int,
+        default=4,
+        help="seats played by a search bot (pimc, ismcts) in one address's tables",
+    )
+    limits.add_argument(
+        "--slow-workers",
+        type=int,
+        default=2,
+        help="processes the search bots think in",
+    )
+    limits.add_argument(
+        "--idle",
+        type=float,
+        default=600.0,
+        help="seconds a table nobody is at is kept, unless a person there has moved",
+    )
+    limits.add_argument(
+        "--abandoned",
+        type=float,
+        default=86_400.0,
+        help="seconds a table nobody is at is kept when a person there has moved",
+    )
+
+
+def _check_limits(args: argparse.Namespace) -> None:
+    """Check ``tienlen serve``'s limits (`_add_limits`).
+
+    Raises:
+        ValueError: a count below 1, or a rate or time that is not positive.
+    """
+    counts = ("tables_per_address", "slow_bots_per_address", "slow_workers")
+    times = ("creates_per_minute", "server_creates_per_minute", "idle", "abandoned")
+    for name in counts:
+        if getattr(args, name) < 1:
+            msg = f"--{name.replace('_', '-')} must be at least 1"
+            raise ValueError(msg)
+    for name in times:
+        if not 0 < getattr(args, name) < float("inf"):
+            msg = f"--{name.replace('_', '-')} must be a positive number"
+            raise ValueError(msg)
 
 
 def _available(*modules: str) -> bool:
@@ -138,6 +206,7 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
     from tienlen.server.tables import Hub, ServerError  # noqa: PLC0415
 
     rules = _rules(args)
+    _check_limits(args)
     folder = data_dir() if args.data is None else Path(args.data)
     folder.mkdir(parents=True, exist_ok=True)
     storage = SQLiteStorage(folder / "tienlen.sqlite3")
@@ -147,6 +216,13 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
             grace=args.grace,
             clock_seconds=args.clock,
             bot_delay=args.bot_delay,
+            tables_per_address=args.tables_per_address,
+            creates_per_minute=args.creates_per_minute,
+            server_creates_per_minute=args.server_creates_per_minute,
+            slow_bots_per_address=args.slow_bots_per_address,
+            slow_workers=args.slow_workers,
+            idle=args.idle,
+            abandoned=args.abandoned,
         )
         try:
             restored = hub.restore()

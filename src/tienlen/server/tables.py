@@ -20,16 +20,20 @@ Example:
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
 import contextlib
 import hashlib
 import hmac
 import json
 import logging
+import math
+import multiprocessing
+import os
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Final
 
 import attrs
@@ -47,12 +51,21 @@ from tienlen.records import (
     rules_to_json,
     to_json,
 )
-from tienlen.rules import BaseRules, get_rules
+from tienlen.rules import CLASSIC_TWO_DECKS, RULESETS, BaseRules, get_rules
 from tienlen.server import protocol
 from tienlen.server.protocol import Json, dump
 from tienlen.server.storage import SavedTable, Storage
 
-__all__ = ["BOTS", "Connection", "Hub", "Seat", "ServerError", "Table"]
+__all__ = [
+    "BOTS",
+    "Connection",
+    "Hub",
+    "Seat",
+    "ServerError",
+    "Table",
+    "derived_preset",
+    "process_workers",
+]
 
 
 def _pimc() -> Player:
@@ -79,6 +92,8 @@ _SLOW: Final = frozenset({"pimc", "ismcts"})
 _MARKUP: Final = frozenset("<>&\"'`")
 """Characters a seat's name may not hold: the name is shown in every browser at the table."""
 """Bots that think for a while: asked in a worker thread, off the event loop."""
+_ADDRESSES_KEPT: Final = 4096
+"""Creation buckets kept before the refilled ones are forgotten (memory stays bounded)."""
 
 
 class ServerError(TienLenError, ValueError):
@@ -107,6 +122,90 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+_PRESETS: Final = (*RULESETS.values(), CLASSIC_TWO_DECKS)
+_COMPARED: Final = tuple(
+    field.name for field in attrs.fields(BaseRules) if field.eq and field.name != "name"
+)
+"""The settings that tell rule sets apart (every one but the free-text name)."""
+
+
+def derived_preset(rules: BaseRules) -> tuple[str, int]:
+    """The preset *rules* derives from, and how many of its settings differ.
+
+    The preset with the fewest settings changed (the first of the rules reference
+    on a tie). The name a client gave the rule set plays no part: the public table
+    list shows this instead (`Table.summary`).
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC, POKER
+        >>> derived_preset(POKER)
+        ('poker', 0)
+        >>> derived_preset(attrs.evolve(CLASSIC, name="<a href=x>", twos_in_straights=False))
+        ('classic', 1)
+    """
+
+    def changed(preset: BaseRules) -> int:
+        return sum(getattr(rules, name) != getattr(preset, name) for name in _COMPARED)
+
+    counts = [(changed(preset), index) for index, preset in enumerate(_PRESETS)]
+    count, index = min(counts)
+    return _PRESETS[index].name, count
+
+
+@attrs.define
+class _Bucket:
+    """A token bucket: *burst* takes at once, then *rate* a second."""
+
+    tokens: float
+    stamp: float
+
+    def wait(self, now: float, rate: float, burst: float) -> float:
+        """Seconds until a token is there (0: one is there now); refills first."""
+        self.tokens = min(burst, self.tokens + max(0.0, now - self.stamp) * rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            return 0.0
+        return (1 - self.tokens) / rate if rate > 0 else math.inf
+
+    def take(self) -> None:
+        """Use a token (after `wait` said one is there)."""
+        self.tokens -= 1
+
+
+_WORKER_NICENESS: Final = 10
+"""How much lower the slow bots' processes run than the server's event loop."""
+
+
+def _start_slow_worker(parent: int) -> None:
+    """Set up a slow bots' worker: as `process_pool`'s, at a lower CPU priority."""
+    from tienlen.simulation import _start_worker  # noqa: PLC0415  # one setup
+
+    _start_worker(parent)
+    os.nice(_WORKER_NICENESS)
+
+
+def process_workers(workers: int) -> concurrent.futures.Executor:
+    """The slow bots' default pool: *workers* processes, below the event loop's priority.
+
+    In other processes the searches neither hold the event loop's GIL nor, niced,
+    take its CPU: pings and the other tables' moves are answered while they think.
+    Workers are spawned (not forked from the serving process) and die with it.
+
+    Example:
+        >>> pool = process_workers(1)
+        >>> pool.submit(abs, -3).result()
+        3
+        >>> pool.shutdown()
+    """
+    return concurrent.futures.ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_start_slow_worker,
+        initargs=(os.getpid(),),
+    )
+
+
 @attrs.define
 class Seat:
     """One seat: the bot that plays it when no client does, and who claimed it.
@@ -128,6 +227,8 @@ class Seat:
     away_since: float | None = None
     taken_over: bool = False
     """Whether the seat's bot plays it, its client gone longer than the grace."""
+    moved: bool = False
+    """Whether whoever claimed the seat has played a move there (`Hub.abandoned`)."""
 
     @property
     def by_bot(self) -> bool:
@@ -185,6 +286,8 @@ class Connection:
     closed: bool = False
     created: int = 0
     """How many tables it created (at most `Hub.tables_per_connection`)."""
+    address: str = ""
+    """The client's network address: the limits of `Hub` hold per address."""
 
 
 @attrs.define(eq=False)
@@ -219,8 +322,11 @@ class Table:
     """The state whose jump-ins the bots were already asked about."""
     turn_since: float = 0.0
     changed: float = 0.0
-    thinking: tuple[GameState, int, concurrent.futures.Future[Action]] | None = None
-    """A slow bot's decision in progress: the state, the seat, the answer to come."""
+    thinking: tuple[GameState, int, concurrent.futures.Future[Action] | None] | None = (
+        None
+    )
+    """A slow bot's decision asked: the state, the seat, the answer to come (``None``
+    while it waits for a worker)."""
     match_start: int = 1
     """The number of the current match's first hand (hand numbers go on at a rematch)."""
     last_end: Json | None = None
@@ -231,6 +337,12 @@ class Table:
     """Whether `Hub.tick` keeps the table however long nobody is there (``main``)."""
     seen: float = 0.0
     """When a client was last connected to the table (or it was made)."""
+    meta_unsaved: bool = False
+    """Whether the last `Hub._save_meta` failed (`Hub.tick` saves it again)."""
+    owner: str = ""
+    """The address of the client that created it (``""``: the operator's, or restored)."""
+    listed: tuple[str, int] | None = None
+    """`derived_preset` of the rules, once the public list asked for it."""
 
     @property
     def players(self) -> int:
@@ -304,6 +416,7 @@ class Table:
                     "name": seat.name,
                     "token": seat.token_hash,
                     "remote": seat.remote,
+                    "moved": seat.moved,
                 }
                 for seat in self.seats
             ],
@@ -338,18 +451,29 @@ class Table:
         """The table for the public list (``GET /api/tables``): no id, no names.
 
         A table's id is its code (whoever has it may watch and sit), so the list never
-        shows it, nor anything a player chose (names).
+        shows it, nor any text a client chose (seat names, the rule set's name): the
+        rules are listed as the preset they derive from, ``changed`` counting the
+        settings that differ from it (`derived_preset`).
 
         Example:
+            >>> import attrs
             >>> from tienlen import CLASSIC
             >>> table = Hub().create_table(CLASSIC, seed=1)
             >>> table.summary()
-            {'rules': 'classic', 'players': 4, 'hand': 1, 'handsPlayed': 0, 'matchOver': False, 'seated': 0}
+            {'rules': 'classic', 'changed': 0, 'players': 4, 'hand': 1, 'handsPlayed': 0, 'matchOver': False, 'seated': 0}
             >>> table.id in str(table.summary())
             False
+            >>> house = attrs.evolve(CLASSIC, name="<b>x.example</b>", twos_in_straights=False)
+            >>> listed = Hub().create_table(house, seed=1).summary()
+            >>> listed["rules"], listed["changed"], "x.example" in str(listed)
+            ('classic', 1, False)
         """
+        if self.listed is None:
+            self.listed = derived_preset(self.rules)
+        preset, changed = self.listed
         return {
-            "rules": self.rules.name,
+            "rules": preset,
+            "changed": changed,
             "players": self.players,
             "hand": self.number,
             "handsPlayed": len(self.match.games),
@@ -386,10 +510,25 @@ class Hub:
         max_tables: The most tables the process holds.
         tables_per_connection: The most tables one connection may create; more are
             refused with ``too-many-tables``.
-        idle: Seconds a table nobody is connected to and no person sits at is kept;
-            then `tick` removes it, from the storage too.
-        abandoned: Seconds a table nobody is connected to is kept even though a
-            person holds a seat there (a person gone for good).
+        tables_per_address: The most tables the clients of one network address
+            (`Hub.open`) may hold at once; more are refused with ``too-many-tables``.
+        creates_per_minute: How many tables one address may create a minute on
+            average …
+        create_burst: … and at once; more are refused with ``rate-limited``.
+        server_creates_per_minute: How many tables all clients together may create
+            a minute on average …
+        server_create_burst: … and at once; more are refused with ``busy``.
+        slow_bots_per_address: The most seats played by a slow bot (``pimc``,
+            ``ismcts``) in the tables of one address; more are refused with
+            ``too-many-bots``.
+        slow_workers: How many slow bots' decisions run at once.
+        slow_pool: Makes the slow bots' pool of *slow_workers*; `process_workers`
+            by default (tests pass a thread pool).
+        idle: Seconds a table nobody is connected to is kept unless a person who
+            sits there has moved; then `tick` removes it, from the storage too.
+        abandoned: Seconds a table nobody is connected to is kept when a person
+            holds a seat there and has moved at it (a person gone for good). A seat
+            claimed and never played does not keep a table longer than *idle*.
         seeds: Where the seeds of the tables clients create come from; ``None``
             draws each from ``random.SystemRandom`` (`Match.start`). Clients never
             choose a seed: whoever knows it knows every hand. Tests pass a fixed one.
@@ -418,6 +557,14 @@ class Hub:
         burst: float = 200.0,
         max_tables: int = 1000,
         tables_per_connection: int = 5,
+        tables_per_address: int = 10,
+        creates_per_minute: float = 6.0,
+        create_burst: int = 5,
+        server_creates_per_minute: float = 60.0,
+        server_create_burst: int = 30,
+        slow_bots_per_address: int = 4,
+        slow_workers: int = 2,
+        slow_pool: Callable[[int], concurrent.futures.Executor] = process_workers,
         idle: float = 600.0,
         abandoned: float = 86_400.0,
         seeds: Callable[[], int] | None = None,
@@ -433,11 +580,30 @@ class Hub:
         self.burst = burst
         self.max_tables = max_tables
         self.tables_per_connection = tables_per_connection
+        self.tables_per_address = tables_per_address
+        self.creates_per_minute = creates_per_minute
+        self.create_burst = create_burst
+        self.server_creates_per_minute = server_creates_per_minute
+        self.server_create_burst = server_create_burst
+        self.slow_bots_per_address = slow_bots_per_address
+        self.slow_workers = slow_workers
+        self.slow_pool = slow_pool
         self.idle = idle
         self.abandoned = abandoned
         self.seeds = seeds
         self.tap = tap
-        self._pool: concurrent.futures.ThreadPoolExecutor | None = None
+        self._pool: concurrent.futures.Executor | None = None
+        self._asking: dict[str, collections.deque[Table]] = {}
+        """Tables whose slow bot waits for a worker, by owner, in round-robin order."""
+        self._waiting: set[str] = set()
+        """The ids of the tables in `_asking`: each is there once at most."""
+        self._served: dict[str, int] = {}
+        """When each address's slow bot last got a worker (a count of decisions)."""
+        self._turns = 0
+        self._running: set[concurrent.futures.Future[Action]] = set()
+        self._creates: dict[str, _Bucket] = {}
+        """Each address's creation bucket (`creates_per_minute`)."""
+        self._server_creates = _Bucket(float(server_create_burst), clock())
         self._handlers: dict[str, Callable[[Connection, dict[str, object]], None]] = {
             "create": self._create,
             "join": self._join,
@@ -453,17 +619,22 @@ class Hub:
 
     # -- connections ---------------------------------------------------------------
 
-    def open(self, send: Callable[[str], None]) -> Connection:
-        """A new client whose messages go to *send*.
+    def open(self, send: Callable[[str], None], *, address: str = "") -> Connection:
+        """A new client whose messages go to *send*, from the network *address*.
+
+        The limits on creating tables and slow bots hold per *address*, whatever
+        the number of its connections (``""``, unknown, is one address too).
 
         Example:
             >>> sent = []
             >>> hub = Hub()
-            >>> hub.receive(hub.open(sent.append), '{"v": 1, "type": "ping"}')
+            >>> hub.receive(hub.open(sent.append, address="::1"), '{"v": 1, "type": "ping"}')
             >>> sent
             ['{"v":1,"type":"pong"}']
         """
-        return Connection(send=send, tokens=self.burst, stamp=self.now())
+        return Connection(
+            send=send, tokens=self.burst, stamp=self.now(), address=address
+        )
 
     def close(self, client: Connection) -> None:
         """The client is gone: its seat is kept for the grace period.
@@ -679,17 +850,75 @@ class Hub:
         if grace is None:
             raise ServerError("bad-message", "grace must be a number")
         clock = _settings_number(message, "clock", self.clock_seconds, low=1)
+        names = [str(b) for b in bots]
+        bucket = self._may_create(client.address, names)
         table = self.create_table(
             rules,
             players,
-            bots=[str(b) for b in bots],
+            bots=names,
             hands=hands,
             seed=None if self.seeds is None else self.seeds(),
             grace=grace,
             clock=clock,
         )
+        table.owner = client.address
+        bucket.take()
+        self._server_creates.take()
         client.created += 1
         self._emit(client, {"type": "created", "table": table.id})
+
+    def _may_create(self, address: str, bots: Sequence[str]) -> _Bucket:
+        """*address*'s creation bucket, when it may create a table with *bots* now.
+
+        Raises:
+            ServerError: ``too-many-tables``, ``too-many-bots``, ``rate-limited``
+                (this address) or ``busy`` (every address): nothing is used up.
+        """
+        owned = [table for table in self.tables.values() if table.owner == address]
+        if len(owned) >= self.tables_per_address:
+            raise ServerError(
+                "too-many-tables",
+                f"your address holds {len(owned)} tables, the most it may: "
+                "wait for one to end",
+            )
+        slow = sum(seat.bot in _SLOW for table in owned for seat in table.seats)
+        asked = sum(bot in _SLOW for bot in bots)
+        if asked and slow + asked > self.slow_bots_per_address:
+            raise ServerError(
+                "too-many-bots",
+                f"the tables of your address may have {self.slow_bots_per_address} "
+                f"search bots (pimc, ismcts) at most; they have {slow}",
+            )
+        now = self.now()
+        bucket = self._creates.get(address)
+        if bucket is None:
+            if len(self._creates) >= _ADDRESSES_KEPT:
+                self._forget_full_buckets(now)
+            bucket = self._creates[address] = _Bucket(float(self.create_burst), now)
+        rate = self.creates_per_minute / 60
+        wait = bucket.wait(now, rate, self.create_burst)
+        if wait > 0:
+            raise ServerError(
+                "rate-limited",
+                f"your address creates {self.creates_per_minute:g} tables a minute "
+                f"at most: try again in {math.ceil(wait)} s",
+            )
+        rate = self.server_creates_per_minute / 60
+        if self._server_creates.wait(now, rate, self.server_create_burst) > 0:
+            raise ServerError(
+                "busy", "the server creates no more tables now: try again shortly"
+            )
+        return bucket
+
+    def _forget_full_buckets(self, now: float) -> None:
+        """Drop the creation buckets that refilled: they hold nothing to remember."""
+        rate = self.creates_per_minute / 60
+        kept = {}
+        for address, bucket in self._creates.items():
+            bucket.wait(now, rate, self.create_burst)
+            if bucket.tokens < self.create_burst:
+                kept[address] = bucket
+        self._creates = kept
 
     def _attach(self, client: Connection, table: Table, seat: int | None) -> None:
         if client.table is table and client.seat is None and seat is not None:
@@ -728,7 +957,7 @@ class Hub:
         token = secrets.token_urlsafe(32)
         before = (seat.token_hash, seat.name, seat.remote, seat.taken_over)
         seat.token_hash, seat.name, seat.remote = _hash(token), name, str(role)
-        seat.taken_over = False
+        seat.taken_over = seat.moved = False
         try:
             self._save_meta(table, required=True)
         except ServerError:
@@ -800,6 +1029,9 @@ class Hub:
         except IllegalPlayError as error:
             raise ServerError("illegal", error.message(), error) from None
         self._apply(table, action)
+        if not table.seats[seat].moved:
+            table.seats[seat].moved = True  # the table is kept longer (`_keep`)
+            self._save_meta(table)
 
     def _check(self, client: Connection, message: dict[str, object]) -> None:
         table, seat = self._seated(client)
@@ -835,7 +1067,7 @@ class Hub:
         table, index = self._seated(client)
         seat = table.seats[index]
         seat.token_hash, seat.remote, seat.name, seat.taken_over = None, "", "", False
-        seat.connections, seat.away_since = 0, None
+        seat.connections, seat.away_since, seat.moved = 0, None, False
         for other in table.connections:
             if other.seat == index:
                 other.seat = None  # a spectator now
@@ -973,21 +1205,112 @@ class Hub:
         )
         if not info.by_bot and not clocked:
             return None
-        own = [action for action in state.legal_actions() if action.player == seat]
         if info.bot in _SLOW:
-            self._think(table, state, seat, own)
+            self._think(table, state, seat)
             return None
+        own = [action for action in state.legal_actions() if action.player == seat]
         return self._bot(table, seat).act(Observation.of(state, seat), own, table.rng)
 
-    def _think(
-        self, table: Table, state: GameState, seat: int, own: list[Action]
-    ) -> None:
-        if self._pool is None:
-            self._pool = concurrent.futures.ThreadPoolExecutor(2)
-        bot = self._bot(table, seat)
-        rng = random.Random(table.rng.random())
-        future = self._pool.submit(bot.act, Observation.of(state, seat), own, rng)
-        table.thinking = (state, seat, future)
+    def _think(self, table: Table, state: GameState, seat: int) -> None:
+        """Queue a slow bot's decision for *seat*: one per table, asked by `_dispatch`."""
+        table.thinking = (state, seat, None)
+        if table.id not in self._waiting:
+            self._waiting.add(table.id)
+            self._asking.setdefault(table.owner, collections.deque()).append(table)
+        self._dispatch()
+
+    def _queued(self) -> Iterator[Table]:
+        """The tables waiting for a worker, in turn.
+
+        Owner addresses take turns: next is the address served longest ago (or
+        never), and each address's tables go in the order they asked.
+        """
+        while self._asking:
+            owner = min(self._asking, key=lambda address: self._served.get(address, 0))
+            waiting = self._asking[owner]
+            table = waiting.popleft()
+            if not waiting:
+                del self._asking[owner]
+            self._waiting.discard(table.id)
+            yield table
+
+    def _dispatch(self) -> None:
+        """Give free workers the next slow bots' decisions (`_queued`).
+
+        At most `slow_workers` decisions are out at once, so a table queued now
+        waits for one decision of each other address at most, not for all of them.
+        """
+        self._running = {future for future in self._running if not future.done()}
+        if len(self._served) > _ADDRESSES_KEPT:
+            owners = {table.owner for table in self.tables.values()}
+            self._served = {a: n for a, n in self._served.items() if a in owners}
+        queued = self._queued()
+        while len(self._running) < self.slow_workers:
+            table = next(queued, None)
+            if table is None:
+                return
+            thinking = table.thinking
+            if (
+                self.tables.get(table.id) is not table
+                or thinking is None
+                or thinking[2] is not None
+            ):
+                continue  # removed, or asked already
+            state, seat, _ = thinking
+            if state is not table.state:
+                table.thinking = None  # the hand moved on: asked again if still due
+                continue
+            own = [action for action in state.legal_actions() if action.player == seat]
+            bot = self._bot(table, seat)
+            rng = random.Random(table.rng.random())
+            try:
+                if self._pool is None:
+                    self._pool = self.slow_pool(self.slow_workers)
+                future = self._pool.submit(
+                    bot.act, Observation.of(state, seat), own, rng
+                )
+            except (RuntimeError, concurrent.futures.BrokenExecutor):
+                _log.exception("tienlen server: the slow bots' pool failed")
+                self._drop_pool()
+                table.thinking = None  # asked again at the next tick
+                continue
+            table.thinking = (state, seat, future)
+            self._running.add(future)
+            self._turns += 1
+            self._served[table.owner] = self._turns
+
+    def _drop_pool(self) -> None:
+        pool, self._pool = self._pool, None
+        self._running.clear()
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _thought(self, table: Table) -> None:
+        """Play a slow bot's decision once it is there (a broken bot becomes greedy)."""
+        if table.thinking is None:
+            return
+        state, seat, future = table.thinking
+        if future is None:
+            if state is not table.state:
+                table.thinking = None  # stale before a worker took it
+            return
+        if not future.done():
+            return
+        table.thinking = None
+        try:
+            action = future.result()
+            if state is table.state:
+                table.state.check(action)
+        except (concurrent.futures.CancelledError, concurrent.futures.BrokenExecutor):
+            if self._pool is not None and future in self._running:
+                self._drop_pool()  # a worker died: a new pool asks again
+        except Exception:  # noqa: BLE001  # a broken bot: greedy plays the seat on
+            table.seats[seat].bot = "greedy"
+            table.bots.pop(seat, None)
+        else:
+            if state is table.state:
+                with contextlib.suppress(ServerError):  # logged; asked again
+                    self._apply(table, action)
 
     def _advance(self, table: Table) -> None:
         """Play the bots' moves that are due now (all of them when there is no delay)."""
@@ -1027,20 +1350,9 @@ class Hub:
             elif not table.permanent and now - table.seen >= self._keep(table):
                 self._remove(table)
                 continue
-            if table.thinking is not None and table.thinking[2].done():
-                state, seat, future = table.thinking
-                table.thinking = None
-                try:
-                    action = future.result()
-                    if state is table.state:
-                        table.state.check(action)
-                except Exception:  # noqa: BLE001  # a broken bot: greedy plays the seat on
-                    table.seats[seat].bot = "greedy"
-                    table.bots.pop(seat, None)
-                else:
-                    if state is table.state:
-                        with contextlib.suppress(ServerError):  # logged; asked again
-                            self._apply(table, action)
+            if table.meta_unsaved:
+                self._save_meta(table)  # the seat flags a move set, say
+            self._thought(table)
             changed = False
             for held in table.seats:
                 if (
@@ -1056,19 +1368,27 @@ class Hub:
                 self._broadcast(table)
                 self._next_hand(table)
             self._advance(table)
+        self._dispatch()
 
     def _keep(self, table: Table) -> float:
-        """How long *table* is kept with nobody connected to it."""
-        if any(s.token_hash is not None and s.remote == "human" for s in table.seats):
+        """How long *table* is kept with nobody connected to it.
+
+        A seat claimed by a person keeps it for `abandoned` only once that person
+        moved there: a seat claimed and left does not hold a table for a day.
+        """
+        if any(
+            s.token_hash is not None and s.remote == "human" and s.moved
+            for s in table.seats
+        ):
             return self.abandoned
         return self.idle
 
     def _remove(self, table: Table) -> None:
         """Forget an idle table, in memory and in the storage."""
         del self.tables[table.id]
-        if table.thinking is not None:
+        if table.thinking is not None and table.thinking[2] is not None:
             table.thinking[2].cancel()
-            table.thinking = None
+        table.thinking = None
         if self.storage is not None:
             try:
                 self.storage.delete_table(table.id)
@@ -1076,7 +1396,7 @@ class Hub:
                 _log.exception("tienlen server: table %r not deleted", table.id)
 
     def shutdown(self) -> None:
-        """Stop the worker threads of the slow bots (the app calls it on exit).
+        """Stop the slow bots' workers (the app calls it on exit).
 
         The hub may still be used afterwards: a slow bot then starts a new pool.
 
@@ -1086,6 +1406,7 @@ class Hub:
             >>> hub.shutdown()  # twice is fine
         """
         pool, self._pool = self._pool, None
+        self._running.clear()
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
@@ -1204,12 +1525,17 @@ class Hub:
                 ) from None
 
     def _save_meta(self, table: Table, *, required: bool = False) -> None:
+        """Save *table*'s `Table.meta`; after a failure `tick` tries again."""
         storage = self.storage
         if storage is not None:
             meta = table.meta()
-            self._stored(
-                table, lambda: storage.save_table(table.id, meta), required=required
-            )
+
+            def write() -> None:
+                storage.save_table(table.id, meta)
+                table.meta_unsaved = False
+
+            table.meta_unsaved = True
+            self._stored(table, write, required=required)
 
     def _save_hand(
         self, table: Table, state: GameState, *, required: bool = False
@@ -1241,6 +1567,9 @@ class Hub:
     def restore(self) -> int:
         """Load every saved table, each where it was; returns how many.
 
+        A table where nobody who sat down ever moved is deleted instead (its seats
+        would not keep it past `idle`); the permanent table is always restored.
+
         Raises:
             ServerError: a saved table cannot be rebuilt (its records are corrupt).
 
@@ -1248,7 +1577,10 @@ class Hub:
             >>> from tienlen import CLASSIC
             >>> from tienlen.server.storage import SQLiteStorage
             >>> storage = SQLiteStorage(":memory:")
-            >>> Hub(storage).create_table(CLASSIC, seed=1, table_id="t").number
+            >>> hub = Hub(storage)
+            >>> hub.create_table(CLASSIC, seed=1, table_id="t", permanent=True).number
+            1
+            >>> hub.create_table(CLASSIC, seed=2, table_id="never played").number
             1
             >>> again = Hub(storage)
             >>> again.restore(), list(again.tables)
@@ -1259,13 +1591,31 @@ class Hub:
         saved = self.storage.load()
         for item in saved:
             self.tables[item.table] = self._rebuilt(item)
+        forgotten = self._forget_unplayed(saved)
         now = self.now()
         for table in self.tables.values():
             table.turn_since = table.changed = table.seen = now
             for seat in table.seats:
                 if seat.token_hash is not None:
                     seat.away_since = now
-        return len(saved)
+        return len(saved) - forgotten
+
+    def _forget_unplayed(self, saved: Sequence[SavedTable]) -> int:
+        """Delete the restored tables where nobody who sat down ever moved.
+
+        Such a table would be removed on the short `idle` clock anyway: restoring
+        it would bring back, at every restart, tables created and never played (a
+        flood). Returns how many were deleted.
+        """
+        unplayed = [
+            self.tables[item.table]
+            for item in saved
+            if item.table in self.tables and _never_played(item.meta)
+        ]
+        for table in unplayed:
+            _log.info("tienlen server: table %r never played, not restored", table.id)
+            self._remove(table)
+        return len(unplayed)
 
     def _rebuilt(self, saved: SavedTable) -> Table:
         meta = saved.meta
@@ -1300,6 +1650,7 @@ class Hub:
                         str(item["name"]),
                         token if isinstance(token, str) else None,
                         str(item["remote"]),
+                        moved=item.get("moved") is True,
                     )
                 )
         except (KeyError, TypeError, TienLenError) as error:
@@ -1335,6 +1686,27 @@ def record_action(action: Action) -> dict[str, JsonValue]:
     if type(action) is Pass:
         return {"player": action.player, "pass": True}
     return {"player": action.player, "play": str(action)}
+
+
+def _never_played(meta: Mapping[str, object]) -> bool:
+    """Whether a saved table is not permanent and no seat of it says it moved.
+
+    A table saved before `Seat.moved` was (no ``moved`` in its seats) is restored,
+    and kept on the `Hub.idle` clock until a person moves there.
+
+    Example:
+        >>> seat = {"bot": "greedy", "token": "ab", "moved": False}
+        >>> _never_played({"seats": [seat, seat]}), _never_played({"seats": [{}]})
+        (True, False)
+        >>> _never_played({"seats": [seat], "permanent": True})
+        False
+    """
+    seats = meta.get("seats")
+    return (
+        meta.get("permanent") is not True
+        and isinstance(seats, list)
+        and all(isinstance(seat, dict) and seat.get("moved") is False for seat in seats)
+    )
 
 
 def _int(value: object) -> int:
