@@ -359,29 +359,33 @@ def spare_holder(deal: DealPolicy, sizes: Sequence[int], size: int) -> int | Non
 
 
 def instant_win(
-    deal: DealPolicy, rules: RuleSet, hand: Hand, *, first_game: bool
+    deal: DealPolicy,
+    rules: RuleSet,
+    hand: Hand,
+    *,
+    first_game: bool,
+    wins: tuple[type, ...],
 ) -> InstantWinHand | None:
     """``deal.instant_win(rules, hand, first_game=...)``, checked (RULES §5.4, §12.5).
 
+    The answer is ``None`` or of one of the classes *wins* (`tienlen.InstantWin`,
+    `tienlen.CustomInstantWin`: given, as `tienlen.rules.base` imports this module).
+
     Example:
-        >>> from tienlen import CLASSIC, Hand
-        >>> print(instant_win(DealPolicy(), CLASSIC, Hand.parse("3s"), first_game=True))
+        >>> from tienlen import CLASSIC, CustomInstantWin, Hand, InstantWin
+        >>> wins = (InstantWin, CustomInstantWin)
+        >>> print(instant_win(DealPolicy(), CLASSIC, Hand.parse("3s"), first_game=True, wins=wins))
         None
     """
-    from tienlen.rules.base import (  # noqa: PLC0415  # rules.base imports this module
-        CustomInstantWin,
-        InstantWin,
-    )
-
     asked = f"..., {hand}, first_game={first_game}"
     try:
         answer: object = deal.instant_win(rules, hand, first_game=first_game)
     except Exception as error:
         raise policy_raised(deal, "instant_win", asked, error) from error
-    if answer is None or isinstance(answer, (InstantWin, CustomInstantWin)):
-        return answer
-    problem = "expected None, an InstantWin or a CustomInstantWin"
-    raise policy_error(deal, "instant_win", asked, answer, problem)
+    if answer is not None and not isinstance(answer, wins):
+        problem = "expected None, an InstantWin or a CustomInstantWin"
+        raise policy_error(deal, "instant_win", asked, answer, problem)
+    return answer  # type: ignore[return-value]  # None or of *wins*: checked
 
 
 def _item_problem(item: object, players: int) -> str | None:

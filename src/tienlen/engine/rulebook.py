@@ -21,7 +21,7 @@ from tienlen.engine.plays import hand_of
 from tienlen.engine.shapes import KEYS
 from tienlen.engine.turns import MEMO_LIMIT, play_facts, turn_table
 from tienlen.policies import DealPolicy, Seating
-from tienlen.rules.base import BaseRules, InstantWinHand
+from tienlen.rules.base import BaseRules, CustomInstantWin, InstantWin, InstantWinHand
 
 if TYPE_CHECKING:
     from tienlen.engine.movegen import Tables
@@ -157,7 +157,11 @@ class Context:
         tests = self.instant_tests
         if tests is None:
             return answers.instant_win(
-                self.deal, self.rules, hand_of(mask), first_game=first_game
+                self.deal,
+                self.rules,
+                hand_of(mask),
+                first_game=first_game,
+                wins=_WINS,
             )
         if tests:
             counts = _bits.rank_counts(mask)
@@ -296,6 +300,8 @@ class Context:
         return context_of, (self.rules, self.players)
 
 
+_WINS: Final = (InstantWin, CustomInstantWin)
+"""What a deal policy's `DealPolicy.instant_win` answers, when not ``None``."""
 _BUILDING: Final = threading.RLock()
 """Held while `context_of` builds a context, so that every thread gets the same one."""
 
