@@ -25,7 +25,7 @@ from attrs.exceptions import FrozenInstanceError
 
 from tienlen.actions import PASSES, TOKENS, Action, Pass
 from tienlen.cards import DECK, Card, Hand, normal_text
-from tienlen.combos import Plays
+from tienlen.combos import ComboKind, Plays
 from tienlen.engine import answers
 from tienlen.engine import bits as _bits
 from tienlen.engine.actions import Actions, Listing, lists
@@ -1306,16 +1306,18 @@ def _every_combination() -> Tables:
 
 
 def _lead_rule(rules: RuleSet, combo: Combo) -> str:
-    """The section that forbids leading *combo*: D-13, §12.1 or §11.
+    """The section that forbids leading *combo*: D-13, §12.1, D-25 or §11.
 
-    D-13 for slams (consecutive quads), §12.1 for a table's bombs, §11 for a custom
-    rule set's own reason.
+    D-13 for slams (consecutive quads), §12.1 for a table's bombs, D-25 for a five of
+    a kind that is one (RULES §12.14), §11 for a custom rule set's own reason.
     """
     lead = KINDS[combo.kind.value].lead
     if not isinstance(rules, BaseRules):
         return "rules-11"
     if lead is False:
         return "d-13"  # consecutive quads are slams only
+    if combo.kind is ComboKind.FIVE_OF_A_KIND:
+        return "d-25"  # a bomb, and bombs_may_lead is off
     return "rules-12-1"  # bombs_may_lead or four_of_a_kind_may_lead is off
 
 

@@ -549,7 +549,7 @@ class BaseRules:
     max_consecutive_triples: int = _LONGEST_RUN
     """The most triples in consecutive triples (RULES §12.4)."""
     bombs_may_lead: bool = True
-    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1)."""
+    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1), as a five of a kind that is a bomb (D-25)."""
     four_of_a_kind_may_lead: bool = True
     """Whether a four of a kind may be led; if not, only played onto what it beats (RULES §12.1)."""
     suited_straights: bool = False
@@ -1023,10 +1023,12 @@ class BaseRules:
         return top
 
     def is_leadable(self, kind: ComboKind) -> bool:
-        """Whether a combination of *kind* may be led (RULES §1.5.1, D-13, §12.1).
+        """Whether a combination of *kind* may be led (RULES §1.5.1, D-13, §12.1, D-25).
 
         All kinds may, but consecutive quads (slams only), and consecutive pairs or
         fours of a kind when ``bombs_may_lead`` or ``four_of_a_kind_may_lead`` is off.
+        With ``bombs_may_lead`` off, a five of a kind the rule set makes a bomb may not
+        lead either (RULES §12.14, D-25); a four of a kind keeps its own setting.
 
         Example:
             >>> import attrs
@@ -1040,6 +1042,12 @@ class BaseRules:
             raise TypeError(f"expected a ComboKind, got {kind!r}")
         if not self._forms(kind):
             return False
+        if kind is ComboKind.FIVE_OF_A_KIND and not self.bombs_may_lead:
+            five = Shape.of(kind)  # a bomb by the table or chain only (RULES §12.14)
+            bomb = five in self.bomb_chain or any(
+                row.bomb == five for row in self.bombs
+            )
+            return not bomb  # D-25: ``bombs_may_lead`` bars it from leading
         lead = KINDS[kind.value].lead
         return lead if isinstance(lead, bool) else bool(getattr(self, lead))
 
