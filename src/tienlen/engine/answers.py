@@ -13,6 +13,11 @@ each is checked once, when first computed; the hooks asked on every call (the
 scorer's, ``is_over``) are checked each time only for a policy that is not the
 library's own.
 
+Each hook is called through a reference typed `typing.Any` (``untyped``): compiled
+by mypyc, a call of a method with a declared return type checks the answer's type
+itself and raises a bare `TypeError`; untyped, the answer reaches the checks here,
+and both builds give the same error.
+
 Example:
     >>> import attrs
     >>> from tienlen import CLASSIC, GameState
@@ -31,7 +36,7 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tienlen._checks import short_repr
 from tienlen.errors import InvalidRulesError
@@ -270,7 +275,8 @@ def is_over(turns: TurnPolicy, players: int, out: int, finished: int) -> bool:
         True
     """
     try:
-        answer: object = turns.is_over(players, out, finished)
+        untyped: Any = turns  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.is_over(players, out, finished)
     except Exception as error:
         raise policy_raised(
             turns, "is_over", f"{players}, {out}, {finished}", error
@@ -296,7 +302,8 @@ def places(
     """
     asked = f"{list(finish_order)}, {list(remaining)}, ..., {list(bottom)}"
     try:
-        answer: object = turns.places(finish_order, remaining, hands, bottom)
+        untyped: Any = turns  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.places(finish_order, remaining, hands, bottom)
     except Exception as error:
         raise policy_raised(turns, "places", asked, error) from error
     players = len(hands)
@@ -320,7 +327,8 @@ def may_go_out_with(turns: TurnPolicy, rules: RuleSet, combo: Combo) -> bool:
         False
     """
     try:
-        answer: object = turns.may_go_out_with(rules, combo)
+        untyped: Any = turns  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.may_go_out_with(rules, combo)
     except Exception as error:
         raise policy_raised(turns, "may_go_out_with", f"..., {combo}", error) from error
     if type(answer) is bool:
@@ -337,7 +345,8 @@ def gives_spare_card(deal: DealPolicy, players: int, spare: int) -> bool:
     """
     asked = f"{players}, {spare}"
     try:
-        answer: object = deal.gives_spare_card(players, spare)
+        untyped: Any = deal  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.gives_spare_card(players, spare)
     except Exception as error:
         raise policy_raised(deal, "gives_spare_card", asked, error) from error
     return checked_flag(deal, "gives_spare_card", asked, answer)
@@ -352,7 +361,8 @@ def spare_holder(deal: DealPolicy, sizes: Sequence[int], size: int) -> int | Non
     """
     asked = f"{list(sizes)}, {size}"
     try:
-        answer: object = deal.spare_holder(sizes, size)
+        untyped: Any = deal  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.spare_holder(sizes, size)
     except Exception as error:
         raise policy_raised(deal, "spare_holder", asked, error) from error
     return optional_seat(deal, "spare_holder", asked, answer, len(sizes))
@@ -379,7 +389,8 @@ def instant_win(
     """
     asked = f"..., {hand}, first_game={first_game}"
     try:
-        answer: object = deal.instant_win(rules, hand, first_game=first_game)
+        untyped: Any = deal  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.instant_win(rules, hand, first_game=first_game)
     except Exception as error:
         raise policy_raised(deal, "instant_win", asked, error) from error
     if answer is not None and not isinstance(answer, wins):
@@ -431,7 +442,8 @@ def on_catch(
         return scorer.on_catch(rules, catch, chain)
     asked = f"..., {catch!r}, ..."
     try:
-        answer: object = scorer.on_catch(rules, catch, chain)
+        untyped: Any = scorer  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.on_catch(rules, catch, chain)
     except Exception as error:
         raise policy_raised(scorer, "on_catch", asked, error) from error
     if type(answer) is not tuple or len(answer) != 2:
@@ -465,7 +477,8 @@ def on_trick_end(
         return scorer.on_trick_end(chain)
     asked = repr(chain)
     try:
-        answer: object = scorer.on_trick_end(chain)
+        untyped: Any = scorer  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.on_trick_end(chain)
     except Exception as error:
         raise policy_raised(scorer, "on_trick_end", asked, error) from error
     return _items(scorer, "on_trick_end", asked, answer, answer, players)
@@ -491,7 +504,8 @@ def on_first_out(
         return scorer.on_first_out(rules, order, hands, dealt)
     asked = f"..., {list(order)}, ..."
     try:
-        answer: object = scorer.on_first_out(rules, order, hands, dealt)
+        untyped: Any = scorer  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.on_first_out(rules, order, hands, dealt)
     except Exception as error:
         raise policy_raised(scorer, "on_first_out", asked, error) from error
     players = len(hands)
@@ -564,7 +578,8 @@ def settle(scorer: Scorer, rules: RuleSet, finish: Finish) -> GameResult:
         return scorer.settle(rules, finish)
     asked = f"..., Finish(order={finish.order}, ...)"
     try:
-        answer: object = scorer.settle(rules, finish)
+        untyped: Any = scorer  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.settle(rules, finish)
     except Exception as error:
         raise policy_raised(scorer, "settle", asked, error) from error
     return result(scorer, "settle", asked, answer, len(finish.hands))
@@ -584,7 +599,8 @@ def instant_win_result(
         return scorer.instant_win(rules, order, win)
     asked = f"..., {list(order)}, {win}"
     try:
-        answer: object = scorer.instant_win(rules, order, win)
+        untyped: Any = scorer  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.instant_win(rules, order, win)
     except Exception as error:
         raise policy_raised(scorer, "instant_win", asked, error) from error
     return result(scorer, "instant_win", asked, answer, len(order))

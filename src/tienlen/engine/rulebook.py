@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tienlen.engine import answers
 from tienlen.engine import bits as _bits
@@ -376,7 +376,8 @@ def _declared(policy: object, name: str) -> bool:
 def _remembers_beaten(turns: TurnPolicy, players: int) -> bool:
     """Whether *turns* remembers who a play beat (``beaten(0)`` is a seat, §12.10)."""
     try:
-        answer: object = turns.beaten(0)
+        untyped: Any = turns  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.beaten(0)
     except Exception as error:
         raise answers.policy_raised(turns, "beaten", "0", error) from error
     return answers.optional_seat(turns, "beaten", "0", answer, players) is not None

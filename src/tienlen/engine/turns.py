@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind
@@ -232,7 +232,8 @@ class _Answers(dict[int, Turn]):
         policy = self._policy
         asked = f"last={last}, out={out}, last_to_act={last_to_act}, beaten={beaten}"
         try:
-            answer: object = policy.trick_leader(
+            untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
+            answer: object = untyped.trick_leader(
                 self._seating,
                 last=last,
                 out=out,
@@ -263,7 +264,8 @@ class _PassAnswers(_Answers):
         event = AfterPass(player=player, last=last, locked=locked, out=out)
         policy = self._policy
         try:
-            answer: object = policy.after_pass(self._seating, event)
+            untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
+            answer: object = untyped.after_pass(self._seating, event)
         except Exception as error:
             raise policy_raised(policy, "after_pass", question(event), error) from error
         players = self._seating.players
@@ -368,7 +370,8 @@ def _after_play(
 ) -> tuple[int | None, int]:
     """``policy.after_play(seating, event)``, checked (`tienlen.engine.answers`)."""
     try:
-        answer: object = policy.after_play(seating, event)
+        untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.after_play(seating, event)
     except Exception as error:
         raise policy_raised(policy, "after_play", question(event), error) from error
     asked = question(event)
@@ -378,7 +381,8 @@ def _after_play(
 def _beaten(policy: TurnPolicy, previous: int | None, players: int) -> int | None:
     """``policy.beaten(previous)``, checked: ``None`` or a seat."""
     try:
-        answer: object = policy.beaten(previous)
+        untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.beaten(previous)
     except Exception as error:
         raise policy_raised(policy, "beaten", repr(previous), error) from error
     return optional_seat(policy, "beaten", repr(previous), answer, players)
