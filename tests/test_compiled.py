@@ -40,6 +40,7 @@ from tienlen import (
 )
 from tienlen.engine import (
     actions,
+    answers,
     batch,
     bits,
     classification,
@@ -85,6 +86,7 @@ CORE: tuple[ModuleType, ...] = (
     referee,
     classification,
     greedy,
+    answers,
 )
 """The modules the build hook compiles (``hatch_build.COMPILED_MODULES``): the engine."""
 

@@ -427,7 +427,8 @@ class TurnPolicy:
     no_going_out_with_bomb: bool = False
     """A play that empties the hand may not be a bomb (RULES §12.12)."""
     bomb_reopens_trick: bool = False
-    """A bomb played onto a play unlocks the players who passed (RULES §12.13)."""
+    """A bomb played onto a play unlocks the players who passed (RULES §12.13), a
+    continuer's bomb onto their own play included (D-24)."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """Adapt a hook of the form before events (deprecated: it goes in 0.3).
@@ -504,7 +505,9 @@ class TurnPolicy:
         if not self.pass_locks_out or (
             self.bomb_reopens_trick and event.bomb and event.previous is not None
         ):
-            locked = 0  # RULES §12.8; a bomb re-opens the trick (§12.13)
+            # RULES §12.8; a bomb onto a play re-opens the trick (§12.13), also a
+            # Justus Pang continuer's bomb onto their own play (D-24)
+            locked = 0
         nxt = seating.next_to_act(player, player, locked | out)
         if nxt is None and self.continuation and not out >> player & 1:
             nxt = player  # all others passed: continue or close (RULES §3.4)

@@ -293,6 +293,9 @@ class _Codec:
     """The JSON form of a value, or `RecordError` at the place given."""
     read: Callable[[object, str], object]
     """The value of a JSON form, or `RecordError` at the place given."""
+    reads_objects: bool = False
+    """Whether its JSON form is an object (an attrs class): in a union, the one member
+    that reads objects reads an object, so its message names the field at fault."""
 
 
 def _refuse(codec_expected: str) -> Callable[[object, str], typing.NoReturn]:
@@ -485,6 +488,9 @@ def _union_codec(members: tuple[_Codec, ...]) -> _Codec:
         if value is None and nullable:
             return None
         others = [member for member in members if member is not _NULL]
+        if type(value) is dict:  # only an object member can hold it
+            objects = [member for member in others if member.reads_objects]
+            others = objects if len(objects) == 1 else others
         if len(others) == 1:  # one member can hold it: its message is the precise one
             return others[0].read(value, where)
         for member in others:
@@ -519,12 +525,18 @@ def _attrs_codec(cls: type) -> _Codec:
         }
 
     def read(value: object, where: str) -> object:
-        if (
-            type(value) is not dict
-            or not required <= value.keys()
-            or not value.keys() <= codecs.keys()
-        ):
+        if type(value) is not dict:
             raise RecordError(where, f"expected {expected}, got {_shown(value)}")
+        unknown = sorted(key for key in value if key not in codecs)
+        if unknown:
+            field = _shown(unknown[0])
+            known = ", ".join(codecs)
+            raise RecordError(
+                where, f"{cls.__name__} has no field {field} (its fields: {known})"
+            )
+        missing = [key for key in codecs if key in required and key not in value]
+        if missing:
+            raise RecordError(where, f"{cls.__name__} needs {', '.join(missing)}")
         decoded = {
             key: codecs[key].read(item, f"{where}.{key}") for key, item in value.items()
         }
@@ -533,7 +545,7 @@ def _attrs_codec(cls: type) -> _Codec:
         except (TienLenError, TypeError, ValueError) as error:
             raise RecordError(where, str(error)) from None
 
-    return _Codec(expected, accepts, write, read)
+    return _Codec(expected, accepts, write, read, reads_objects=True)
 
 
 def _unwritable(hint: object) -> _Codec:

@@ -259,6 +259,16 @@ _SECTIONS: Final[dict[str, tuple[str, str, str]]] = {
         "\"Caught cards in a player's last move are not scored\" means the victim's last move (D-18); the other reading, a catch made with the catcher's last cards is not scored, is the other value",
         "poker",
     ),
+    "d-24": (
+        "D-24",
+        "A Justus Pang continuation with a bomb onto the continuer's own play is a bomb onto a play: it re-opens the trick",
+        "house-rules",
+    ),
+    "d-25": (
+        "D-25",
+        "With bombs_may_lead=False a five of a kind that is a bomb may not lead either; a four of a kind follows its own setting",
+        "house-rules",
+    ),
     "example-1": ("row 1", "(all variants): 8S beats 7H — rank before suit", "core"),
     "example-2": ("row 2", "(all): 7H 7S beats 7D 7C — 7H is above 7D", "core"),
     "example-3": ("row 3", "(all): 5D 5H does not beat 6S 6C — no lower pairs", "core"),

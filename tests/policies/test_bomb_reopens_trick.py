@@ -98,6 +98,23 @@ def test_a_player_who_passed_answers_the_bomb() -> None:
     assert state.to_act == 1  # the trick ends as always: the last player leads
 
 
+def test_a_continuation_bomb_onto_ones_own_play_reopens() -> None:
+    """D-24: a Justus Pang continuer's bomb onto their own play re-opens the trick.
+
+    Both others passed the fives (locked out, RULES §1.5.3); the continuation with
+    nines (D-7) is a bomb onto a play, so both may answer it. Without the setting they
+    stay locked out and the continuer is offered the turn again.
+    """
+    hands = ["5s 5c 5d 5h 9s 9c 9d 9h 3c", "6s 7s", "Ts Jd"]
+    for reopens, after in ((True, (1, 0)), (False, (0, 0b110))):
+        rules = attrs.evolve(JUSTUS_PANG, name="jp", bomb_reopens_trick=reopens)
+        state = GameState.from_hands(hands, rules, first_game=False, leader=0)
+        state = state.play("5s 5c 5d 5h").pass_turn().pass_turn()
+        assert (state.to_act, state.locked) == (0, 0b110)  # continue or close
+        state = state.play("9s 9c 9d 9h")
+        assert (state.to_act, state.locked) == after
+
+
 def test_without_the_rule_the_trick_ends() -> None:
     """Classic (RULES §1.5.3): a player who passed stays out, bombs included."""
     state = _after_chop(CLASSIC)

@@ -214,3 +214,84 @@ def test_a_hand_test_takes_hand_like_input_and_refuses_junk() -> None:
         three_threes(None)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="3x"):
         three_threes("3s 3x")
+
+
+# -- names and fields (issue 34 item 13) ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("four-twos", "the name of the built-in InstantWin.FOUR_TWOS"),
+        ("six-pairs", "the name of the built-in InstantWin.SIX_PAIRS"),
+        (
+            "six_pairs",
+            "the name of the built-in InstantWin.SIX_PAIRS",
+        ),  # as records write it
+        (
+            " Dragon-Without-Two ",
+            "the name of the built-in InstantWin.DRAGON_WITHOUT_TWO",
+        ),
+        ("   ", "the name is blank"),
+        ("\u3000", "the name is blank"),
+        ("x" * 5000, "the name is 5000 characters long, more than 64"),
+    ],
+)
+def test_a_custom_win_name_is_refused(name: str, problem: str) -> None:
+    """A table's own win may not take a built-in win's name, be blank or run on.
+
+    It would show as the built-in win, as nothing, or flood every text that names it.
+    The rule is the rule set's own name rule, with a length cap.
+    """
+    win = CustomInstantWin(name=name, test=HandHolds(per_rank=4))
+    with pytest.raises(InvalidRulesError, match=problem) as caught:
+        attrs.evolve(CLASSIC, name="own-win", instant_wins={win})
+    assert len(str(caught.value)) < 200  # the name is shown cut short
+
+
+def test_a_name_at_the_cap_is_taken() -> None:
+    """64 characters are a win's name; a rule set's own name has no cap (records keep it)."""
+    win = CustomInstantWin(name="w" * 64, test=HandHolds(per_rank=4))
+    house = attrs.evolve(CLASSIC, name="n" * 100, instant_wins={win})
+    assert house.instant_win(Hand.parse("9s 9c 9d 9h")) is win
+    with pytest.raises(InvalidRulesError) as caught:  # quoted cut short
+        attrs.evolve(CLASSIC, name="n" * 5000, min_players=3, max_players=2)
+    assert len(str(caught.value)) < 300
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "says"),
+    [
+        (("test", "per_rank", "3"), ".test.per_rank", "expected an integer, got '3'"),
+        (("test", "per_rank", 9), ".test", "per_rank must be 1-8, got 9"),
+        (("test", "rank", "x"), ".test.rank", "expected one of three"),
+        (("test", "bogus", 1), ".test", "HandHolds has no field 'bogus'"),
+        (("test", "per_rank", None), ".test", "HandHolds needs per_rank"),
+    ],
+)
+def test_a_bad_hand_holds_field_is_named(
+    change: tuple[str, str, object], where: str, says: str
+) -> None:
+    """A record's bad `HandHolds` field is refused at that field.
+
+    Not with the list of built-in names the union of win kinds expects, as before.
+    """
+    data = rules_to_json(DATA_HOUSE)
+    settings_ = data["settings"]
+    assert isinstance(settings_, dict)
+    wins = settings_["instant_wins"]
+    assert isinstance(wins, list)
+    win = wins[0]
+    assert isinstance(win, dict)
+    test = win["test"]
+    assert isinstance(test, dict)
+    _, key, value = change
+    if value is None:
+        del test[key]
+    else:
+        test[key] = value  # type: ignore[assignment]
+    with pytest.raises(RecordError) as caught:
+        rules_from_json(data)
+    assert caught.value.where == f"rules.settings.instant_wins[0]{where}"
+    assert says in str(caught.value)
+    assert "four_twos" not in str(caught.value)

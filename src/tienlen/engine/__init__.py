@@ -10,6 +10,7 @@ its card mask, a pass 0); the public objects (`Card`, `Hand`, `Play`, `Combo`,
 - `classification` and `keys`: classify, beats and legal plays on masks; keys by mask;
 - `rulebook`: a rule set compiled for one table size, kept on the rule set;
 - `turns`: the turn key's bit layout and the turn table;
+- `answers`: a rule set's policies asked, their answers checked;
 - `state`, `successor`, `plays` and `actions`: `GameState`, its one transition, a
   play and a state's actions;
 - `referee` and `view`: the referee of bots, and what one seat may see;

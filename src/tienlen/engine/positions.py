@@ -38,8 +38,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from tienlen.cards import DECK
+from tienlen.engine import answers, successor
 from tienlen.engine import bits as _bits
-from tienlen.engine import successor
 from tienlen.engine.combination import Combo
 from tienlen.engine.plays import hand_of
 from tienlen.engine.state import GameState
@@ -99,7 +99,8 @@ def _opening(state: GameState, dealt: list[int]) -> tuple[int | None, int | None
     """
     rules, setup = state.rules, state.setup
     size = rules.deal_size(state.players)[1]
-    spare = state._context.deal.spare_holder([mask.bit_count() for mask in dealt], size)
+    sizes = [mask.bit_count() for mask in dealt]
+    spare = answers.spare_holder(state._context.deal, sizes, size)
     if spare is not None:
         return spare, None
     if rules.lead_must_include(
@@ -219,7 +220,9 @@ def _check_order(state: GameState) -> None:
         raise Refused("over", "a game ends on a play or on a leader who rots")
     out = state.out
     remaining = [p for p in context.seating.order_from(last_out) if not out >> p & 1]
-    expected = context.turns.places(finish_order, remaining, state.hands, bottom[::-1])
+    expected = answers.places(
+        context.turns, finish_order, remaining, state.hands, bottom[::-1]
+    )
     if result.finish_order != expected:
         shown = " ".join(map(str, expected))
         raise Refused("over", f"the finishing order is {shown} (RULES §2.5, §4.4)")
@@ -322,7 +325,9 @@ def _frozen_by_rules(state: GameState) -> tuple[tuple[int, ...], tuple[ScoreItem
         for seat in context.seating.order_from(winner)
         if seat == winner or seat not in rotted
     ]
-    return context.scorer.on_first_out(state.rules, order, state.hands, state.dealt)
+    return answers.on_first_out(
+        context.scorer, state.rules, order, state.hands, state.dealt
+    )
 
 
 def _check_frozen(state: GameState) -> None:

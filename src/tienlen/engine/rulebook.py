@@ -12,18 +12,20 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from tienlen.engine import answers
 from tienlen.engine import bits as _bits
 from tienlen.engine.combination import make_combo
 from tienlen.engine.plays import hand_of
 from tienlen.engine.shapes import KEYS
 from tienlen.engine.turns import MEMO_LIMIT, play_facts, turn_table
 from tienlen.policies import DealPolicy, Seating
-from tienlen.rules.base import BaseRules, InstantWinHand
+from tienlen.rules.base import BaseRules, CustomInstantWin, InstantWin, InstantWinHand
 
 if TYPE_CHECKING:
     from tienlen.engine.movegen import Tables
+    from tienlen.policies import TurnPolicy
     from tienlen.rules import RuleSet
 
 CountTests = tuple[tuple[InstantWinHand, Callable[[int], bool]], ...]
@@ -92,15 +94,15 @@ class Context:
         """The facts of a play the turn policy reads: a play's question holds them
         (`play_facts`); empty for every preset."""
         self._facts: dict[int, int] = {}
-        self.freezes = self.scorer.freezes
+        self.freezes = _declared(self.scorer, "freezes")
         """Whether the scorer may freeze players on first place (RULES §6.6.3)."""
-        self.scores_catches = self.scorer.scores_catches
+        self.scores_catches = _declared(self.scorer, "scores_catches")
         """Whether a play that beats another may score (Poker chops, RULES §6.6.2)."""
-        self.jump_ins = self.turns.jump_ins
+        self.jump_ins = _declared(self.turns, "jump_ins")
         """Whether other players may jump in (the turn policy's, read once)."""
-        self.limits_going_out = self.turns.limits_going_out
+        self.limits_going_out = _declared(self.turns, "limits_going_out")
         """Whether some plays may not empty a hand (RULES §12.12)."""
-        self.remembers_beaten = self.turns.beaten(0) is not None
+        self.remembers_beaten = _remembers_beaten(self.turns, players)
         """Whether a play remembers the player it beat (RULES §12.10)."""
         self.tables: Tables | None = None
         """The rule set's compiled play generator, when no rule hook of `BaseRules`
@@ -154,8 +156,12 @@ class Context:
         """
         tests = self.instant_tests
         if tests is None:
-            return self.deal.instant_win(
-                self.rules, hand_of(mask), first_game=first_game
+            return answers.instant_win(
+                self.deal,
+                self.rules,
+                hand_of(mask),
+                first_game=first_game,
+                wins=_WINS,
             )
         if tests:
             counts = _bits.rank_counts(mask)
@@ -294,6 +300,8 @@ class Context:
         return context_of, (self.rules, self.players)
 
 
+_WINS: Final = (InstantWin, CustomInstantWin)
+"""What a deal policy's `DealPolicy.instant_win` answers, when not ``None``."""
 _BUILDING: Final = threading.RLock()
 """Held while `context_of` builds a context, so that every thread gets the same one."""
 
@@ -354,6 +362,25 @@ def _instant_tests_of(rules: RuleSet, deal: object) -> CountTests | None:
     if any(test is None for test in tests):
         return None  # a win that needs the cards themselves, or the match's game
     return tuple(zip(order, tests, strict=True))  # type: ignore[arg-type]  # none is None
+
+
+def _declared(policy: object, name: str) -> bool:
+    """The `bool` a policy declares as its attribute *name*, checked (issue 34)."""
+    try:
+        answer: object = getattr(policy, name)
+    except Exception as error:
+        raise answers.policy_raised(policy, name, "", error) from error
+    return answers.checked_flag(policy, name, "", answer)
+
+
+def _remembers_beaten(turns: TurnPolicy, players: int) -> bool:
+    """Whether *turns* remembers who a play beat (``beaten(0)`` is a seat, §12.10)."""
+    try:
+        untyped: Any = turns  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.beaten(0)
+    except Exception as error:
+        raise answers.policy_raised(turns, "beaten", "0", error) from error
+    return answers.optional_seat(turns, "beaten", "0", answer, players) is not None
 
 
 def _run_shifts(length: int) -> tuple[int, tuple[int, ...]]:

@@ -25,7 +25,8 @@ from attrs.exceptions import FrozenInstanceError
 
 from tienlen.actions import PASSES, TOKENS, Action, Pass
 from tienlen.cards import DECK, Card, Hand, normal_text
-from tienlen.combos import Plays
+from tienlen.combos import ComboKind, Plays
+from tienlen.engine import answers
 from tienlen.engine import bits as _bits
 from tienlen.engine.actions import Actions, Listing, lists
 from tienlen.engine.classification import as_hand
@@ -329,7 +330,8 @@ class GameState:
             _bits.from_indices(deck[i * size : (i + 1) * size]) for i in range(players)
         ]
         spare = deck[players * size :]
-        if context_of(rules, players).deal.gives_spare_card(players, len(spare)):
+        deal = context_of(rules, players).deal
+        if answers.gives_spare_card(deal, players, len(spare)):
             starter = spare_starter(rules, masks, setup)
             masks[starter] |= 1 << spare[0]
             return start(rules, masks, leader=starter, required=0, setup=setup)
@@ -396,7 +398,7 @@ class GameState:
         )
         masks = [hand.mask for hand in parsed]
         deal = context_of(rules, players).deal
-        starter = deal.spare_holder([len(hand) for hand in parsed], size)
+        starter = answers.spare_holder(deal, [len(hand) for hand in parsed], size)
         if starter is not None:
             if leader is not None and leader != starter:
                 msg = f"player {starter} holds the spare card and starts (RULES §4.1), not player {leader}"
@@ -739,8 +741,8 @@ class GameState:
             return False
         whole = self._masks[player]
         key = structural_key(whole)
-        return bool(key) and not turns.may_go_out_with(
-            self.rules, make_combo(whole, key)
+        return bool(key) and not answers.may_go_out_with(
+            turns, self.rules, make_combo(whole, key)
         )
 
     def _checked_plays(
@@ -1108,7 +1110,7 @@ class GameState:
         if (
             turns.limits_going_out
             and combo._mask == self._masks[action.player]
-            and not turns.may_go_out_with(self.rules, combo)
+            and not answers.may_go_out_with(turns, self.rules, combo)
         ):
             raise self._refuse(
                 IllegalReason.CANNOT_GO_OUT,
@@ -1309,16 +1311,18 @@ def _every_combination() -> Tables:
 
 
 def _lead_rule(rules: RuleSet, combo: Combo) -> str:
-    """The section that forbids leading *combo*: D-13, §12.1 or §11.
+    """The section that forbids leading *combo*: D-13, §12.1, D-25 or §11.
 
-    D-13 for slams (consecutive quads), §12.1 for a table's bombs, §11 for a custom
-    rule set's own reason.
+    D-13 for slams (consecutive quads), §12.1 for a table's bombs, D-25 for a five of
+    a kind that is one (RULES §12.14), §11 for a custom rule set's own reason.
     """
     lead = KINDS[combo.kind.value].lead
     if not isinstance(rules, BaseRules):
         return "rules-11"
     if lead is False:
         return "d-13"  # consecutive quads are slams only
+    if combo.kind is ComboKind.FIVE_OF_A_KIND:
+        return "d-25"  # a bomb, and bombs_may_lead is off
     return "rules-12-1"  # bombs_may_lead or four_of_a_kind_may_lead is off
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Final
 
 from tienlen.actions import PASSES, TOKENS, Action
 from tienlen.cards import DECK
-from tienlen.engine import bits
+from tienlen.engine import answers, bits
 from tienlen.engine.plays import hand_of
 from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import SINGLE, shape_code, structural_key
@@ -121,7 +121,7 @@ def after(
     if not left:
         out = _going_out(state, player, masks, new)
         question = with_out(question, out)
-        if context.turns.is_over(len(masks), out, len(new.finish_order)):
+        if answers.is_over(context.turns, len(masks), out, len(new.finish_order)):
             new.locked = context.turn_table.locks_after_play(question)
             return _finished(build(new), player)
     nxt, locked, ends, turn = context.turn_table.plays[question]
@@ -187,7 +187,10 @@ def _scored_catch(
         victim_went_out=not state._masks[victim],
         catcher_goes_out=goes_out,
     )
-    chop, paid = state._context.scorer.on_catch(state.rules, catch, state.chop)
+    context = state._context
+    chop, paid = answers.on_catch(
+        context.scorer, state.rules, catch, state.chop, state.players
+    )
     return chop, (*state.items, *paid)
 
 
@@ -197,7 +200,8 @@ def _first_out(
     """The scorer's frozen players and their items when *winner* takes first place."""
     order = [p for p in state._order_from(winner) if p == winner or not out >> p & 1]
     hands = tuple(map(hand_of, masks))
-    return state._context.scorer.on_first_out(state.rules, order, hands, state.dealt)
+    scorer = state._context.scorer
+    return answers.on_first_out(scorer, state.rules, order, hands, state.dealt)
 
 
 def _new_trick(
@@ -214,7 +218,8 @@ def _new_trick(
     *turn* is the new position's `turn_key`.
     """
     if chop is not None:
-        items = (*items, *state._context.scorer.on_trick_end(chop))
+        scorer = state._context.scorer
+        items = (*items, *answers.on_trick_end(scorer, chop, state.players))
     new.to_act = leader
     new._top = 0
     new._top_mask = 0
@@ -242,7 +247,8 @@ def _rot_if_stuck(state: GameState) -> GameState:
     new = draft(state)
     new.out = out = state.out | 1 << player
     new._bottom = (*state._bottom, player)
-    if state._context.turns.is_over(state.players, out, len(state.finish_order)):
+    turns = state._context.turns
+    if answers.is_over(turns, state.players, out, len(state.finish_order)):
         return _finished(build(new), player)
     new.to_act = state._context.seating.next_to_act(player, None, out)
     new.locked = new.required = 0
@@ -256,8 +262,8 @@ def _finished(state: GameState, last_out: int) -> GameState:
     hands = state.hands
     out = state.out
     remaining = [p for p in state._order_from(last_out) if not out >> p & 1]
-    order = context.turns.places(
-        state.finish_order, remaining, hands, state._bottom[::-1]
+    order = answers.places(
+        context.turns, state.finish_order, remaining, hands, state._bottom[::-1]
     )
     finish = Finish(
         order=order,
@@ -266,7 +272,7 @@ def _finished(state: GameState, last_out: int) -> GameState:
         items=state.items,
         chop=state.chop,
     )
-    return _with_result(state, context.scorer.settle(state.rules, finish))
+    return _with_result(state, answers.settle(context.scorer, state.rules, finish))
 
 
 def _with_result(state: GameState, result: GameResult) -> GameState:
@@ -348,7 +354,8 @@ def start(
         win = context.instant_win(masks[player], first_game=setup.first_game)
         if win is not None:
             order = state._order_from(player)
-            return _with_result(state, context.scorer.instant_win(rules, order, win))
+            paid = answers.instant_win_result(context.scorer, rules, order, win)
+            return _with_result(state, paid)
     return _rot_if_stuck(state) if context.limits_going_out else state
 
 

@@ -14,10 +14,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Set as AbstractSet
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind
+from tienlen.engine.answers import (
+    checked_leader,
+    checked_turn,
+    optional_seat,
+    policy_raised,
+    question,
+)
 from tienlen.errors import InvalidArgumentError, InvalidStateError
 from tienlen.policies import PLAY_FACTS, AfterPass, AfterPlay
 
@@ -199,7 +206,11 @@ def play_event(key: int, reads: frozenset[str]) -> AfterPlay:
 
 
 class _Answers(dict[int, Turn]):
-    """A policy's answers by `turn_key`, each asked the first time (`__missing__`)."""
+    """A policy's answers by `turn_key`, each asked the first time (`__missing__`).
+
+    Each answer is checked when asked (`tienlen.engine.answers`), before it is
+    remembered: a wrong one raises and is never kept.
+    """
 
     __slots__ = ("_policy", "_seating")
 
@@ -218,9 +229,20 @@ class _Answers(dict[int, Turn]):
         self, last: int, out: int, last_to_act: int, beaten: int | None
     ) -> Turn:
         """The trick ended on *last*'s play: the policy's leader leads it."""
-        leader = self._policy.trick_leader(
-            self._seating, last=last, out=out, last_to_act=last_to_act, beaten=beaten
-        )
+        policy = self._policy
+        asked = f"last={last}, out={out}, last_to_act={last_to_act}, beaten={beaten}"
+        try:
+            untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
+            answer: object = untyped.trick_leader(
+                self._seating,
+                last=last,
+                out=out,
+                last_to_act=last_to_act,
+                beaten=beaten,
+            )
+        except Exception as error:
+            raise policy_raised(policy, "trick_leader", asked, error) from error
+        leader = checked_leader(policy, asked, answer, self._seating.players, out)
         return leader, 0, True, turn_key(leader, None, 0, out, None)
 
 
@@ -240,7 +262,15 @@ class _PassAnswers(_Answers):
         self, player: int, last: int | None, locked: int, out: int, beaten: int | None
     ) -> Turn:
         event = AfterPass(player=player, last=last, locked=locked, out=out)
-        nxt, locked = self._policy.after_pass(self._seating, event)
+        policy = self._policy
+        try:
+            untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
+            answer: object = untyped.after_pass(self._seating, event)
+        except Exception as error:
+            raise policy_raised(policy, "after_pass", question(event), error) from error
+        players = self._seating.players
+        asked = question(event)
+        nxt, locked = checked_turn(policy, "after_pass", asked, answer, players, out)
         if nxt is None and last is not None:  # everyone passed: the trick is over
             return self._new_trick(last, out, player, beaten)
         if nxt is None:  # a declined first lead passes the turn on, unless forged
@@ -269,8 +299,10 @@ class _PlayAnswers(_Answers):
 
     def _ask(self, event: AfterPlay) -> Turn:
         player, out = event.player, event.out
-        beaten = self._policy.beaten(event.previous)  # the previous play's player
-        nxt, locked = self._policy.after_play(self._seating, event)
+        policy = self._policy
+        players = self._seating.players
+        beaten = _beaten(policy, event.previous, players)  # the previous play's player
+        nxt, locked = _after_play(policy, self._seating, event)
         if nxt is None:  # nobody may answer: the trick is over
             return self._new_trick(player, out, player, beaten)
         return nxt, locked, False, turn_key(nxt, player, locked, out, beaten)
@@ -327,10 +359,33 @@ class TurnTable:
             if len(self._end_locks) >= MEMO_LIMIT:
                 self._end_locks.clear()
             event = play_event(key, self.reads)
-            locks = self._end_locks[key] = self._policy.after_play(
-                self._seating, event
+            locks = self._end_locks[key] = _after_play(
+                self._policy, self._seating, event
             )[1]
         return locks
+
+
+def _after_play(
+    policy: TurnPolicy, seating: Seating, event: AfterPlay
+) -> tuple[int | None, int]:
+    """``policy.after_play(seating, event)``, checked (`tienlen.engine.answers`)."""
+    try:
+        untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.after_play(seating, event)
+    except Exception as error:
+        raise policy_raised(policy, "after_play", question(event), error) from error
+    asked = question(event)
+    return checked_turn(policy, "after_play", asked, answer, seating.players, event.out)
+
+
+def _beaten(policy: TurnPolicy, previous: int | None, players: int) -> int | None:
+    """``policy.beaten(previous)``, checked: ``None`` or a seat."""
+    try:
+        untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
+        answer: object = untyped.beaten(previous)
+    except Exception as error:
+        raise policy_raised(policy, "beaten", repr(previous), error) from error
+    return optional_seat(policy, "beaten", repr(previous), answer, players)
 
 
 @functools.lru_cache(maxsize=64)

@@ -28,6 +28,7 @@ from typing import (
 
 import attrs
 
+from tienlen._checks import short_repr
 from tienlen.cards import DECK, Card, Hand, Rank, mask_of, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.engine import bits as _bits
@@ -451,6 +452,12 @@ class _Verdicts(dict[int, bool]):
         return _Verdicts, ()
 
 
+WIN_NAME_LIMIT: Final = 64
+"""The most characters of the name of a table's own instant win (`CustomInstantWin`)."""
+_BUILT_IN_WINS: Final = {win.value: win for win in InstantWin}
+"""The built-in instant wins by name: a table's own win may not take one."""
+
+
 def _name_problems(name: str) -> Iterator[str]:
     """What is wrong with a rule set's *name*: empty, or not printable text.
 
@@ -465,6 +472,19 @@ def _name_problems(name: str) -> Iterator[str]:
         # control and format characters, lone surrogates, line breaks; spaces of any
         # kind (a no-break space) are text
         yield "the name must be printable text, without control characters or lone surrogates"
+
+
+def _win_name_problems(name: str) -> Iterator[str]:
+    """What is wrong with the name of a table's own instant win, besides a clash.
+
+    The rule of a rule set's name (`_name_problems`), and not blank nor longer than
+    `WIN_NAME_LIMIT`.
+    """
+    yield from _name_problems(name)
+    if name and name.isspace():
+        yield "the name is blank"
+    if len(name) > WIN_NAME_LIMIT:
+        yield f"the name is {len(name)} characters long, more than {WIN_NAME_LIMIT}"
 
 
 class _Contexts(dict[int, Any]):
@@ -549,7 +569,7 @@ class BaseRules:
     max_consecutive_triples: int = _LONGEST_RUN
     """The most triples in consecutive triples (RULES §12.4)."""
     bombs_may_lead: bool = True
-    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1)."""
+    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1), as a five of a kind that is a bomb (D-25)."""
     four_of_a_kind_may_lead: bool = True
     """Whether a four of a kind may be led; if not, only played onto what it beats (RULES §12.1)."""
     suited_straights: bool = False
@@ -737,19 +757,19 @@ class BaseRules:
 
     def __attrs_post_init__(self) -> None:
         for problem in _type_problems(self):
-            msg = f"invalid rule set {self.name!r}: {problem}"
+            msg = f"invalid rule set {short_repr(self.name, 80)}: {problem}"
             raise SettingTypeError(msg)
         for problem in self._problems():
-            msg = f"invalid rule set {self.name!r}: {problem}"
+            msg = f"invalid rule set {short_repr(self.name, 80)}: {problem}"
             raise InvalidRulesError(msg)
         for bomb in self.bombs:
             for shape in (bomb.bomb, bomb.target):
                 if self.max_top_rank(shape) is None:
-                    msg = f"invalid rule set {self.name!r}: bomb table uses {shape}, which is not a combination"
+                    msg = f"invalid rule set {short_repr(self.name, 80)}: bomb table uses {shape}, which is not a combination"
                     raise InvalidRulesError(msg)
         tables = self._compile()
         for problem in _table_problems(tables):
-            msg = f"invalid rule set {self.name!r}: {problem}"
+            msg = f"invalid rule set {short_repr(self.name, 80)}: {problem}"
             raise InvalidRulesError(msg)
         object.__setattr__(self, "_compiled", tables)
         # A rule depending on suits beyond the top card (RULES §12.2) is not in the
@@ -777,7 +797,7 @@ class BaseRules:
         object.__setattr__(self, "_bomb_shapes", frozenset(bomb_shapes))
         for shape, _ in self.bomb_values:
             if shape not in bomb_shapes:
-                msg = f"invalid rule set {self.name!r}: bomb_values gives a value to {shape}, which is no bomb here"
+                msg = f"invalid rule set {short_repr(self.name, 80)}: bomb_values gives a value to {shape}, which is no bomb here"
                 raise InvalidRulesError(msg)
         self._prepare_packings()
 
@@ -908,13 +928,22 @@ class BaseRules:
                 yield f"custom_turn_policy: {error}"
 
     def _custom_win_problems(self) -> Iterator[str]:
-        """A table's own instant wins have printable names, each its own (RULES §12.5)."""
+        """A table's own instant wins have names as rule sets do, each its own (RULES §12.5).
+
+        Not blank, at most `WIN_NAME_LIMIT` characters, and not a built-in win's name
+        (``four-twos``, or ``four_twos`` as records write it): the win would show as
+        nothing, flood every text that names it, or show as the built-in one.
+        """
         names = sorted(
             win.name for win in self.instant_wins if isinstance(win, CustomInstantWin)
         )
         for name in names:
-            for problem in _name_problems(name):
-                yield f"instant win {name!r}: {problem}"
+            shown = short_repr(name, 40)
+            for problem in _win_name_problems(name):
+                yield f"instant win {shown}: {problem}"
+            built_in = _BUILT_IN_WINS.get(name.strip().lower().replace("_", "-"))
+            if built_in is not None:
+                yield f"instant win {shown}: the name of the built-in InstantWin.{built_in.name}"
         for first, second in itertools.pairwise(names):
             if first == second:
                 yield f"two instant wins are called {first!r}"
@@ -1023,10 +1052,12 @@ class BaseRules:
         return top
 
     def is_leadable(self, kind: ComboKind) -> bool:
-        """Whether a combination of *kind* may be led (RULES §1.5.1, D-13, §12.1).
+        """Whether a combination of *kind* may be led (RULES §1.5.1, D-13, §12.1, D-25).
 
         All kinds may, but consecutive quads (slams only), and consecutive pairs or
         fours of a kind when ``bombs_may_lead`` or ``four_of_a_kind_may_lead`` is off.
+        With ``bombs_may_lead`` off, a five of a kind the rule set makes a bomb may not
+        lead either (RULES §12.14, D-25); a four of a kind keeps its own setting.
 
         Example:
             >>> import attrs
@@ -1040,6 +1071,12 @@ class BaseRules:
             raise TypeError(f"expected a ComboKind, got {kind!r}")
         if not self._forms(kind):
             return False
+        if kind is ComboKind.FIVE_OF_A_KIND and not self.bombs_may_lead:
+            five = Shape.of(kind)  # a bomb by the table or chain only (RULES §12.14)
+            bomb = five in self.bomb_chain or any(
+                row.bomb == five for row in self.bombs
+            )
+            return not bomb  # D-25: ``bombs_may_lead`` bars it from leading
         lead = KINDS[kind.value].lead
         return lead if isinstance(lead, bool) else bool(getattr(self, lead))
 
