@@ -55,6 +55,7 @@ from tienlen.rules import CLASSIC_TWO_DECKS, RULESETS, BaseRules, get_rules
 from tienlen.server import protocol
 from tienlen.server.protocol import Json, dump
 from tienlen.server.storage import SavedTable, Storage
+from tienlen.simulation import start_worker
 
 __all__ = [
     "BOTS",
@@ -177,14 +178,6 @@ _WORKER_NICENESS: Final = 10
 """How much lower the slow bots' processes run than the server's event loop."""
 
 
-def _start_slow_worker(parent: int) -> None:
-    """Set up a slow bots' worker: as `process_pool`'s, at a lower CPU priority."""
-    from tienlen.simulation import _start_worker  # noqa: PLC0415  # one setup
-
-    _start_worker(parent)
-    os.nice(_WORKER_NICENESS)
-
-
 def process_workers(workers: int) -> concurrent.futures.Executor:
     """The slow bots' default pool: *workers* processes, below the event loop's priority.
 
@@ -201,8 +194,8 @@ def process_workers(workers: int) -> concurrent.futures.Executor:
     return concurrent.futures.ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=_start_slow_worker,
-        initargs=(os.getpid(),),
+        initializer=start_worker,
+        initargs=(os.getpid(), _WORKER_NICENESS),
     )
 
 
