@@ -122,7 +122,7 @@ BAD = [
         "too-large",
     ),
     ("bad card text", '{"v": 1, "type": "move", "action": "3x"}', "bad-action"),
-    ("bad index", '{"v": 1, "type": "move", "index": 999}', "bad-action"),
+    ("bad index", '{"v": 1, "type": "move", "index": 999, "ply": "PLY"}', "bad-action"),
     ("stale ply", '{"v": 1, "type": "move", "index": 0, "ply": 77}', "stale"),
     (
         "not seated hello",
@@ -153,7 +153,8 @@ def test_bad_input_is_refused_on_that_connection_only(
     other.new()
     assert table.state.to_act == 0  # the harness's fixed seed deals seat 0 the lead
     before = snapshot(table)
-    owner.send(text.replace('"T"', json.dumps(table.id)))
+    ply = str(len(table.state.history))
+    owner.send(text.replace('"T"', json.dumps(table.id)).replace('"PLY"', ply))
     answer = owner.new()
     assert [m["type"] for m in answer] == ["error"], answer
     assert answer[0]["code"] == code
@@ -305,7 +306,8 @@ def test_sigkill_and_restart_resume_every_table(tmp_path: Path) -> None:
             for _ in range(3):
                 if full["state"]["toAct"] != 0:
                     break
-                socket.send(json.dumps({"v": 1, "type": "move", "index": 0}))
+                move = {"v": 1, "type": "move", "index": 0, "ply": full["ply"]}
+                socket.send(json.dumps(move))
                 while (full := json.loads(socket.recv()))[
                     "type"
                 ] != "gameState" or full["state"]["toAct"] not in (0, None):
