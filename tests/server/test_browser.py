@@ -97,6 +97,20 @@ def _next_hand_on_a_phone(page: Any, artifacts: Path) -> None:
     page.screenshot(path=str(artifacts / "server-table-phone.png"))
 
 
+def _frames_sent(page: Any) -> list[str]:
+    """The list the page's WebSocket frames to the server go to, as they are sent."""
+    sent: list[str] = []
+
+    def remember(text: str) -> None:
+        sent.append(text)
+
+    def watch(socket: Any) -> None:
+        socket.on("framesent", remember)
+
+    page.on("websocket", watch)
+    return sent
+
+
 def _moves_name_their_ply(sent: list[str]) -> None:
     """Every move the page sent names the ply it was chosen at: a replay is refused."""
     moves = [json.loads(text) for text in sent if '"move"' in text]
@@ -123,8 +137,7 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
             bypass_csp=True,  # the test's own waits evaluate strings; see _under_the_policy
         )
         page = context.new_page()
-        sent: list[str] = []
-        page.on("websocket", lambda ws: ws.on("framesent", sent.append))
+        sent = _frames_sent(page)
         page.goto(f"http://127.0.0.1:{port}/#main")
         page.locator('.seat[data-seat="0"] button').click()
         page.wait_for_function("ui.you === 0 && ui.view && ui.view.hand.length > 0")
