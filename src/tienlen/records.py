@@ -28,6 +28,7 @@ import enum
 import functools
 import importlib.resources
 import json
+import math
 import operator
 import re
 import reprlib
@@ -60,6 +61,7 @@ __all__ = [
     "from_json",
     "load",
     "loads",
+    "read_json",
     "read_setting",
     "record",
     "rules_from_json",
@@ -1259,6 +1261,47 @@ def _no_constant(name: str) -> typing.NoReturn:
     raise RecordError("record", f"not JSON: {name} is no JSON number")
 
 
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999: too large for a float
+        raise RecordError("record", f"not JSON: {_clip(text, 40)} is no finite number")
+    return number
+
+
+def read_json(text: str | bytes) -> object:
+    """JSON text decoded as strictly as `loads` reads a record.
+
+    A key given twice in an object (a forged field before the real one), ``NaN``,
+    ``Infinity`` and a number too large for a float are refused, where the ``json``
+    module takes the last key and reads the rest as floats. The server reads every
+    client message with it.
+
+    Raises:
+        RecordError: at ``record``: the text is not strict JSON.
+
+    Example:
+        >>> read_json('{"type": "ping", "n": [1, 2.5]}')
+        {'type': 'ping', 'n': [1, 2.5]}
+        >>> read_json('{"type": "ping", "type": "create"}')
+        Traceback (most recent call last):
+        tienlen.records.RecordError: invalid game record at record: duplicate key 'type'
+        >>> read_json("[NaN]")
+        Traceback (most recent call last):
+        tienlen.records.RecordError: invalid game record at record: not JSON: NaN is no JSON number
+    """
+    try:
+        return json.loads(
+            text,
+            object_pairs_hook=_object,
+            parse_constant=_no_constant,
+            parse_float=_finite,
+        )
+    except RecordError:
+        raise
+    except (ValueError, RecursionError) as error:
+        raise RecordError("record", f"not JSON: {_clip(str(error), 80)}") from None
+
+
 def loads(text: str | bytes) -> GameRecord:
     """Read a record from JSON text, checking everything (see `dumps` for the format).
 
@@ -1288,13 +1331,7 @@ def loads(text: str | bytes) -> GameRecord:
         raise RecordError(
             "record", f"{len(text):,} {unit}, more than the {MAX_SIZE:,} allowed"
         )
-    try:
-        data = json.loads(text, object_pairs_hook=_object, parse_constant=_no_constant)
-    except RecordError:
-        raise
-    except (ValueError, RecursionError) as error:
-        raise RecordError("record", f"not JSON: {_clip(str(error), 80)}") from None
-    return from_json(data)
+    return from_json(read_json(text))
 
 
 def load(file: IO[str]) -> GameRecord:

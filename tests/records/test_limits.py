@@ -192,6 +192,14 @@ def test_non_numbers_are_not_json(text: str, constant: str) -> None:
     refused(source, "record")
 
 
+def test_a_number_too_large_for_a_float_is_not_json(text: str) -> None:
+    """``1e999`` reads as infinity in Python: refused at ``record``, as ``Infinity`` is."""
+    source = text.replace('"seed": null', '"seed": 1e999')
+    assert source != text
+    error = refused(source, "record")
+    assert "1e999 is no finite number" in str(error)
+
+
 # -- short messages ---------------------------------------------------------------------
 
 HUGE = "x" * 400_000

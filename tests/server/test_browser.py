@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import tempfile
@@ -96,6 +97,28 @@ def _next_hand_on_a_phone(page: Any, artifacts: Path) -> None:
     page.screenshot(path=str(artifacts / "server-table-phone.png"))
 
 
+def _frames_sent(page: Any) -> list[str]:
+    """The list the page's WebSocket frames to the server go to, as they are sent."""
+    sent: list[str] = []
+
+    def remember(text: str) -> None:
+        sent.append(text)
+
+    def watch(socket: Any) -> None:
+        socket.on("framesent", remember)
+
+    page.on("websocket", watch)
+    return sent
+
+
+def _moves_name_their_ply(sent: list[str]) -> None:
+    """Every move the page sent names the ply it was chosen at: a replay is refused."""
+    moves = [json.loads(text) for text in sent if '"move"' in text]
+    moves = [move for move in moves if move["type"] == "move"]
+    assert moves
+    assert all(type(move.get("ply")) is int for move in moves), moves
+
+
 def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
     """Sit, see a refusal in Vietnamese, play a whole hand by clicking, see the scores."""
     artifacts = Path(os.environ.get("TIENLEN_ARTIFACTS", tmp_path))
@@ -114,6 +137,7 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
             bypass_csp=True,  # the test's own waits evaluate strings; see _under_the_policy
         )
         page = context.new_page()
+        sent = _frames_sent(page)
         page.goto(f"http://127.0.0.1:{port}/#main")
         page.locator('.seat[data-seat="0"] button').click()
         page.wait_for_function("ui.you === 0 && ui.view && ui.view.hand.length > 0")
@@ -161,5 +185,6 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
         _under_the_policy(playwright, port)
     assert refused
     assert shot
+    _moves_name_their_ply(sent)
     if os.environ.get("TIENLEN_UPDATE_SCREENSHOT"):
         shutil.copy(artifacts / "server-table.png", DOCS_SHOT)

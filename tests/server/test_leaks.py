@@ -120,7 +120,9 @@ def test_no_message_shows_another_seats_cards(
             text = " ".join(str(c) for c in rng.sample(own, min(2, len(own))))
             seats[seat][0].send({"type": "move", "action": text or "pass"})
         else:
-            seats[seat][0].send({"type": "move", "index": choice})
+            seats[seat][0].send(
+                {"type": "move", "index": choice, "ply": len(table.state.history)}
+            )
     played = any(result.instant_win is None for result in table.match.games)
     assert checker.checked > 0 or not played  # only instant wins: nothing was hidden
     assert not checker.problems, checker.problems[:3]
@@ -165,7 +167,9 @@ def test_poker_jump_ins_are_offered_only_to_their_seat(preset: str) -> None:
             assert all(a.player == seat for a in table.legal(seat))
         movers = [s for s in range(4) if table.legal(s)]
         seat = movers[-1]  # a jump-in when one is offered
-        clients[seat].send({"type": "move", "index": 0})
+        clients[seat].send(
+            {"type": "move", "index": 0, "ply": len(table.state.history)}
+        )
     assert table.between
 
 

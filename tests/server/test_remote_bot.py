@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("websockets")
 
 from tienlen import GreedyPlayer
+from tienlen.records import JsonValue
 from tienlen.server.bots import RemoteBot
 
 
@@ -106,4 +107,22 @@ def test_a_bot_joining_after_the_match_stops() -> None:
     """Between hands of a match that is over, there is nothing to be ready for."""
     bot = RemoteBot("ws://127.0.0.1:9/ws", "main", 0, GreedyPlayer())
     assert bot.handle(_full(3, _ended(3, match_over=True))) == []
+    assert bot._done
+
+
+@pytest.mark.parametrize(
+    ("code", "where"),
+    [("bad-name", "join"), ("bad-message", "join"), ("seat-taken", "join")],
+)
+def test_a_refused_join_stops_the_bot(code: str, where: str) -> None:
+    """Any refusal of the bot's ``join`` ends it with the server's reason: no hang."""
+    bot = RemoteBot("ws://127.0.0.1:9/ws", "main", 0, GreedyPlayer())
+    error: dict[str, JsonValue] = {
+        "type": "error",
+        "code": code,
+        "in": where,
+        "message": "refused",
+    }
+    with pytest.raises(ConnectionRefusedError, match="refused"):
+        bot.handle(error)
     assert bot._done

@@ -17,7 +17,8 @@ def _finish(client: Client, hub_table: object) -> None:
     for _ in range(300):
         if table.between:  # type: ignore[attr-defined]
             return
-        client.send({"type": "move", "index": 0})
+        ply = len(table.state.history)  # type: ignore[attr-defined]
+        client.send({"type": "move", "index": 0, "ply": ply})
     raise AssertionError("the hand did not end")
 
 
@@ -69,7 +70,7 @@ def test_a_search_bot_thinks_off_the_loop() -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and thought < 3 and not table.between:
         if table.state.to_act == 0:
-            owner.send({"type": "move", "index": 0})
+            owner.send({"type": "move", "index": 0, "ply": len(table.state.history)})
             continue
         assert table.thinking is not None  # a search bot's turn: it is thinking
         thinker = table.thinking[1]

@@ -278,13 +278,13 @@ def test_a_move_the_storage_cannot_save_is_refused_unchanged(tmp_path: Path) -> 
     assert table.state.to_act == 0
     before, played = snapshot(table), len(table.state.history)
     storage.failing = True
-    owner.send({"type": "move", "index": 0})
+    owner.send({"type": "move", "index": 0, "ply": len(table.state.history)})
     answer = owner.new()
     assert [(m["type"], m["code"]) for m in answer] == [("error", "internal")]
     assert snapshot(table) == before
     assert watcher.new() == []
     storage.failing = False
-    owner.send({"type": "move", "index": 0})
+    owner.send({"type": "move", "index": 0, "ply": len(table.state.history)})
     assert owner.new()[-1]["type"] == "gameState"
     assert len(table.state.history) > played
 
@@ -302,7 +302,7 @@ def test_a_bot_move_the_storage_cannot_save_waits_and_nothing_is_lost(
     played = len(table.state.history)
     owner.new()
     storage.writes_left = 1  # the person's move only
-    owner.send({"type": "move", "index": 0})
+    owner.send({"type": "move", "index": 0, "ply": len(table.state.history)})
     assert [m["type"] for m in owner.new()] == ["gameState"]  # no error: it was saved
     assert len(table.state.history) == played + 1
     assert table.state.to_act != 0  # a bot's turn, not played: its save failed

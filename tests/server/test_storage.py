@@ -30,7 +30,7 @@ def test_every_action_is_saved_as_the_hands_record(tmp_path: Path) -> None:
         saved = hub.storage.load()[0].hands[-1]
         assert json.loads(saved[1]) == to_json(record(table.state))
         assert loads(saved[1]).final == table.state
-        owner.send({"type": "move", "index": 0})
+        owner.send({"type": "move", "index": 0, "ply": len(table.state.history)})
 
 
 def test_a_restarted_hub_has_every_table_where_it_was(tmp_path: Path) -> None:
@@ -47,9 +47,9 @@ def test_a_restarted_hub_has_every_table_where_it_was(tmp_path: Path) -> None:
         if first.between:
             owner.send({"type": "ready"})
         else:
-            owner.send({"type": "move", "index": 0})
+            owner.send({"type": "move", "index": 0, "ply": len(first.state.history)})
     owner.send({"type": "ready"})
-    owner.send({"type": "move", "index": 0})
+    owner.send({"type": "move", "index": 0, "ply": len(first.state.history)})
     again = _hub(tmp_path / "t.db")
     assert again.restore() == 2
     for table in (first, second):

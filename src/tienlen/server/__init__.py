@@ -2,6 +2,7 @@
 
 `tienlen.server.tables` holds tables, seats and connections without any web
 framework; `tienlen.server.protocol` the JSON messages and the per-seat views;
+`tienlen.server.names` the check of seat names;
 `tienlen.server.storage` the `Storage` interface and its SQLite implementation;
 `tienlen.server.app` the Starlette application (a WebSocket and the browser client);
 `tienlen.server.bots` runs any library `Player` remotely over the protocol.

@@ -144,7 +144,8 @@ class RemoteBot:
             return []
         if kind == "error":
             self.errors.append(message)
-            if message.get("code") in {"bad-credential", "seat-taken", "no-table"}:
+            fatal = {"bad-credential", "seat-taken", "no-table"}
+            if message.get("code") in fatal or message.get("in") in {"join", "hello"}:
                 self._done = True
                 msg = f"the server refused the bot: {message.get('message')}"
                 raise ConnectionRefusedError(msg)

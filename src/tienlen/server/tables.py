@@ -44,8 +44,10 @@ from tienlen.match import Match
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer
 from tienlen.records import (
     JsonValue,
+    RecordError,
     dumps,
     loads,
+    read_json,
     record,
     rules_from_json,
     rules_to_json,
@@ -53,6 +55,7 @@ from tienlen.records import (
 )
 from tienlen.rules import CLASSIC_TWO_DECKS, RULESETS, BaseRules, get_rules
 from tienlen.server import protocol
+from tienlen.server.names import NameRefusedError, seat_name
 from tienlen.server.protocol import Json, dump
 from tienlen.server.storage import SavedTable, Storage
 from tienlen.simulation import start_worker
@@ -90,8 +93,6 @@ BOTS: Final[Mapping[str, Callable[[], Player]]] = {
 """The library's bots a seat may be played by, by name."""
 _log: Final = logging.getLogger("tienlen.server")
 _SLOW: Final = frozenset({"pimc", "ismcts"})
-_MARKUP: Final = frozenset("<>&\"'`")
-"""Characters a seat's name may not hold: the name is shown in every browser at the table."""
 """Bots that think for a while: asked in a worker thread, off the event loop."""
 _ADDRESSES_KEPT: Final = 4096
 """Creation buckets kept before the refilled ones are forgotten (memory stays bounded)."""
@@ -310,6 +311,7 @@ class Table:
     ready: set[int] = attrs.Factory(set)
     connections: list[Connection] = attrs.Factory(list)
     rng: random.Random = attrs.Factory(random.Random)
+    """The house bots' randomness: drawn from `secrets`, never the deal's seed."""
     bots: dict[int, Player] = attrs.Factory(dict)
     polled: GameState | None = None
     """The state whose jump-ins the bots were already asked about."""
@@ -712,8 +714,9 @@ class Hub:
         """The message *data* holds, with a known ``type``.
 
         Raises:
-            ServerError: a flood, an oversized message, not JSON, not an object,
-                no type, another protocol version, or an unknown type.
+            ServerError: a flood, an oversized message, not strict JSON (a key
+                twice, ``NaN``: `read_json`), not an object, no type, a ``v`` that
+                is not the integer 1, or an unknown type.
         """
         if self._limited(client):
             raise ServerError("rate-limited", "too many messages: slow down")
@@ -724,16 +727,17 @@ class Hub:
                 f"message of {size} bytes; the limit is {protocol.MAX_MESSAGE}",
             )
         try:
-            message = json.loads(data)
-        except (ValueError, RecursionError):
-            raise ServerError("bad-json", "the message is not JSON") from None
+            message = read_json(data)
+        except RecordError as error:
+            raise ServerError("bad-json", error.problem) from None
         if type(message) is not dict:
             raise ServerError("bad-message", "a message is a JSON object")
         kind = message.get("type")
         if not isinstance(kind, str):
             raise ServerError("bad-message", "the message has no type")
-        if message.get("v", protocol.VERSION) != protocol.VERSION:
-            raise ServerError("bad-version", "this server speaks protocol v1")
+        version = message.get("v", protocol.VERSION)
+        if type(version) is not int or version != protocol.VERSION:
+            raise ServerError("bad-version", 'this server speaks protocol "v": 1')
         if kind not in self._handlers:
             raise ServerError("unknown-type", f"no message type {kind[:40]!r}")
         return message
@@ -788,7 +792,7 @@ class Hub:
             hands=hands,
             grace=self.grace if grace is None else grace,
             clock=self.clock_seconds if clock is None else clock,
-            rng=random.Random(match.seed),
+            rng=self._bot_rng(),
             permanent=permanent,
             seen=self.now(),
         )
@@ -941,10 +945,10 @@ class Hub:
             raise ServerError(
                 "bad-message", "name must be text of at most 40 characters"
             )
-        if not name.isprintable() or not _MARKUP.isdisjoint(name):
-            raise ServerError(
-                "bad-name", "a name holds printable characters, none of < > & \" ' `"
-            )
+        try:
+            name = seat_name(name, BOTS)
+        except NameRefusedError as error:
+            raise ServerError("bad-name", str(error)) from None
         if role not in {"human", "bot"}:
             raise ServerError("bad-message", 'as must be "human" or "bot"')
         token = secrets.token_urlsafe(32)
@@ -996,10 +1000,8 @@ class Hub:
     def _parse(self, table: Table, seat: int, message: dict[str, object]) -> Action:
         if table.between:
             raise ServerError("between-hands", "the hand is over")
-        ply = message.get("ply")
-        if ply is not None and ply != len(table.state.history):
-            raise ServerError("stale", f"the hand is at ply {len(table.state.history)}")
         index, text = message.get("index"), message.get("action")
+        self._check_ply(table, message.get("ply"), by_index=index is not None)
         if index is not None:
             legal = table.legal(seat)
             if type(index) is not int or not 0 <= index < len(legal):
@@ -1013,6 +1015,28 @@ class Hub:
             raise ServerError("illegal", error.message(), error) from None
         except TienLenError as error:
             raise ServerError("bad-action", str(error)[:200]) from None
+
+    @staticmethod
+    def _check_ply(table: Table, ply: object, *, by_index: bool) -> None:
+        """Refuse a move chosen at another ply than the hand's (a replayed message).
+
+        An index names an action of one ply's legal list, so it comes with that ply.
+
+        Raises:
+            ServerError: ``bad-message`` for a ply that is no integer; ``stale`` for
+                another ply, or an index without its ply.
+        """
+        now = len(table.state.history)
+        if ply is None:
+            if by_index:
+                raise ServerError(
+                    "stale", f"an index needs the ply it was chosen at (now {now})"
+                )
+            return
+        if type(ply) is not int:
+            raise ServerError("bad-message", "ply must be an integer")
+        if ply != now:
+            raise ServerError("stale", f"the hand is at ply {now}")
 
     def _move(self, client: Connection, message: dict[str, object]) -> None:
         table, seat = self._seated(client)
@@ -1162,6 +1186,15 @@ class Hub:
         for client in list(table.connections):
             self._full(client)
         self._started(table)
+
+    @staticmethod
+    def _bot_rng() -> random.Random:
+        """A table's source for its house bots' choices, drawn from `secrets`.
+
+        Never the deal's seed: the moves of random bots would reveal the seed's
+        generator, and with it every later deal.
+        """
+        return random.Random(secrets.randbits(128))
 
     def _bot(self, table: Table, seat: int) -> Player:
         bot = table.bots.get(seat)
@@ -1661,7 +1694,7 @@ class Hub:
             clock=clock,
             number=number,
             match_start=start,
-            rng=random.Random(f"{seed}:{number}:{len(state.history)}"),
+            rng=self._bot_rng(),
             permanent=meta.get("permanent") is True,
         )
         table.between = state.is_over

@@ -34,6 +34,7 @@ const ui = {
   selected: new Set(), refusal: null, last: null, ended: null, matchOver: false,
   connected: false,
   actions: 0, // actions seen so far, for anyone following the page (tests, a log)
+  ply: 0, // the hand's actions so far: every move names it, so a replayed move is refused
 };
 
 const $ = (id) => document.getElementById(id);
@@ -63,14 +64,14 @@ function receive(message) {
         JSON.stringify({ seat: message.seat, token: message.token }));
       break;
     case "gameFull":
-      ui.info = message.table; ui.view = message.state; ui.you = message.you;
+      ui.info = message.table; ui.view = message.state; ui.you = message.you; ui.ply = message.ply;
       ui.selected.clear(); ui.refusal = null; ui.ended = message.ended || null;
       ui.matchOver = message.table.matchOver;
       ui.last = message.history.length ? message.history[message.history.length - 1] : null;
       ui.connected = true;
       break;
     case "gameState":
-      ui.view = message.state; ui.info.seats = message.seats;
+      ui.view = message.state; ui.info.seats = message.seats; ui.ply = message.ply;
       ui.actions += message.actions.length;
       if (message.actions.length) { ui.last = message.actions[message.actions.length - 1]; ui.refusal = null; }
       for (const code of [...ui.selected]) if (!handCards().includes(code)) ui.selected.delete(code);
@@ -215,8 +216,8 @@ function renderScores() {
   $("rematch").hidden = !ui.matchOver || ui.you === null;
 }
 
-$("play").onclick = () => { const play = chosenPlay(); if (play) { send({ type: "move", action: play }); ui.selected.clear(); } };
-$("pass").onclick = () => { send({ type: "move", action: "pass" }); ui.selected.clear(); };
+$("play").onclick = () => { const play = chosenPlay(); if (play) { send({ type: "move", action: play, ply: ui.ply }); ui.selected.clear(); } };
+$("pass").onclick = () => { send({ type: "move", action: "pass", ply: ui.ply }); ui.selected.clear(); };
 $("next").onclick = () => { ui.ended = null; send({ type: "ready" }); render(); };
 $("rematch").onclick = () => { ui.ended = null; send({ type: "rematch" }); render(); };
 $("new").onclick = () => send({ type: "create", rules: $("variant").value });
