@@ -138,8 +138,13 @@ def test_the_bots_randomness_comes_from_secrets(
     monkeypatch.setattr(secrets, "randbits", lambda _bits: next(drawn))
     storage = SQLiteStorage(":memory:")
     hub, _ = make_hub(storage=storage, seeds=lambda: 42)
-    table = hub.tables[create(Client(hub), rules="classic")]
+    player = Client(hub)
+    table = hub.tables[create(player, rules="classic")]
     assert table.rng.getstate() == random.Random(1111).getstate()
+    seat = table.state.to_act
+    join(player, table.id, seat)  # a table nobody moved at is not restored
+    player.send({"v": 1, "type": "move", "index": 0, "ply": len(table.state.history)})
+    assert table.seats[seat].moved
     again = Hub(storage)
     again.restore()
     assert again.tables[table.id].rng.getstate() == random.Random(2222).getstate()
