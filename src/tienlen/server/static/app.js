@@ -24,7 +24,12 @@ const TEXT = {
       "seat-taken": "Ghế này đã có người ngồi.",
       "rate-limited": "Bạn gửi quá nhanh, hãy chậm lại.",
       "bad-credential": "Không nhận ra ghế của bạn.",
-      "no-table": "Không có bàn này." } },
+      "no-table": "Không có bàn này.",
+      full: "Máy chủ đã đủ bàn, hãy thử lại sau.",
+      busy: "Máy chủ đang bận, hãy thử lại sau ít phút.",
+      "too-many-tables": "Bạn đã mở quá nhiều bàn.",
+      "too-many-bots": "Bạn đã dùng quá nhiều máy mạnh (pimc, ismcts).",
+      "bad-name": "Tên này không dùng được." } },
 };
 
 const ui = {
