@@ -90,7 +90,7 @@ def test_games_over_stdio_leak_nothing_and_accept_nothing_illegal() -> None:
 
 @pytest.mark.slow
 def test_the_tools_are_listed_and_a_refusal_is_a_tool_error() -> None:
-    """The seven tools with their arguments; an illegal action comes back with ``isError``."""
+    """The eight tools with their arguments; an illegal action comes back with ``isError``."""
 
     async def run() -> tuple[dict[str, set[str]], Reply, Reply]:
         async with connect() as session:
@@ -105,12 +105,21 @@ def test_the_tools_are_listed_and_a_refusal_is_a_tool_error() -> None:
 
     tools, opened, refused = asyncio.run(run())
     assert tools == {
-        "new_game": {"rules", "house_rules", "seat", "opponents", "seed", "lang"},
+        "new_game": {
+            "rules",
+            "house_rules",
+            "seat",
+            "opponents",
+            "seed",
+            "deal",
+            "lang",
+        },
         "observe": {"game", "lang"},
         "legal_actions": {"game", "lang"},
         "act": {"game", "action", "lang"},
         "explain": {"game", "action", "lang"},
         "result": {"game", "lang"},
+        "evaluate": {"games", "lang"},
         "close_game": {"game"},
     }
     assert not opened.error

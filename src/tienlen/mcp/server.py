@@ -10,7 +10,7 @@ Example:
     >>> import anyio
     >>> server = build_server()
     >>> sorted(tool.name for tool in anyio.run(server.list_tools))
-    ['act', 'close_game', 'explain', 'legal_actions', 'new_game', 'observe', 'result']
+    ['act', 'close_game', 'evaluate', 'explain', 'legal_actions', 'new_game', 'observe', 'result']
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ Play Tiến Lên (Thirteen) against the tienlen library's bots. new_game deals a
 and returns its id and your view; act takes your action (card notation such as \
 "7h 7s" or "pass", or an index of legal_actions); the bots then play until it is \
 your turn again. observe shows your view, explain says why a play is or is not \
-legal with the rule, result gives the scores once the game is over. Cards: rank \
+legal with the rule, result gives the scores once the game is over, evaluate \
+measures you over duplicate deals (each deal played from every seat). Cards: rank \
 3-9, T, J, Q, K, A, 2 and suit s c d h (spades < clubs < diamonds < hearts). \
 lang="vi" answers in Vietnamese."""
 """What the server tells the client about itself, for the model."""
@@ -55,7 +56,7 @@ def build_server(tools: AgentTools | None = None) -> MCPServer:
         >>> build_server().name
         'tienlen'
     """
-    games = AgentTools() if tools is None else tools
+    agent_tools = AgentTools() if tools is None else tools
     lock = threading.Lock()
     server: MCPServer = MCPServer(
         "tienlen", version=__version__, instructions=INSTRUCTIONS
@@ -70,30 +71,34 @@ def build_server(tools: AgentTools | None = None) -> MCPServer:
 
     @server.tool(annotations=changes, structured_output=False)
     def new_game(
-        rules: str = "classic",
+        rules: str | None = None,
         seat: int = 0,
         opponents: list[str] | None = None,
         seed: int | None = None,
+        deal: str | None = None,
         house_rules: dict[str, object] | None = None,
         lang: Lang = "en",
     ) -> CallToolResult:
         """Deal a new game against the library's bots; returns its id and your view.
 
-        rules: classic, justus-pang, kenneth-lo, vietcong or poker. seat: your seat,
-        0 to players-1. opponents: one bot kind per other seat, in seat order
-        (random, greedy, pimc, ismcts); the table has len(opponents)+1 players;
-        default three greedy bots. seed: makes the game reproducible (drawn when
-        omitted). house_rules: settings that differ from the preset, as the
-        library's records write them. The bots play until it is your turn.
+        rules: classic (the default), justus-pang, kenneth-lo, vietcong or poker.
+        seat: your seat, 0 to players-1. opponents: one bot kind per other seat, in
+        seat order (random, greedy, pimc, ismcts); the table has len(opponents)+1
+        players; default three greedy bots. seed: makes the game reproducible
+        (drawn when omitted); every seat of one seed gets the same hands. deal: a
+        frozen deal instead, "classic-150-v1:0" to ":149" or "poker-150-v1:N".
+        house_rules: settings that differ from the preset, as the library's records
+        write them. The bots play until it is your turn.
         """
         kinds = ["greedy"] * 3 if opponents is None else opponents
         return serve_one(
-            lambda: games.new_game(
+            lambda: agent_tools.new_game(
                 rules=rules,
                 house_rules=house_rules,
                 seat=seat,
                 opponents=kinds,
                 seed=seed,
+                deal=deal,
                 lang=lang,
             )
         )
@@ -104,12 +109,12 @@ def build_server(tools: AgentTools | None = None) -> MCPServer:
 
         Never another seat's cards: only how many each holds.
         """
-        return serve_one(lambda: games.observe(game, lang))
+        return serve_one(lambda: agent_tools.observe(game, lang))
 
     @server.tool(annotations=read_only, structured_output=False)
     def legal_actions(game: str, lang: Lang = "en") -> CallToolResult:
         """Your legal actions now, each with its index and its notation."""
-        return serve_one(lambda: games.legal_actions(game, lang))
+        return serve_one(lambda: agent_tools.legal_actions(game, lang))
 
     @server.tool(annotations=changes, structured_output=False)
     def act(game: str, action: str | int, lang: Lang = "en") -> CallToolResult:
@@ -119,22 +124,32 @@ def build_server(tools: AgentTools | None = None) -> MCPServer:
         Vietnamese, and changes nothing. Otherwise the bots play until it is your
         turn again (or the game ends); the answer lists their moves and your view.
         """
-        return serve_one(lambda: games.act(game, action, lang))
+        return serve_one(lambda: agent_tools.act(game, action, lang))
 
     @server.tool(annotations=read_only, structured_output=False)
     def explain(game: str, action: str | int, lang: Lang = "en") -> CallToolResult:
         """Why an action (notation or index) is or is not legal for you now, with the rule."""
-        return serve_one(lambda: games.explain(game, action, lang))
+        return serve_one(lambda: agent_tools.explain(game, action, lang))
 
     @server.tool(annotations=read_only, structured_output=False)
     def result(game: str, lang: Lang = "en") -> CallToolResult:
         """A finished game's finishing order, scores and the reason of every point."""
-        return serve_one(lambda: games.result(game, lang))
+        return serve_one(lambda: agent_tools.result(game, lang))
+
+    @server.tool(annotations=read_only, structured_output=False)
+    def evaluate(games: list[str], lang: Lang = "en") -> CallToolResult:
+        """Your duplicate evaluation over finished games: mean score, 95% interval.
+
+        Play each deal (one seed, or one frozen deal) from every seat against the
+        same bots, then pass all those game ids. Player 0 is you, player p the bot
+        p seats after you.
+        """
+        return serve_one(lambda: agent_tools.evaluate(games, lang))
 
     @server.tool(annotations=changes, structured_output=False)
     def close_game(game: str) -> CallToolResult:
         """Forget a game (at most 100 are open; a new one replaces the oldest finished)."""
-        return serve_one(lambda: games.close_game(game))
+        return serve_one(lambda: agent_tools.close_game(game))
 
     return server
 

@@ -28,7 +28,7 @@ import attrs
 from tienlen.errors import TienLenError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import GreedyPlayer, Observation, Player, PlayerError, RandomPlayer
-from tienlen.rules import BaseRules, get_rules
+from tienlen.rules import BaseRules, RuleSet, get_rules
 
 __all__ = ["BOT_KINDS", "AgentError", "AgentGame", "Move", "rules_named"]
 
@@ -99,8 +99,9 @@ class AgentGame:
     *opponents* names one `BOT_KINDS` kind per other seat, in seat order; the table
     has ``len(opponents) + 1`` players. *seed* makes the deal and the bots'
     randomness reproducible: the game takes its randomness from one
-    ``random.Random(seed)``, as `tienlen.play_game` does. *start*, if given, is
-    played from instead of a deal (*rules* are then its rules).
+    ``random.Random(seed)``, as `tienlen.play_game` does: every seat of one seed is
+    dealt the same hands. *start*, if given, is played from instead of a deal
+    (*rules* are then its rules), and *deal* names it.
 
     Raises:
         AgentError: an unknown bot kind, a seat not at the table, or a table size
@@ -114,12 +115,13 @@ class AgentGame:
 
     def __init__(
         self,
-        rules: BaseRules,
+        rules: RuleSet,
         *,
         seat: int,
         opponents: Sequence[str],
         seed: int,
         start: GameState | None = None,
+        deal: str | None = None,
     ) -> None:
         players = len(opponents) + 1 if start is None else start.players
         if type(seat) is not int or not 0 <= seat < players:
@@ -139,6 +141,11 @@ class AgentGame:
         """Each other seat's bot kind."""
         self.seed: Final = seed
         """The seed of the deal and of the bots' randomness."""
+        if deal is None:
+            deal = f"seed {seed}" if start is None else "a given start"
+        self.deal: Final = deal
+        """The deal's name: games of one name were dealt the same hands
+        (`tienlen.mcp.duplicate`)."""
         self._bots = {other: BOT_KINDS[kind]() for other, kind in self.kinds.items()}
         self._rng = random.Random(seed)
         if start is None:

@@ -23,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from typing import Final
@@ -37,6 +38,7 @@ from tienlen.errors import (
 )
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.game import Action, Pass, Play
+from tienlen.mcp.duplicate import duplicate_stats, frozen_deal
 from tienlen.mcp.session import AgentError, AgentGame, Move, rules_named
 from tienlen.messages import (
     LANGUAGES,
@@ -46,7 +48,7 @@ from tienlen.messages import (
     text,
 )
 from tienlen.records import RecordError, rules_from_json, rules_to_json
-from tienlen.rules import BaseRules
+from tienlen.rules import BaseRules, RuleSet
 from tienlen.sections import rule_section
 from tienlen.server.protocol import action_json, refusal_json, seat_view
 
@@ -154,6 +156,11 @@ def _move_json(move: Move) -> Json:
     return data
 
 
+def _finite(value: float) -> float | None:
+    """*value*, or ``None`` for the ``nan`` of too few games (JSON has no NaN)."""
+    return None if math.isnan(value) else round(value, 6)
+
+
 def _section(label: str | None) -> Json | None:
     """The rules reference's section *label*: number, title and address."""
     if label is None:
@@ -183,19 +190,24 @@ class AgentTools:
     def new_game(
         self,
         *,
-        rules: str = "classic",
+        rules: str | None = None,
         house_rules: Mapping[str, object] | None = None,
         seat: int = 0,
         opponents: Sequence[str] = ("greedy", "greedy", "greedy"),
         seed: int | None = None,
+        deal: str | None = None,
         lang: str = "en",
     ) -> Reply:
         """Deal a new game: the agent at *seat*, a bot of each *opponents* kind elsewhere.
 
-        *rules* names a preset; *house_rules* changes its settings (a mapping of
-        setting to value, as `tienlen.records.rules_to_json` writes them, or a whole
-        rule set as it writes it). Without *seed* one is drawn, and reported. The
-        bots play until the agent must act; the answer is the agent's view then.
+        *rules* names a preset (classic by default); *house_rules* changes its
+        settings (a mapping of setting to value, as `tienlen.records.rules_to_json`
+        writes them, or a whole rule set as it writes it). *seed* seeds the deal
+        and the bots (drawn, and reported, when omitted): every seat of one seed
+        is dealt the same hands. *deal* plays a frozen deal instead
+        (``"classic-150-v1:17"``, `tienlen.mcp.duplicate.frozen_deal`) on its
+        set's rules. The bots play until the agent must act; the answer is the
+        agent's view then.
 
         Example:
             >>> reply = AgentTools().new_game(rules="poker", seat=1, opponents=["random"] * 2, seed=5)
@@ -204,14 +216,29 @@ class AgentTools:
         """
         try:
             lang = _check_lang(lang)
-            table = self._rules(rules, house_rules)
+            table: RuleSet = self._rules(
+                "classic" if rules is None else rules, house_rules
+            )
             if seed is None:
                 seed = random.SystemRandom().randrange(2**63)
             elif type(seed) is not int:
                 msg = f"a seed is an integer, not {type(seed).__name__}"
                 raise AgentError("bad-argument", msg)
+            start = None if deal is None else frozen_deal(deal)
+            if start is not None:
+                if rules is not None and rules != start.rules.name:
+                    msg = f"the deal {deal} is of {start.rules.name}, not {rules!r:.40}"
+                    raise AgentError("bad-argument", msg)
+                table = start.rules
             self._make_room()
-            game = AgentGame(table, seat=seat, opponents=list(opponents), seed=seed)
+            game = AgentGame(
+                table,
+                seat=seat,
+                opponents=list(opponents),
+                seed=seed,
+                start=start,
+                deal=deal,
+            )
         except TienLenError as error:
             return _refused(error, lang if lang in LANGUAGES else "en")
         game_id = f"g{self._next}"
@@ -334,6 +361,46 @@ class AgentTools:
             return Reply(text("agent.not_over", lang), data)
         data.update(self._result_json(found))
         return Reply("\n".join(self._result_lines(found, lang)), data)
+
+    def evaluate(self, games: Sequence[str], lang: str = "en") -> Reply:
+        """The agent's duplicate evaluation over finished *games*, as `tienlen.evaluate`'s.
+
+        Every deal among them must have been played once from every seat (the same
+        ``seed``, or the same frozen ``deal``, at every ``seat``), against the same
+        bots. Player 0 is the agent, player *p* the bot *p* seats after it; the
+        answer has each one's mean score with its 95% confidence interval over
+        deals, its rating and its places.
+
+        Example:
+            >>> tools = AgentTools()
+            >>> for seat in range(2):
+            ...     game = tools.new_game(seat=seat, opponents=["random"], seed=4).data["game"]
+            ...     while not tools.observe(game).data["over"]:
+            ...         _ = tools.act(game, 0)
+            >>> answer = tools.evaluate(["g1", "g2"])
+            >>> answer.data["deals"], answer.data["games"]
+            (1, 2)
+        """
+        try:
+            lang = _check_lang(lang)
+            if isinstance(games, str) or not isinstance(games, Sequence):
+                msg = "games are a list of game ids"
+                raise AgentError("bad-argument", msg)
+            stats = duplicate_stats([self._game(game) for game in games])
+        except TienLenError as error:
+            return _refused(error, "en")
+        intervals = [stats.confidence_interval(p) for p in range(stats.players)]
+        data: Json = {
+            "games": stats.games,
+            "deals": stats.deals,
+            "rotations": stats.rotations,
+            "rules": stats.rules.name if stats.rules is not None else None,
+            "meanScores": [_finite(mean) for mean in stats.mean_scores],
+            "confidenceIntervals": [[_finite(lo), _finite(hi)] for lo, hi in intervals],
+            "ratings": [_finite(rating) for rating in stats.ratings],
+            "places": [list(row) for row in stats.places],
+        }
+        return Reply(stats.summary(), data)
 
     def close_game(self, game: str) -> Reply:
         """Forget *game* (finished or not).
