@@ -928,9 +928,9 @@ def _mcp(args: argparse.Namespace, out: IO[str]) -> int:
     del args, out  # standard output is the protocol's channel
     if find_spec("mcp") is None:
         raise _BadInputError(_MCP_MISSING)
-    from tienlen.mcp.server import serve  # noqa: PLC0415  # the extra, only now
+    from tienlen.mcp.server import build_server  # noqa: PLC0415  # the extra, only now
 
-    serve()
+    build_server().run("stdio")
     return 0
 
 

@@ -5,20 +5,6 @@ from every seat, so the luck of the deal cancels, and a 95% confidence interval 
 deals. `frozen_deal` names a deal of a frozen deal set (``"classic-150-v1:17"``);
 `duplicate_stats` counts finished games (`AgentGame`) into `EvaluationStats`, player 0
 being the agent and player *p* the bot *p* seats after it.
-
-Example:
-    >>> from tienlen.mcp.session import AgentGame
-    >>> start = frozen_deal("classic-150-v1:0")
-    >>> games = []
-    >>> for seat in range(4):
-    ...     game = AgentGame(start.rules, seat=seat, opponents=["greedy"] * 3, seed=1,
-    ...                      start=start, deal="classic-150-v1:0")
-    ...     while game.waiting:
-    ...         _ = game.act(0)
-    ...     games.append(game)
-    >>> stats = duplicate_stats(games)
-    >>> stats.deals, stats.games, sum(stats.score_sums)
-    (1, 4, 0)
 """
 
 from __future__ import annotations
@@ -67,7 +53,27 @@ def duplicate_stats(games: Sequence[AgentGame]) -> EvaluationStats:
     Raises:
         AgentError: no games, a game not over, mixed rules or tables, or a deal
             not played from every seat exactly once (``bad-argument``).
+        TypeError: *games* is not a sequence of `AgentGame`.
+
+    Example:
+        >>> start = frozen_deal("classic-150-v1:0")
+        >>> games = []
+        >>> for seat in range(4):
+        ...     game = AgentGame(start.rules, seat=seat, opponents=["greedy"] * 3,
+        ...                      seed=1, start=start, deal="classic-150-v1:0")
+        ...     while game.waiting:
+        ...         _ = game.act(0)
+        ...     games.append(game)
+        >>> stats = duplicate_stats(games)
+        >>> stats.deals, stats.games, sum(stats.score_sums)
+        (1, 4, 0)
     """
+    given: object = games  # checked: a tool passes what the client sent
+    if not isinstance(given, Sequence) or not all(
+        isinstance(game, AgentGame) for game in given
+    ):
+        msg = f"expected a sequence of AgentGame, got {games!r:.80}"
+        raise TypeError(msg)
     if not games:
         raise AgentError("bad-argument", "no games to evaluate")
     first = games[0]

@@ -25,7 +25,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from tienlen import __version__
 from tienlen.mcp.tools import AgentTools, Reply
 
-__all__ = ["INSTRUCTIONS", "build_server", "serve"]
+__all__ = ["INSTRUCTIONS", "build_server"]
 
 Lang = Literal["en", "vi"]
 
@@ -52,10 +52,16 @@ def _result(reply: Reply) -> CallToolResult:
 def build_server(tools: AgentTools | None = None) -> MCPServer:
     """The MCP server of the agents' tools, over *tools* (new, empty ones by default).
 
+    ``build_server().run("stdio")`` serves them on standard input and output until
+    the client closes the connection: that is ``tienlen mcp``.
+
     Example:
         >>> build_server().name
         'tienlen'
     """
+    if tools is not None and not isinstance(tools, AgentTools):
+        msg = f"expected AgentTools, got {type(tools).__name__}"  # type: ignore[unreachable]
+        raise TypeError(msg)
     agent_tools = AgentTools() if tools is None else tools
     lock = threading.Lock()
     server: MCPServer = MCPServer(
@@ -152,8 +158,3 @@ def build_server(tools: AgentTools | None = None) -> MCPServer:
         return serve_one(lambda: agent_tools.close_game(game))
 
     return server
-
-
-def serve() -> None:
-    """Serve the agents' tools over stdio until the client closes the connection."""
-    build_server().run("stdio")

@@ -242,6 +242,12 @@ class AgentGame:
         Raises:
             AgentError, IllegalPlayError, InvalidCardError: as `resolve`; the game
                 is unchanged.
+
+        Example:
+            >>> game = AgentGame(get_rules("classic"), seat=0, opponents=["greedy"], seed=3)
+            >>> moves = game.act(0)
+            >>> moves[0].action.player, [m.action for m in game.moves] == list(game.state.history)
+            (0, True)
         """
         action = self.resolve(choice)
         before = len(self.moves)

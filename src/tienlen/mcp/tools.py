@@ -308,6 +308,14 @@ class AgentTools:
         code, rule and sentence in English and Vietnamese. Accepted, the bots play
         until the agent must act again or the game ends; the answer lists their
         moves and the agent's view then.
+
+        Example:
+            >>> tools = AgentTools()
+            >>> _ = tools.new_game(seat=0, opponents=["greedy"], seed=2)
+            >>> tools.act("g1", "7x").data["refusal"]["code"]
+            'UNREADABLE'
+            >>> tools.act("g1", 0).data["accepted"]
+            True
         """
         try:
             lang = _check_lang(lang)
