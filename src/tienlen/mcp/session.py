@@ -51,7 +51,7 @@ BOT_KINDS: Final[Mapping[str, Callable[[], Player]]] = {
     "pimc": _pimc,
     "ismcts": _ismcts,
 }
-"""The library bots an opponent's seat may be played by, by kind (as `tienlen serve`)."""
+"""The library bots an opponent's seat may be played by, by kind (as ``tienlen serve``)."""
 
 
 class AgentError(TienLenError, ValueError):
@@ -83,7 +83,7 @@ class Move:
     """
 
     action: Action
-    """The action, by the seat that took it (`Action.player`)."""
+    """The action, by the seat that took it (its ``player``)."""
     jumped_in: bool = attrs.field(kw_only=True)
     """Whether it was a Poker jump-in out of turn (RULES §6.4), or the agent's
     `Pass` declining one."""
@@ -144,8 +144,8 @@ class AgentGame:
         if deal is None:
             deal = f"seed {seed}" if start is None else "a given start"
         self.deal: Final = deal
-        """The deal's name: games of one name were dealt the same hands
-        (`tienlen.mcp.duplicate`)."""
+        """The name of the deal; games of one name were dealt the same hands
+        (see `tienlen.mcp.duplicate`)."""
         self._bots = {other: BOT_KINDS[kind]() for other, kind in self.kinds.items()}
         self._rng = random.Random(seed)
         if start is None:
@@ -177,7 +177,7 @@ class AgentGame:
         """The agent's legal actions now, in the engine's order (empty once over).
 
         Offered a jump-in, they are its jump-in plays and a `Pass` meaning "do not
-        jump in", as `tienlen.players.poll_jump_ins` offers them.
+        jump in", as ``tienlen.players.poll_jump_ins`` offers them.
 
         Example:
             >>> game = AgentGame(get_rules("classic"), seat=0, opponents=["greedy"], seed=3)

@@ -4,9 +4,9 @@
 for the agent in English or Vietnamese (the library's own wording: the command
 line's table lines, `tienlen.messages`, `tienlen.explain`; cards with suit symbols)
 and a JSON object (the per-seat view of the server's protocol,
-`tienlen.server.protocol.seat_view`, and its refusal and result shapes). Every
+``tienlen.server.protocol.seat_view``, and its refusal and result shapes). Every
 answer is built from the agent's own `Observation`, its own legal actions and the
-public moves: no other seat's cards, ever. `tienlen.mcp.server` serves these over
+public moves: no other seat's cards, ever. ``tienlen.mcp.server`` serves these over
 MCP; they need no SDK.
 
 Example:
