@@ -219,3 +219,18 @@ def test_open_games_are_bounded() -> None:
     )
     assert "g2" not in tools.games
     assert len(tools.games) == MAX_OPEN_GAMES
+
+
+def test_a_refusal_stays_short_whatever_was_sent() -> None:
+    """A megabyte of rules name is refused in a line, not echoed back."""
+    reply = AgentTools().new_game(rules="x" * 100_000)
+    assert reply.error
+    assert len(reply.text) < 300
+    assert "known: classic" in reply.text
+
+
+def test_a_drawn_seed_is_exact_in_any_json() -> None:
+    """Without a seed one is drawn and reported, small enough for a JSON double."""
+    seeds = {AgentTools().new_game(opponents=["random"]).data["seed"] for _ in range(5)}
+    assert all(isinstance(seed, int) and 0 <= seed < 2**53 for seed in seeds)
+    assert len(seeds) > 1

@@ -28,7 +28,13 @@ import attrs
 from tienlen.errors import TienLenError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import GreedyPlayer, Observation, Player, PlayerError, RandomPlayer
-from tienlen.rules import BaseRules, RuleSet, get_rules
+from tienlen.rules import (
+    CLASSIC_TWO_DECKS,
+    RULESETS,
+    BaseRules,
+    RuleSet,
+    get_rules,
+)
 
 __all__ = ["BOT_KINDS", "AgentError", "AgentGame", "Move", "rules_named"]
 
@@ -327,5 +333,7 @@ def rules_named(name: str) -> BaseRules:
     """
     try:
         return get_rules(name)
-    except TienLenError as error:
-        raise AgentError("bad-argument", str(error)) from None
+    except TienLenError:
+        known = ", ".join((*RULESETS, CLASSIC_TWO_DECKS.name))
+        msg = f"unknown rules {name!r:.60} (known: {known})"
+        raise AgentError("bad-argument", msg) from None

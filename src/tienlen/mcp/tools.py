@@ -220,7 +220,7 @@ class AgentTools:
                 "classic" if rules is None else rules, house_rules
             )
             if seed is None:
-                seed = random.SystemRandom().randrange(2**63)
+                seed = random.SystemRandom().randrange(10**9)  # exact in any JSON
             elif type(seed) is not int:
                 msg = f"a seed is an integer, not {type(seed).__name__}"
                 raise AgentError("bad-argument", msg)
