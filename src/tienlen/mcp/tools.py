@@ -148,6 +148,15 @@ def _move_lines(move: Move, seat: int, lang: str) -> list[str]:
     return lines
 
 
+def _kind(game: AgentGame, action: Action) -> str:
+    """A legal action's kind: ``"pass"``, or its combination's (``"straight"``)."""
+    if type(action) is not Play:
+        return "pass"
+    combo = game.state.rules.classify(action.cards)
+    assert combo is not None  # a legal play is a combination
+    return combo.kind.name.lower()
+
+
 def _move_json(move: Move) -> Json:
     data = action_json(move.action)
     data.update(
@@ -281,9 +290,7 @@ class AgentTools:
                 "index": index,
                 "action": str(action),
                 "cards": _shown(action, "en") if type(action) is Play else None,
-                "kind": "pass"
-                if type(action) is not Play
-                else found.state.rules.classify(action.cards).kind.name.lower(),  # type: ignore[union-attr]
+                "kind": _kind(found, action),
             }
             for index, action in enumerate(legal)
         ]
