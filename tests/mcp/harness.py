@@ -196,3 +196,25 @@ class ScriptedAgent:
         if played:
             options.append(str(self.rng.choice(played)))
         return self.rng.choice(options) if options else None
+
+
+JUMP_IN_GAME: dict[str, object] = {
+    "rules": "poker",
+    "seat": 1,
+    "opponents": ["random"] * 3,
+    "seed": 16,
+}
+"""A game where the agent, always taking its first legal action, is offered a jump-in."""
+
+
+async def decline_a_jump_in(table: Table, lang: str = "en") -> Reply:
+    """Play `JUMP_IN_GAME` until the agent is offered a jump-in; decline it; the answer."""
+    reply = await table.call("new_game", **JUMP_IN_GAME, lang=lang)
+    game = str(reply.data["game"])
+    while not reply.data["view"]["jumpingIn"]:  # type: ignore[index]
+        assert not reply.data["over"], "no jump-in was offered"
+        reply = await table.call("act", game=game, action=0, lang=lang)
+    listed = await table.call("legal_actions", game=game)
+    assert listed.data["jumpingIn"] is True
+    assert listed.data["actions"][-1]["action"] == "pass"  # type: ignore[index]
+    return await table.call("act", game=game, action="pass", lang=lang)

@@ -23,7 +23,14 @@ from mcp.client.stdio import stdio_client
 from mcp.types import CallToolResult, TextContent
 
 import tienlen
-from tests.mcp.harness import PRESETS, Remote, ScriptedAgent, Table, Tally
+from tests.mcp.harness import (
+    PRESETS,
+    Remote,
+    ScriptedAgent,
+    Table,
+    Tally,
+    decline_a_jump_in,
+)
 from tienlen.mcp.tools import Reply
 
 SOURCE = str(Path(tienlen.__file__).resolve().parent.parent)
@@ -90,10 +97,13 @@ def test_games_over_stdio_leak_nothing_and_accept_nothing_illegal() -> None:
 
 @pytest.mark.slow
 def test_the_tools_are_listed_and_a_refusal_is_a_tool_error() -> None:
-    """The eight tools with their arguments; an illegal action comes back with ``isError``."""
+    """The eight tools and their arguments; a jump-in declined; a refusal is an ``isError``."""
+    tally = Tally()
 
     async def run() -> tuple[dict[str, set[str]], Reply, Reply]:
         async with connect() as session:
+            declined = await decline_a_jump_in(Table(tally, remote(session)))
+            assert declined.data["events"][0]["jumpIn"] is True  # type: ignore[index]
             listed = await session.list_tools()
             tools = {
                 tool.name: set(tool.input_schema["properties"]) for tool in listed.tools
@@ -125,3 +135,5 @@ def test_the_tools_are_listed_and_a_refusal_is_a_tool_error() -> None:
     assert not opened.error
     assert refused.error
     assert refused.data["refusal"]["code"] == "UNREADABLE"  # type: ignore[index]
+    assert not tally.leaks
+    assert not tally.problems, tally.problems[:3]

@@ -8,7 +8,14 @@ import random
 
 import pytest
 
-from tests.mcp.harness import PRESETS, ScriptedAgent, Table, Tally, hidden_cards
+from tests.mcp.harness import (
+    PRESETS,
+    ScriptedAgent,
+    Table,
+    Tally,
+    decline_a_jump_in,
+    hidden_cards,
+)
 from tests.server.harness import leaked
 from tienlen import GameState
 from tienlen.mcp.tools import MAX_OPEN_GAMES, AgentTools
@@ -234,3 +241,20 @@ def test_a_drawn_seed_is_exact_in_any_json() -> None:
     seeds = {AgentTools().new_game(opponents=["random"]).data["seed"] for _ in range(5)}
     assert all(isinstance(seed, int) and 0 <= seed < 2**53 for seed in seeds)
     assert len(seeds) > 1
+
+
+def test_a_jump_in_is_offered_and_declined() -> None:
+    """Poker: the agent is asked out of turn; a pass declines and the game goes on."""
+    tally = Tally()
+    reply = asyncio.run(decline_a_jump_in(Table(tally), lang="vi"))
+    assert not reply.error
+    first = reply.data["events"][0]  # type: ignore[index]
+    assert first == {
+        "seat": 1,
+        "action": "pass",
+        "jumpIn": True,
+        "wentOut": [],
+        "wonTrick": None,
+    }
+    assert "bạn không chặt ngoài lượt" in reply.text
+    assert not tally.leaks
