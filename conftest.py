@@ -5,7 +5,8 @@ The README's test command installs them all (``.[test-all]``); with ``.[test]`` 
 
 `tienlen.rl` needs the ``rl`` extra, `tienlen.rl.openspiel` the ``openspiel``
 extra besides (OpenSpiel and Shimmy); `tienlen.server.app` and
-`tienlen.server.bots` need the ``server`` extra.
+`tienlen.server.bots` need the ``server`` extra; `tienlen.mcp.server` the ``mcp``
+extra.
 """
 
 from importlib.util import find_spec
@@ -23,3 +24,5 @@ if not all(find_spec(name) for name in ("starlette", "uvicorn", "websockets")):
         "src/tienlen/server/app.py",
         "src/tienlen/server/bots.py",
     ]
+if find_spec("mcp") is None:  # the mcp extra: `tienlen mcp` (docs/agents.md)
+    collect_ignore_glob.append("src/tienlen/mcp/server.py")

@@ -23,6 +23,7 @@ import sys
 import time
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from importlib.util import find_spec
 from typing import IO, Final, TypeVar
 
 from tienlen import __version__
@@ -906,7 +907,31 @@ def _parser() -> argparse.ArgumentParser:
     from tienlen.server.cli import add_commands  # noqa: PLC0415  # serve, bot (issue 23)
 
     add_commands(commands, _HelpFormatter)
+    help_text = "serve the agents' tools over MCP on stdio, for LLM clients"
+    sub = commands.add_parser(  # docs/agents.md
+        "mcp", help=help_text, description=help_text, formatter_class=_HelpFormatter
+    )
+    sub.set_defaults(run=_mcp)
     return parser
+
+
+# -- mcp ----------------------------------------------------------------------------
+
+
+_MCP_MISSING: Final = (
+    'tienlen mcp needs the mcp extra: pip install "tienlen[mcp]" '
+    "(from a checkout: pip install -e '.[mcp]')"
+)
+
+
+def _mcp(args: argparse.Namespace, out: IO[str]) -> int:
+    del args, out  # standard output is the protocol's channel
+    if find_spec("mcp") is None:
+        raise _BadInputError(_MCP_MISSING)
+    from tienlen.mcp.server import build_server  # noqa: PLC0415  # the extra, only now
+
+    build_server().run("stdio")
+    return 0
 
 
 def _decks_option(sub: argparse.ArgumentParser) -> None:

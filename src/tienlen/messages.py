@@ -532,6 +532,31 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
         "vi": "số lần đánh hàng: {bombs}; số lần chặt: {chops}",
     },
     "sim.count": {"en": "player {player} {count}", "vi": "người chơi {player} {count}"},
+    # -- the agents' tools, tienlen.mcp --------------------------------------------------
+    "agent.header": {
+        "en": "game {game}, {rules}: you are player {seat} of {players}",
+        "vi": "ván {game}, luật {rules}: bạn là người chơi {seat} trong {players} người",
+    },
+    "agent.since": {
+        "en": "since your last action:",
+        "vi": "từ lượt trước của bạn:",
+    },
+    "agent.top": {
+        "en": "top: {cards}, played by player {player}",
+        "vi": "trên bàn: {cards}, của người chơi {player}",
+    },
+    "agent.your_turn": {
+        "en": "your turn: play or pass",
+        "vi": "đến lượt bạn: đánh hoặc bỏ lượt",
+    },
+    "agent.declined": {"en": "you do not jump in", "vi": "bạn không chặt ngoài lượt"},
+    "agent.over": {"en": "the game is over", "vi": "ván đã kết thúc"},
+    "agent.not_over": {
+        "en": "the game is not over yet",
+        "vi": "ván chưa kết thúc",
+    },
+    "agent.legal_now": {"en": "Legal now.", "vi": "Được phép đánh lúc này."},
+    "agent.legal_action": {"en": "{index}: {action}", "vi": "{index}: {action}"},
 }
 """Every player-facing template, by key, then by language, with its ``{fields}``."""
 

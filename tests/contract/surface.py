@@ -40,7 +40,7 @@ LONG_BY_DESIGN: Final = {
 """Callables not thrown junk here (their contracts are tested where named)."""
 
 
-SUBPACKAGES: Final = ("tienlen.rl", "tienlen.search")
+SUBPACKAGES: Final = ("tienlen.rl", "tienlen.search", "tienlen.mcp")
 """Subpackages whose public modules are walked too, as the top level's are (issue 20 §9)."""
 
 
@@ -87,6 +87,7 @@ EXTRAS_DEPENDENCIES: Final = {
     "starlette",
     "uvicorn",
     "websockets",
+    "mcp",
 }
 """What the modules of the extras import (``tienlen.rl`` needs ``tienlen[rl]``,
 ``tienlen.server.app`` ``tienlen[server]``): their surface is checked where the extra is
@@ -148,7 +149,19 @@ def samples() -> dict[type, object]:
         PIMCPlayer: PIMCPlayer(worlds=1, max_candidates=2),
         **rl_samples(),
         **openspiel_samples(),
+        **mcp_samples(),
     }
+
+
+def mcp_samples() -> dict[type, object]:
+    """The agents' tools with an open game, and a game (no SDK needed)."""
+    from tienlen.mcp.session import AgentGame  # noqa: PLC0415
+    from tienlen.mcp.tools import AgentTools  # noqa: PLC0415
+
+    tools = AgentTools()
+    tools.new_game(opponents=["greedy"], seed=1)
+    game = AgentGame(CLASSIC, seat=1, opponents=["random"] * 3, seed=1)
+    return {AgentTools: tools, AgentGame: game}
 
 
 def rl_samples() -> dict[type, object]:

@@ -57,7 +57,7 @@ def unbound(code: str) -> set[str]:
             }
         elif isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bound.add(node.id)
-        elif isinstance(node, ast.FunctionDef | ast.ClassDef):
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
             bound.add(node.name)
         elif isinstance(node, ast.arg):
             bound.add(node.arg)
