@@ -920,7 +920,7 @@ def _parser() -> argparse.ArgumentParser:
 
 _MCP_MISSING: Final = (
     'tienlen mcp needs the mcp extra: pip install "tienlen[mcp]" '
-    "(from a checkout: pip install -e '.[mcp]')"
+    '(from a checkout: pip install -e ".[mcp]")'
 )
 
 
