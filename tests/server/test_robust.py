@@ -462,3 +462,25 @@ def test_idle_and_slow_sockets_are_closed_and_players_are_not(tmp_path: Path) ->
                     answer += part
                 assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
                 assert answer.endswith(b'{"tables":1}')
+
+
+@pytest.mark.parametrize(
+    "option", ["--max-connections", "--header-timeout", "--keep-alive", "--ws-ping"]
+)
+@pytest.mark.parametrize("value", ["0", "-1", "nan", "x"])
+def test_a_limit_that_is_no_number_above_zero_is_refused(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    no_listening: list[dict[str, Any]],
+    option: str,
+    value: str,
+) -> None:
+    """``--max-connections 0`` and the like: argparse's one line naming the option, status 2."""
+    assert _serve(tmp_path / "data", option, value) == 2
+    assert (
+        capsys.readouterr()
+        .err.splitlines()[-1]
+        .startswith(f"tienlen serve: error: argument {option}: {value!r} is not ")
+    )
+    assert no_listening == []
+    assert not (tmp_path / "data").exists()
