@@ -9,6 +9,7 @@ loopback, a few hundred sockets for a few seconds.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -28,12 +29,15 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("websockets")
 
-from websockets.sync.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+from websockets.sync.client import ClientConnection, connect
 
 from tests.server.harness import Clock
 from tests.server.serving import SRC, free_port, serving
 from tienlen import CLASSIC
 from tienlen.cli import main
+from tienlen.errors import InvalidArgumentError
+from tienlen.server.connections import ConnectionLimits
 from tienlen.server.storage import SQLiteStorage, StorageError, open_data
 from tienlen.server.tables import Hub
 
@@ -378,13 +382,21 @@ def _closed(sock: socket.socket) -> bool:
         return True
 
 
-def _sockets(port: int, count: int) -> list[socket.socket]:
+def _sockets(port: int, count: int, source: str = "127.0.0.1") -> list[socket.socket]:
+    """*count* connections to the server from the loopback address *source*."""
     sockets = []
     for _ in range(count):
-        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock = socket.create_connection(
+            ("127.0.0.1", port), timeout=10, source_address=(source, 0)
+        )
         sock.setblocking(False)
         sockets.append(sock)
     return sockets
+
+
+def _refused(sockets: list[socket.socket], count: int) -> bool:
+    """Whether at least *count* of *sockets* were closed by the server."""
+    return sum(map(_closed, sockets)) >= count
 
 
 def _wait(condition: Callable[[], bool], seconds: float) -> bool:
@@ -405,21 +417,69 @@ def _health(port: int) -> dict[str, Any]:
 
 
 @pytest.mark.slow
-def test_connections_over_the_cap_are_closed_at_once(tmp_path: Path) -> None:
-    """300 idle sockets against a cap of 100: 200 are closed, 100 stay until they time out."""
+def test_connections_over_a_cap_are_closed_at_once(tmp_path: Path) -> None:
+    """Idle sockets from loopback addresses against caps of 30 an address, 100 in all.
+
+    Each address holds 30 of its 50 until the cap of 100 is reached; a proxy's
+    address is not capped per address, but by the total; WebSockets count.
+    """
     with serving(
-        tmp_path / "data", "--max-connections", "100", "--header-timeout", "30"
+        tmp_path / "data",
+        *("--max-connections", "100", "--max-per-address", "30"),
+        *("--proxy", "127.0.0.9", "--header-timeout", "30"),
     ) as port:
-        sockets = _sockets(port, 300)
+        held: dict[str, int] = {}
+        sockets: list[socket.socket] = []
         try:
-            assert _wait(lambda: sum(map(_closed, sockets)) >= 200, 10)
-            time.sleep(0.3)
-            open_ = [sock for sock in sockets if not _closed(sock)]
-            assert len(open_) == 100  # the cap, exactly
+            for address, refused in (
+                ("127.0.0.2", 20),
+                ("127.0.0.3", 20),
+                ("127.0.0.4", 20),
+                ("127.0.0.5", 40),
+            ):
+                batch = _sockets(port, 50, address)
+                sockets += batch
+                assert _wait(functools.partial(_refused, batch, refused), 10)
+                time.sleep(0.3)  # and no more
+                held[address] = sum(not _closed(sock) for sock in batch)
+            assert held == {
+                "127.0.0.2": 30,
+                "127.0.0.3": 30,
+                "127.0.0.4": 30,
+                "127.0.0.5": 10,
+            }
+            proxied = _sockets(port, 50, "127.0.0.9")
+            sockets += proxied
+            assert _wait(lambda: all(map(_closed, proxied)), 10)  # the total is full
+            for sock in sockets:
+                sock.close()
+            sockets = _sockets(port, 50, "127.0.0.9")
+            time.sleep(1)
+            assert not any(map(_closed, sockets))  # 50 > 30: the proxy is not capped
+            with contextlib.ExitStack() as stack:  # WebSockets count too
+                assert len(_websockets(port, 31, "127.0.0.6", stack)) == 30
         finally:
             for sock in sockets:
                 sock.close()
         assert _wait(lambda: _health(port) == {"tables": 1}, 10)
+
+
+def _websockets(
+    port: int, count: int, source: str, stack: contextlib.ExitStack
+) -> list[ClientConnection]:
+    """The WebSockets the server accepts of *count* opened from *source*, in *stack*."""
+    accepted = []
+    for _ in range(count):
+        sock = stack.enter_context(
+            socket.create_connection(
+                ("127.0.0.1", port), timeout=10, source_address=(source, 0)
+            )
+        )
+        with contextlib.suppress(InvalidHandshake, ConnectionClosed, OSError):
+            accepted.append(  # refused: closed in its handshake
+                stack.enter_context(connect(f"ws://127.0.0.1:{port}/ws", sock=sock))
+            )
+    return accepted
 
 
 @pytest.mark.slow
@@ -465,7 +525,14 @@ def test_idle_and_slow_sockets_are_closed_and_players_are_not(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(
-    "option", ["--max-connections", "--header-timeout", "--keep-alive", "--ws-ping"]
+    "option",
+    [
+        "--max-connections",
+        "--max-per-address",
+        "--header-timeout",
+        "--keep-alive",
+        "--ws-ping",
+    ],
 )
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "x"])
 def test_a_limit_that_is_no_number_above_zero_is_refused(
@@ -484,3 +551,23 @@ def test_a_limit_that_is_no_number_above_zero_is_refused(
     )
     assert no_listening == []
     assert not (tmp_path / "data").exists()
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"max_connections": 1.5},
+        {"per_address": True},
+        {"per_address": -3},
+        {"keep_alive": 0},
+        {"header_timeout": float("inf")},
+        {"ws_ping": "20"},
+        {"proxies": "127.0.0.1"},
+        {"proxies": [1]},
+    ],
+)
+def test_connection_limits_refuse_what_is_no_limit(settings: dict[str, Any]) -> None:
+    """`ConnectionLimits` refuses a wrong limit by name, as the library does."""
+    (name,) = settings
+    with pytest.raises(InvalidArgumentError, match=f"^{name} must be "):
+        ConnectionLimits(**settings)

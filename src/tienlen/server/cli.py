@@ -148,6 +148,19 @@ def _add_connection_options(sub: argparse.ArgumentParser) -> None:
         help="connections held at once, HTTP and WebSocket; one more is closed at once",
     )
     sub.add_argument(
+        "--max-per-address",
+        type=_positive_int,
+        default=50,
+        help="connections held at once from one client address (but a --proxy)",
+    )
+    sub.add_argument(
+        "--proxy",
+        action="append",
+        metavar="ADDRESS",
+        help="a reverse proxy's address, not capped per address (repeatable;"
+        " default: 127.0.0.1 and ::1)",
+    )
+    sub.add_argument(
         "--header-timeout",
         type=_positive_float,
         default=10.0,
@@ -208,6 +221,8 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
     rules = _rules(args)
     limits = ConnectionLimits(
         max_connections=args.max_connections,
+        per_address=args.max_per_address,
+        proxies=args.proxy or ConnectionLimits().proxies,
         header_timeout=args.header_timeout,
         keep_alive=args.keep_alive,
         ws_ping=args.ws_ping,
