@@ -285,26 +285,40 @@ def test_a_second_server_on_one_data_directory_refuses(tmp_path: Path) -> None:
     assert second.stderr.count("\n") == 1
 
 
+def _read_only(path: Path) -> Callable[[], None]:
+    """Make *path* read-only, even for root (``chattr +i`` where mode bits do not bind).
+
+    Returns how to undo it; skips the test where neither way binds.
+    """
+    mode = path.stat().st_mode
+    path.chmod(mode & 0o555)
+    if not os.access(path, os.W_OK):
+        return lambda: path.chmod(mode)
+    chattr = shutil.which("chattr")  # root: the mode bits do not bind
+    if chattr is None or subprocess.run([chattr, "+i", path], check=False).returncode:  # noqa: S603
+        path.chmod(mode)
+        pytest.skip("no way to make a file read-only here")
+
+    def undo() -> None:
+        subprocess.run([chattr, "-i", path], check=True)  # noqa: S603
+        path.chmod(mode)
+
+    if os.access(path, os.W_OK):
+        undo()
+        pytest.skip("no way to make a file read-only here")
+    return undo
+
+
 @pytest.fixture
 def read_only_folder(tmp_path: Path) -> Iterator[Path]:
-    """A directory nobody may write in, even root (``chattr +i`` where mode bits do not bind)."""
+    """A directory nobody may write in."""
     folder = tmp_path / "read-only"
     folder.mkdir()
-    folder.chmod(0o555)
-    immutable = False
-    if os.access(folder, os.W_OK):  # root: the mode bits do not bind
-        chattr = shutil.which("chattr")
-        immutable = chattr is not None and (
-            subprocess.run([chattr, "+i", str(folder)], check=False).returncode == 0  # noqa: S603
-        )
-        if not immutable or os.access(folder, os.W_OK):
-            pytest.skip("no way to make a directory read-only here")
+    undo = _read_only(folder)
     try:
         yield folder
     finally:
-        if immutable:
-            subprocess.run(["chattr", "-i", str(folder)], check=True)  # noqa: S603, S607
-        folder.chmod(0o755)
+        undo()
 
 
 def _only_error(capsys: pytest.CaptureFixture[str]) -> str:
@@ -356,6 +370,29 @@ def test_serve_names_a_read_only_data_directory(
         f"tienlen: error: the data directory {read_only_folder} is not writable"
     )
     assert no_listening == []
+
+
+def test_serve_names_a_read_only_database(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    no_listening: list[dict[str, Any]],
+) -> None:
+    """A read-only ``tienlen.sqlite3`` in a writable ``--data``: one line, status 2.
+
+    SQLite would open it read-only: a server that refuses every move.
+    """
+    assert _serve(tmp_path) == 0
+    capsys.readouterr()
+    database = tmp_path / "tienlen.sqlite3"
+    undo = _read_only(database)
+    try:
+        assert _serve(tmp_path) == 2
+    finally:
+        undo()
+    assert _only_error(capsys) == (
+        f"tienlen: error: the database file {database} is read-only"
+    )
+    assert len(no_listening) == 1
 
 
 def test_serve_sets_the_connection_limits(

@@ -169,6 +169,10 @@ class SQLiteStorage:
         self.path = str(path)
         """The database file."""
         self._lock = threading.Lock()
+        for file in (self.path, f"{self.path}-wal", f"{self.path}-shm"):
+            if Path(file).exists() and not os.access(file, os.W_OK):
+                # SQLite would open it read-only, and refuse the first move
+                raise StorageError(f"the database file {file} is read-only")
         try:
             self._db = sqlite3.connect(self.path, check_same_thread=False)
         except sqlite3.Error as error:
