@@ -261,6 +261,10 @@ class FlakyStorage:
         """`Storage.load`."""
         return self.inner.load()
 
+    def quarantine(self, table: str, reason: str) -> None:
+        """`Storage.quarantine`."""
+        self.inner.quarantine(table, reason)
+
     def close(self) -> None:
         """`Storage.close`."""
         self.inner.close()

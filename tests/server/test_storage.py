@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from tests.server.harness import Client, Clock, create, join
 from tienlen.records import loads, record, to_json
 from tienlen.server.storage import SQLiteStorage
-from tienlen.server.tables import Hub, ServerError
+from tienlen.server.tables import Hub
 
 
 def _hub(path: Path) -> Hub:
@@ -63,12 +61,15 @@ def test_a_restarted_hub_has_every_table_where_it_was(tmp_path: Path) -> None:
     assert back.new()[-1]["type"] == "gameFull"
 
 
-def test_a_corrupt_store_is_a_clear_error(tmp_path: Path) -> None:
-    """A table whose saved record was tampered with is refused by name, not half-built."""
+def test_a_corrupt_table_is_set_aside_by_name(tmp_path: Path) -> None:
+    """A table whose saved record was tampered with is not half-built: it is set aside."""
     storage = SQLiteStorage(tmp_path / "t.db")
     hub = Hub(storage)
     table = hub.create_table(__import__("tienlen").CLASSIC, 4, seed=3)
     storage.save_hand(table.id, 1, '{"format": "tienlen-game"}', finished=False)
-    with pytest.raises(ServerError, match="cannot be restored") as caught:
-        Hub(SQLiteStorage(tmp_path / "t.db")).restore()
-    assert caught.value.code == "bad-storage"
+    again = Hub(SQLiteStorage(tmp_path / "t.db"))
+    assert again.restore() == 0
+    assert again.tables == {}
+    assert again.quarantined[table.id].startswith(
+        f"table {table.id!r} cannot be restored: invalid game record"
+    )

@@ -97,6 +97,7 @@ def add_commands(
         help="seconds a bot waits before it moves, so people can follow",
     )
     _add_limits(sub)
+    _add_connection_options(sub)
     sub.set_defaults(run=_serve)
     text = "play a seat of a server's table with one of the library's bots"
     sub = commands.add_parser(
@@ -182,6 +183,85 @@ def _check_limits(args: argparse.Namespace) -> None:
             raise ValueError(msg)
 
 
+def _positive_int(text: str) -> int:
+    """An option's whole number above zero (argparse reports the refusal)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value <= 0:
+        msg = f"{text!r} is not a whole number above zero"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _positive_float(text: str) -> float:
+    """An option's finite number above zero (argparse reports the refusal)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not 0 < value < float("inf"):
+        msg = f"{text!r} is not a finite number above zero"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _add_connection_options(sub: argparse.ArgumentParser) -> None:
+    """``serve``'s limits on connections (`tienlen.server.connections.ConnectionLimits`)."""
+    sub.add_argument(
+        "--max-connections",
+        type=_positive_int,
+        default=1000,
+        help="connections held at once, HTTP and WebSocket; one more is closed at once",
+    )
+    sub.add_argument(
+        "--max-per-address",
+        type=_positive_int,
+        default=50,
+        help="connections held at once from one client address (but a --proxy)",
+    )
+    sub.add_argument(
+        "--proxy",
+        action="append",
+        metavar="ADDRESS",
+        help="a reverse proxy's address, not capped per address (repeatable;"
+        " default: 127.0.0.1 and ::1)",
+    )
+    sub.add_argument(
+        "--header-timeout",
+        type=_positive_float,
+        default=10.0,
+        help="seconds a connection has to send a request's headers",
+    )
+    sub.add_argument(
+        "--keep-alive",
+        type=_positive_int,
+        default=5,
+        help="seconds an HTTP connection may idle between requests",
+    )
+    sub.add_argument(
+        "--ws-ping",
+        type=_positive_float,
+        default=20.0,
+        help="seconds between WebSocket pings, and to wait for each answer",
+    )
+
+
+def _warn_quarantined(quarantined: dict[str, str], path: str) -> None:
+    """One line on standard error naming the database and the tables set aside."""
+    ids = sorted(quarantined)
+    shown = ", ".join(ids[:10]) + (
+        f" and {len(ids) - 10} more" if len(ids) > 10 else ""
+    )
+    print(
+        f"tienlen: warning: {len(ids)} table(s) in {path} could not be restored"
+        f" and were set aside: {shown}",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def _available(*modules: str) -> bool:
     if all(find_spec(name) for name in modules):
         return True
@@ -202,15 +282,22 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
     import uvicorn  # noqa: PLC0415  # the extra, only now
 
     from tienlen.server.app import create_app  # noqa: PLC0415
-    from tienlen.server.storage import SQLiteStorage  # noqa: PLC0415
+    from tienlen.server.connections import ConnectionLimits  # noqa: PLC0415
+    from tienlen.server.storage import open_data  # noqa: PLC0415
     from tienlen.server.tables import Hub, ServerError  # noqa: PLC0415
 
     rules = _rules(args)
     _check_limits(args)
+    limits = ConnectionLimits(
+        max_connections=args.max_connections,
+        per_address=args.max_per_address,
+        proxies=args.proxy or ConnectionLimits().proxies,
+        header_timeout=args.header_timeout,
+        keep_alive=args.keep_alive,
+        ws_ping=args.ws_ping,
+    )
     folder = data_dir() if args.data is None else Path(args.data)
-    folder.mkdir(parents=True, exist_ok=True)
-    storage = SQLiteStorage(folder / "tienlen.sqlite3")
-    try:
+    with open_data(folder) as storage:
         hub = Hub(
             storage,
             grace=args.grace,
@@ -234,6 +321,8 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
                 )
         except ServerError as error:
             raise ValueError(str(error)) from None
+        if hub.quarantined:
+            _warn_quarantined(hub.quarantined, storage.path)
         print(
             f"tienlen: {restored} table(s) restored from {folder}; "
             f"open http://{args.host}:{args.port}/#main",
@@ -246,9 +335,8 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
             port=args.port,
             log_level="warning",
             ws_max_size=64 * 1024,
+            **limits.uvicorn_options(),
         )
-    finally:
-        storage.close()
     return 0
 
 

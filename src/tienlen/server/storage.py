@@ -18,15 +18,47 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
+import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Protocol
+from typing import Final, Protocol
 
 import attrs
 
-__all__ = ["SQLiteStorage", "SavedTable", "Storage"]
+from tienlen.errors import TienLenError
+
+__all__ = [
+    "DATABASE",
+    "LOCK",
+    "SQLiteStorage",
+    "SavedTable",
+    "Storage",
+    "StorageError",
+    "open_data",
+]
+
+DATABASE: Final = "tienlen.sqlite3"
+"""The database's file name in a data directory (`open_data`)."""
+LOCK: Final = "tienlen.lock"
+"""The lock file's name in a data directory: it holds the running server's process id."""
+
+
+class StorageError(TienLenError):
+    """The store cannot be used: a data directory or database file the server cannot open.
+
+    Its message is one line naming the directory or file and what is wrong.
+
+    Example:
+        >>> SQLiteStorage("/no/such/folder/t.db")
+        Traceback (most recent call last):
+        ...
+        tienlen.server.storage.StorageError: cannot open the database /no/such/folder/t.db: ...
+    """
 
 
 @attrs.frozen
@@ -45,10 +77,12 @@ class SavedTable:
     """The settings and seats the server saved (`Storage.save_table`)."""
     hands: list[tuple[int, str, bool]]
     """Every hand saved: its number (from 1), its record text, whether it is finished."""
+    problem: str | None = None
+    """Why the store could not read this table (then *meta* is empty), or ``None``."""
 
 
 class Storage(Protocol):
-    """What the server needs from a store: five methods, each one atomic.
+    """What the server needs from a store: six methods, each one atomic.
 
     The server calls them from its event loop; they should be quick (a local
     database), or the implementation should queue the writes itself.
@@ -74,7 +108,15 @@ class Storage(Protocol):
         ...
 
     def load(self) -> list[SavedTable]:
-        """Every table saved, with its hands in order (at restart)."""
+        """Every table saved, with its hands in order (at restart).
+
+        A table the store cannot read comes back with its `SavedTable.problem`;
+        a store that cannot be read at all raises `StorageError`.
+        """
+        ...
+
+    def quarantine(self, table: str, reason: str) -> None:
+        """Set *table* aside, kept for its operator, with *reason*: `load` no longer gives it."""
         ...
 
     def close(self) -> None:
@@ -94,6 +136,18 @@ CREATE TABLE IF NOT EXISTS hands (
     finished INTEGER NOT NULL,
     PRIMARY KEY (table_id, number)
 );
+CREATE TABLE IF NOT EXISTS quarantined_tables (
+    id TEXT NOT NULL,
+    meta TEXT,
+    reason TEXT NOT NULL,
+    since TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS quarantined_hands (
+    table_id TEXT NOT NULL,
+    number INTEGER,
+    record TEXT,
+    finished INTEGER
+);
 """
 
 
@@ -112,11 +166,30 @@ class SQLiteStorage:
     """
 
     def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        """The database file."""
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.executescript(_SCHEMA)
+        for file in (self.path, f"{self.path}-wal", f"{self.path}-shm"):
+            if Path(file).exists() and not os.access(file, os.W_OK):
+                # SQLite would open it read-only, and refuse the first move
+                raise StorageError(f"the database file {file} is read-only")
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False)
+        except sqlite3.Error as error:
+            raise self._error(error) from None
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+        except sqlite3.Error as error:
+            self._db.close()
+            raise self._error(error) from None
+
+    def _error(self, error: sqlite3.Error) -> StorageError:
+        """*error* as one line naming the file."""
+        if isinstance(error, sqlite3.DatabaseError) and "not a database" in str(error):
+            return StorageError(f"{self.path} is not a SQLite database: {error}")
+        return StorageError(f"cannot open the database {self.path}: {error}")
 
     def save_table(self, table: str, meta: dict[str, object]) -> None:
         """Create or replace the settings and seats of *table*.
@@ -172,26 +245,94 @@ class SQLiteStorage:
     def load(self) -> list[SavedTable]:
         """Every table saved, with its hands in order.
 
+        A table whose settings are not a JSON object, or whose hands are not
+        numbered records, comes back with its `SavedTable.problem`.
+
+        Raises:
+            StorageError: the file is damaged (SQLite cannot read it).
+
         Example:
             >>> storage = SQLiteStorage(":memory:")
             >>> for name in ("b", "a"):
             ...     storage.save_table(name, {})
             >>> [saved.table for saved in storage.load()]
             ['b', 'a']
+            >>> storage.save_table("c", {})
+            >>> with storage._db:
+            ...     _ = storage._db.execute("UPDATE tables SET meta = '{' WHERE id = 'c'")
+        """
+        try:
+            with self._lock:
+                tables = self._db.execute("SELECT id, meta FROM tables ORDER BY rowid")
+                rows = tables.fetchall()
+                return [self._read(str(row[0]), row[1]) for row in rows]
+        except sqlite3.ProgrammingError:  # a closed store: the caller's mistake
+            raise
+        except sqlite3.Error as error:
+            msg = f"cannot read the database {self.path}: {error}"
+            raise StorageError(msg) from None
+
+    def _read(self, table: str, meta_text: object) -> SavedTable:
+        """One table's row and its hands; a row it cannot read gives its *problem*."""
+        rows = self._db.execute(
+            "SELECT number, record, finished FROM hands WHERE table_id = ?"
+            " ORDER BY number",
+            (table,),
+        ).fetchall()
+        try:
+            meta = json.loads(str(meta_text))
+        except (ValueError, RecursionError) as error:
+            return SavedTable(table, {}, [], f"its settings are not JSON: {error}")
+        if not isinstance(meta, dict):
+            return SavedTable(table, {}, [], "its settings are not a JSON object")
+        if not all(
+            type(number) is int and isinstance(text, str) for number, text, _ in rows
+        ):
+            return SavedTable(table, {}, [], "a hand is not a numbered record")
+        hands = [(number, text, bool(done)) for number, text, done in rows]
+        return SavedTable(table, meta, hands)
+
+    def quarantine(self, table: str, reason: str) -> None:
+        """Move *table* and its hands to the ``quarantined_…`` tables of the same file.
+
+        They stay there for the operator (with *reason* and the time, UTC); `load`
+        no longer gives them, and a new table may take the id.
+
+        Example:
+            >>> storage = SQLiteStorage(":memory:")
+            >>> storage.save_table("t1", {})
+            >>> storage.save_hand("t1", 1, "{}", finished=False)
+            >>> storage.quarantine("t1", "its record is corrupt")
+            >>> storage.load(), storage.quarantined()
+            ([], [('t1', 'its record is corrupt')])
+        """
+        with self._lock, self._db:
+            self._db.execute(
+                "INSERT INTO quarantined_tables (id, meta, reason, since)"
+                " SELECT id, meta, ?, datetime('now') FROM tables WHERE id = ?",
+                (reason, table),
+            )
+            self._db.execute(
+                "INSERT INTO quarantined_hands (table_id, number, record, finished)"
+                " SELECT table_id, number, record, finished FROM hands"
+                " WHERE table_id = ?",
+                (table,),
+            )
+            self._db.execute("DELETE FROM hands WHERE table_id = ?", (table,))
+            self._db.execute("DELETE FROM tables WHERE id = ?", (table,))
+
+    def quarantined(self) -> list[tuple[str, str]]:
+        """Every table set aside (`quarantine`), oldest first: its id and the reason.
+
+        Example:
+            >>> SQLiteStorage(":memory:").quarantined()
+            []
         """
         with self._lock:
-            tables = self._db.execute("SELECT id, meta FROM tables ORDER BY rowid")
-            saved = [(str(row[0]), json.loads(row[1])) for row in tables.fetchall()]
-            result = []
-            for table, meta in saved:
-                rows = self._db.execute(
-                    "SELECT number, record, finished FROM hands WHERE table_id = ?"
-                    " ORDER BY number",
-                    (table,),
-                ).fetchall()
-                hands = [(int(row[0]), str(row[1]), bool(row[2])) for row in rows]
-                result.append(SavedTable(table, meta, hands))
-        return result
+            rows = self._db.execute(
+                "SELECT id, reason FROM quarantined_tables ORDER BY rowid"
+            ).fetchall()
+        return [(str(table), str(reason)) for table, reason in rows]
 
     def close(self) -> None:
         """Close the database.
@@ -206,3 +347,75 @@ class SQLiteStorage:
         """
         with self._lock:
             self._db.close()
+
+
+@contextlib.contextmanager
+def open_data(folder: Path) -> Iterator[SQLiteStorage]:
+    """The store of a data directory, locked for this process until the block ends.
+
+    Creates *folder* if missing, checks it is a writable directory, takes an
+    exclusive lock on its `LOCK` file (``fcntl.flock``: released when the block
+    ends or the process dies, even by SIGKILL) and opens its `DATABASE`. Where
+    ``fcntl`` is missing (Windows) the directory is not locked.
+
+    Raises:
+        StorageError: one line naming the directory (or the database file) and what
+            is wrong: it cannot be created, is not a directory, is not writable, is in
+            use by another process, or holds a file that is not a tienlen database.
+
+    Example:
+        >>> import tempfile
+        >>> folder = Path(tempfile.mkdtemp()) / "tables"
+        >>> with open_data(folder) as storage:
+        ...     with open_data(folder):
+        ...         pass
+        Traceback (most recent call last):
+        ...
+        tienlen.server.storage.StorageError: the data directory ... is in use by another server (process ...)
+        >>> with open_data(folder) as storage:  # released
+        ...     storage.load()
+        []
+    """
+    where = f"the data directory {folder}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:  # a file of that name
+        raise StorageError(f"{where} is not a directory") from None
+    except OSError as error:
+        msg = f"{where} cannot be created: {error.strerror or error}"
+        raise StorageError(msg) from None
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise StorageError(f"{where} is not writable")
+    try:
+        lock = os.open(folder / LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:
+        msg = f"{where} is not writable: {error.strerror or error}"
+        raise StorageError(msg) from None
+    try:
+        _lock(lock, where)
+        storage = SQLiteStorage(folder / DATABASE)
+        try:
+            yield storage
+        finally:
+            storage.close()
+    finally:
+        os.close(lock)  # releases the lock
+
+
+def _lock(descriptor: int, where: str) -> None:
+    """Take the exclusive lock on the open lock file; write this process's id in it."""
+    if sys.platform == "win32":  # no fcntl: not locked (docs/server.md)
+        return
+    import fcntl  # noqa: PLC0415  # POSIX only
+
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(descriptor, 32, 0).decode("ascii", "replace").strip()
+        msg = f"{where} is in use by another server (process {holder or '?'})"
+        raise StorageError(msg) from None
+    except OSError as error:  # a file system without locks
+        msg = f"{where} cannot be locked: {error.strerror or error}"
+        raise StorageError(msg) from None
+    os.ftruncate(descriptor, 0)
+    os.pwrite(descriptor, f"{os.getpid()}\n".encode(), 0)

@@ -566,6 +566,8 @@ class Hub:
         tap: Callable[[Connection, str, Table | None], None] | None = None,
     ) -> None:
         self.tables: dict[str, Table] = {}
+        self.quarantined: dict[str, str] = {}
+        """Tables `restore` set aside: id and reason."""
         self.storage = storage
         self.now = clock
         self.grace = grace
@@ -1591,13 +1593,17 @@ class Hub:
         )
 
     def restore(self) -> int:
-        """Load every saved table, each where it was; returns how many.
+        """Load every saved table the storage can rebuild, each where it was; returns how many.
+
+        A table that cannot be rebuilt (its records are corrupt) is set aside with
+        `Storage.quarantine`, logged with its id and the reason, and listed in
+        `quarantined`; every other table is restored.
 
         A table where nobody who sat down ever moved is deleted instead (its seats
         would not keep it past `idle`); the permanent table is always restored.
 
         Raises:
-            ServerError: a saved table cannot be rebuilt (its records are corrupt).
+            StorageError: the storage cannot be read at all (a damaged file).
 
         Example:
             >>> from tienlen import CLASSIC
@@ -1608,15 +1614,28 @@ class Hub:
             1
             >>> hub.create_table(CLASSIC, seed=2, table_id="never played").number
             1
+            >>> storage.save_table("bad", {"rules": "?"})
             >>> again = Hub(storage)
-            >>> again.restore(), list(again.tables)
-            (1, ['t'])
+            >>> again.restore(), list(again.tables), list(again.quarantined)
+            (1, ['t'], ['bad'])
         """
         if self.storage is None:
             return 0
+        restored = 0
         saved = self.storage.load()
         for item in saved:
-            self.tables[item.table] = self._rebuilt(item)
+            try:
+                self.tables[item.table] = self._rebuilt(item)
+                restored += 1
+            except ServerError as error:
+                self.quarantined[item.table] = str(error)
+                _log.warning("tienlen server: %s; set aside", error)
+                try:
+                    self.storage.quarantine(item.table, str(error))
+                except Exception:  # noqa: BLE001  # any store's failure: not served anyway
+                    _log.exception(
+                        "tienlen server: setting %r aside failed", item.table
+                    )
         forgotten = self._forget_unplayed(saved)
         now = self.now()
         for table in self.tables.values():
@@ -1624,7 +1643,7 @@ class Hub:
             for seat in table.seats:
                 if seat.token_hash is not None:
                     seat.away_since = now
-        return len(saved) - forgotten
+        return restored - forgotten
 
     def _forget_unplayed(self, saved: Sequence[SavedTable]) -> int:
         """Delete the restored tables where nobody who sat down ever moved.
@@ -1644,8 +1663,15 @@ class Hub:
         return len(unplayed)
 
     def _rebuilt(self, saved: SavedTable) -> Table:
+        """*saved* as a table where it was.
+
+        Raises:
+            ServerError: ``bad-storage``, naming the table, when it cannot be rebuilt.
+        """
         meta = saved.meta
         try:
+            if saved.problem is not None:
+                raise ServerError("bad-storage", saved.problem)
             rules = rules_from_json(meta["rules"])
             players, seed = _int(meta["players"]), _int(meta["seed"])
             first, start = _int(meta["firstDealer"]), _int(meta["matchStart"])
@@ -1679,7 +1705,14 @@ class Hub:
                         moved=item.get("moved") is True,
                     )
                 )
-        except (KeyError, TypeError, TienLenError) as error:
+        except (
+            KeyError,
+            TypeError,
+            ValueError,
+            AttributeError,
+            RecursionError,
+            TienLenError,
+        ) as error:
             raise ServerError(
                 "bad-storage", f"table {saved.table!r} cannot be restored: {error}"
             ) from None
