@@ -142,6 +142,7 @@ def test_the_bots_randomness_comes_from_secrets(
     table = hub.tables[create(player, rules="classic")]
     assert table.rng.getstate() == random.Random(1111).getstate()
     seat = table.state.to_act
+    assert seat is not None
     join(player, table.id, seat)  # a table nobody moved at is not restored
     player.send({"v": 1, "type": "move", "index": 0, "ply": len(table.state.history)})
     assert table.seats[seat].moved

@@ -32,7 +32,7 @@ pytest.importorskip("websockets")
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.harness import Clock
+from tests.server.harness import Client, Clock, join
 from tests.server.serving import SRC, free_port, serving
 from tienlen import CLASSIC
 from tienlen.cli import main
@@ -45,9 +45,17 @@ from tienlen.server.tables import Hub
 
 
 def _three_tables(path: Path) -> list[str]:
-    """Three tables saved in *path*, a few moves into their first hand; their ids."""
+    """Three tables saved in *path*, a person's move into their first hand; their ids."""
     hub = Hub(SQLiteStorage(path), clock=Clock(), bot_delay=0)
-    ids = [hub.create_table(CLASSIC, 4, seed=seed).id for seed in (1, 2, 3)]
+    ids = []
+    for seed in (1, 2, 3):
+        table = hub.create_table(CLASSIC, 4, seed=seed)
+        person, seat = Client(hub), table.state.to_act
+        assert seat is not None
+        join(person, table.id, seat)
+        person.send({"type": "move", "index": 0, "ply": len(table.state.history)})
+        assert table.seats[seat].moved  # a table nobody moved at is not restored
+        ids.append(table.id)
     assert hub.storage is not None
     hub.storage.close()
     return ids
@@ -150,7 +158,7 @@ def test_a_quarantined_table_keeps_its_hands_apart(tmp_path: Path) -> None:
             "SELECT record FROM quarantined_hands WHERE table_id = ?", (bad,)
         ).fetchall()
     assert kept == [("not json",)]
-    table = Hub(storage).create_table(CLASSIC, 4, seed=9, table_id=bad)
+    table = Hub(storage).create_table(CLASSIC, 4, seed=9, table_id=bad, permanent=True)
     again = Hub(SQLiteStorage(path))
     assert again.restore() == 3
     assert again.tables[bad].state == table.state
