@@ -21,6 +21,7 @@ from tienlen import (
     Pass,
     Play,
     Player,
+    PlayerError,
     RandomPlayer,
     get_rules,
     play_game,
@@ -152,6 +153,62 @@ def test_a_bot_polled_before_the_agent_is_not_asked_again(
     moves = game.act("pass")
     assert polls == [2]  # seat 2 declined this state already
     assert moves[1].action.player == 3  # the player to act went on
+
+
+class BreaksOnSecondDecision:
+    """Plays its first action once, then raises: a bot that fails mid-game."""
+
+    def __init__(self) -> None:
+        self.decisions = 0
+
+    def act(
+        self, observation: Observation, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The first action, the first time; then a `ValueError`."""
+        del observation, rng
+        self.decisions += 1
+        if self.decisions > 1:
+            msg = "broken"
+            raise ValueError(msg)
+        return actions[0]
+
+
+class FirstAction:
+    """Always the first of its actions (the agent's ``act(0)``)."""
+
+    def act(
+        self, observation: Observation, actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The first action."""
+        del observation, rng
+        return actions[0]
+
+
+def _play_first_actions(game: AgentGame) -> None:
+    """Take the agent's first legal action until the game ends."""
+    while game.waiting:
+        game.act(0)
+
+
+def test_a_failing_bot_is_refused_as_play_game_refuses_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bots are asked and checked as `play_game` asks them: the same `PlayerError`.
+
+    The moves made before the failure stay recorded.
+    """
+    monkeypatch.setitem(BOT_KINDS, "breaking", BreaksOnSecondDecision)
+    game = AgentGame(CLASSIC, seat=0, opponents=["breaking"], seed=5)
+    with pytest.raises(PlayerError) as failed:
+        _play_first_actions(game)
+    rng = random.Random(5)
+    start = GameState.deal(CLASSIC, 2, rng)
+    with pytest.raises(PlayerError) as expected:
+        play_game(start, [FirstAction(), BreaksOnSecondDecision()], rng)
+    assert str(failed.value) == str(expected.value)
+    assert type(failed.value.__cause__) is ValueError
+    assert [m.action for m in game.moves] == list(game.state.history)
+    assert len(game.moves) >= 2
 
 
 def test_an_illegal_action_changes_nothing() -> None:

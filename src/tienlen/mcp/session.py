@@ -2,10 +2,12 @@
 
 An `AgentGame` deals a game, seats library bots at every other seat and plays their
 turns until the agent must decide (its turn, or a Poker jump-in it is offered) or the
-game ends. The agent then names an action by its notation or by its index in
-`AgentGame.legal`; an illegal action raises the engine's `IllegalPlayError` and
-changes nothing. Nothing here reads another seat's cards except the bots themselves,
-each through its own `Observation`.
+game ends: a `tienlen.Referee` referees it, the agent's seat its one person, so the
+bots are asked and checked as `tienlen.play_game` asks and checks them. The agent
+then names an action by its notation or by its index in `AgentGame.legal`; an
+illegal action raises the engine's `IllegalPlayError` and changes nothing. Nothing
+here reads another seat's cards except the bots themselves, each through its own
+`Observation`.
 
 Example:
     >>> from tienlen import get_rules
@@ -27,7 +29,8 @@ import attrs
 
 from tienlen.errors import TienLenError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.players import GreedyPlayer, Observation, Player, PlayerError, RandomPlayer
+from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer
+from tienlen.referee import Decision, Referee
 from tienlen.rules import (
     CLASSIC_TWO_DECKS,
     RULESETS,
@@ -106,8 +109,9 @@ class AgentGame:
     has ``len(opponents) + 1`` players. *seed* makes the deal and the bots'
     randomness reproducible: the game takes its randomness from one
     ``random.Random(seed)``, as `tienlen.play_game` does: every seat of one seed is
-    dealt the same hands. *start*, if given, is played from instead of a deal
-    (*rules* are then its rules), and *deal* names it.
+    dealt the same hands, and the same choices give `play_game`'s game. *start*, if
+    given, is played from instead of a deal (*rules* are then its rules), and *deal*
+    names it.
 
     Raises:
         AgentError: an unknown bot kind, a seat not at the table, or a table size
@@ -152,22 +156,44 @@ class AgentGame:
         self.deal: Final = deal
         """The name of the deal; games of one name were dealt the same hands
         (see `tienlen.mcp.duplicate`)."""
-        self._bots = {other: BOT_KINDS[kind]() for other, kind in self.kinds.items()}
-        self._rng = random.Random(seed)
+        rng = random.Random(seed)
         if start is None:
             try:
-                start = GameState.deal(rules, players, self._rng)
+                start = GameState.deal(rules, players, rng)
             except TienLenError as error:  # a table size the rules do not seat
                 raise AgentError("bad-argument", str(error)) from None
-        self.state = start
+        bots = [
+            None if s == seat else BOT_KINDS[self.kinds[s]]() for s in range(players)
+        ]
+        self._referee = Referee(start, bots, rng)
+        self._recorded = start  # the state `moves` records up to
+        self._decision: Decision | None = None  # the agent's, while it must decide
         self.moves: list[Move] = []
         """Every action of the game so far, in order."""
         self.last_decision = 0
         """How many of `moves` there were when the agent last acted."""
-        self._declined: set[int] = set()  # seats that declined a jump-in in this state
-        self.jumping_in = False
-        """Whether the agent's decision is a Poker jump-in offer out of turn."""
         self._play_bots()
+
+    @property
+    def state(self) -> GameState:
+        """The game now.
+
+        Example:
+            >>> game = AgentGame(get_rules("classic"), seat=1, opponents=["greedy"], seed=3)
+            >>> game.state.players, len(game.state.history) == len(game.moves)
+            (2, True)
+        """
+        return self._referee.state
+
+    @property
+    def jumping_in(self) -> bool:
+        """Whether the agent's decision is a Poker jump-in offer out of turn.
+
+        Example:
+            >>> AgentGame(get_rules("poker"), seat=1, opponents=["greedy"] * 3, seed=3).jumping_in
+            False
+        """
+        return self._decision is not None and self._decision.jumping_in
 
     @property
     def waiting(self) -> bool:
@@ -183,17 +209,14 @@ class AgentGame:
         """The agent's legal actions now, in the engine's order (empty once over).
 
         Offered a jump-in, they are its jump-in plays and a `Pass` meaning "do not
-        jump in", as ``tienlen.players.poll_jump_ins`` offers them.
+        jump in", as `tienlen.Decision.actions` lists them.
 
         Example:
             >>> game = AgentGame(get_rules("classic"), seat=0, opponents=["greedy"], seed=3)
             >>> all(action.player == 0 for action in game.legal())
             True
         """
-        if self.state.is_over:
-            return ()
-        own = tuple(a for a in self.state.legal_actions() if a.player == self.seat)
-        return (*own, Pass(player=self.seat)) if self.jumping_in else own
+        return () if self._decision is None else self._decision.actions
 
     def observation(self) -> Observation:
         """What the agent's seat may see now (`Observation.of`).
@@ -234,9 +257,7 @@ class AgentGame:
         if action in legal:
             return action
         self.state.check(action)  # raises the engine's refusal, with its reason
-        msg = (
-            f"{str(action)!r} is not one of the seat's legal actions now"  # not reached
-        )
+        msg = f"{str(action)!r} is not one of the seat's legal actions now"
         raise AgentError("bad-argument", msg)
 
     def act(self, choice: str | int) -> list[Move]:
@@ -248,6 +269,8 @@ class AgentGame:
         Raises:
             AgentError, IllegalPlayError, InvalidCardError: as `resolve`; the game
                 is unchanged.
+            PlayerError: a bot failed (as `tienlen.Referee.advance`); the moves
+                made before it are recorded.
 
         Example:
             >>> game = AgentGame(get_rules("classic"), seat=0, opponents=["greedy"], seed=3)
@@ -257,71 +280,45 @@ class AgentGame:
         """
         action = self.resolve(choice)
         before = len(self.moves)
-        if self.jumping_in and type(action) is Pass:
-            self._declined.add(self.seat)  # "do not jump in": the poll goes on
+        declined = self.jumping_in and type(action) is Pass
+        self._referee.decide(action)
+        if declined:  # "do not jump in": the poll goes on, nothing is played
             self.moves.append(Move(action, jumped_in=True))
-        else:
-            self._apply(action)
         self.last_decision = before
         self._play_bots()
         return self.moves[before:]
 
-    def _apply(self, action: Action) -> None:
-        before = self.state
-        after = before.apply(action)
-        won = None
-        if before.top is not None and after.top is None and not after.is_over:
-            won = action.player if type(action) is Play else before.last_player
-        went_out = after.finish_order[len(before.finish_order) :]
-        jumped_in = action.player != before.to_act
-        self.moves.append(
-            Move(action, jumped_in=jumped_in, went_out=went_out, won_trick=won)
-        )
-        self.state = after
-        self._declined.clear()
-
     def _play_bots(self) -> None:
-        """Play the bots' turns until the agent must decide or the game ends.
+        """Let the bots play until the agent must decide (`tienlen.Referee.advance`).
 
-        The library's turn order (as `tienlen.play_game`): each turn, every seat with
-        Poker jump-ins is asked first, in play direction from the player to act, and
-        the first to choose a play jumps in (RULES §6.4); then the player to act
-        chooses. The one place the bots are asked: a public step driver may take its
-        place.
+        The referee asks in `tienlen.play_game`'s order (Poker's jump-in polls
+        first, RULES §6.4); the moves made are recorded, a failing bot's included.
         """
-        self.jumping_in = False
-        while not self.state.is_over:
-            state = self.state
-            to_act = state.to_act
-            assert to_act is not None
-            actions = state.legal_actions()
-            jump: Action | None = None
-            for other in state.seats_after(to_act):
-                offer = [a for a in actions if a.player == other]
-                if not offer or other in self._declined:
-                    continue
-                if other == self.seat:
-                    self.jumping_in = True
-                    return
-                self._declined.add(other)
-                choice = self._ask(other, (*offer, Pass(player=other)))
-                if type(choice) is Play:
-                    jump = choice
-                    break
-            if jump is not None:
-                self._apply(jump)
-            elif to_act == self.seat:
-                return
-            else:
-                own = tuple(a for a in actions if a.player == to_act)
-                self._apply(self._ask(to_act, own))
+        self._decision = None
+        try:
+            self._decision = self._referee.advance()
+        finally:
+            self._record()
 
-    def _ask(self, seat: int, offer: tuple[Action, ...]) -> Action:
-        bot = self._bots[seat]
-        choice = bot.act(Observation.of(self.state, seat), offer, self._rng)
-        if choice not in offer:
-            raise PlayerError(seat, bot, choice, offer)
-        return choice
+    def _record(self) -> None:
+        """Add a `Move` for each action played since the last record."""
+        state = self._recorded
+        now = self._referee.state
+        for action in now.history[len(state.history) :]:
+            after = state.apply(action)
+            self.moves.append(_move(state, action, after))
+            state = after
+        self._recorded = now
+
+
+def _move(before: GameState, action: Action, after: GameState) -> Move:
+    """The `Move` of *action*, played in *before* to give *after*."""
+    won = None
+    if before.top is not None and after.top is None and not after.is_over:
+        won = action.player if type(action) is Play else before.last_player
+    went_out = after.finish_order[len(before.finish_order) :]
+    jumped_in = action.player != before.to_act
+    return Move(action, jumped_in=jumped_in, went_out=went_out, won_trick=won)
 
 
 def rules_named(name: str) -> BaseRules:
