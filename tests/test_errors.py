@@ -57,6 +57,7 @@ ERROR_ARGUMENTS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
     ),
     "tienlen.records.RecordError": (("actions[3]", "not an action"), {}),
     "tienlen.notation.NotationError": (("hands", 32, "a card in two hands"), {}),
+    "tienlen.mcp.session.AgentError": (("no-game", "no open game 'g9'"), {}),
     "tienlen.players.PlayerError": (
         (2, RandomPlayer(), Pass(player=2), [Play(player=2, cards="3s")]),
         {},
@@ -106,7 +107,8 @@ def test_every_error_is_rooted(cls: type[TienLenError]) -> None:
     """Every error is a `TienLenError`; the input errors are also `ValueError`.
 
     The exceptions are the failures that are no fault of the input: the root itself,
-    and an executor losing a batch or a worker (`ExecutorError`, a `RuntimeError`).
+    an executor losing a batch or a worker (`ExecutorError`), and a server's data
+    directory or database file it cannot use (`StorageError`), both `RuntimeError`.
     """
     error = build(cls)
     assert isinstance(error, TienLenError)
@@ -119,6 +121,7 @@ def test_every_error_is_rooted(cls: type[TienLenError]) -> None:
 NOT_INPUT_ERRORS: dict[str, type[Exception]] = {
     "TienLenError": Exception,
     "ExecutorError": RuntimeError,
+    "StorageError": RuntimeError,  # the server's data directory or database file
 }
 """Errors not caused by bad input, and the built-in class they also derive from."""
 

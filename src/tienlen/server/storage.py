@@ -48,8 +48,10 @@ LOCK: Final = "tienlen.lock"
 """The lock file's name in a data directory: it holds the running server's process id."""
 
 
-class StorageError(TienLenError):
+class StorageError(TienLenError, RuntimeError):
     """The store cannot be used: a data directory or database file the server cannot open.
+
+    A `RuntimeError` (the environment failed, not the input), as `ExecutorError` is.
 
     Its message is one line naming the directory or file and what is wrong.
 
