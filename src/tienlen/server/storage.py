@@ -51,7 +51,7 @@ LOCK: Final = "tienlen.lock"
 class StorageError(TienLenError, RuntimeError):
     """The store cannot be used: a data directory or database file the server cannot open.
 
-    A `RuntimeError` (the environment failed, not the input), as `ExecutorError` is.
+    A ``RuntimeError`` (the environment failed, not the input), as ``ExecutorError`` is.
 
     Its message is one line naming the directory or file and what is wrong.
 
