@@ -906,6 +906,9 @@ def _parser() -> argparse.ArgumentParser:
     from tienlen.server.cli import add_commands  # noqa: PLC0415  # serve, bot (issue 23)
 
     add_commands(commands, _HelpFormatter)
+    from tienlen.analysis.cli import add_commands as add_analysis  # noqa: PLC0415
+
+    add_analysis(commands, _HelpFormatter)  # solve, analyse (issue 37)
     return parser
 
 
