@@ -1,4 +1,9 @@
-"""Analysis: exact solving of positions with every hand known.
+"""Analysis: exact solving, the value of every action of a decision, game reviews.
+
+- `solve`: the exact value of a position with every hand known (max^n; a zero-sum
+  duel with cut-offs for two players left under stakes).
+- `best_actions`: the best few actions of a seat, valued over the worlds it cannot
+  tell apart, with 95% confidence intervals and a perfect-information column.
 
 See docs/analysis.md.
 
@@ -19,5 +24,20 @@ from tienlen.analysis.solver import (
     SolverLimitError,
     solve,
 )
+from tienlen.analysis.values import (
+    DEFAULT_BUDGET,
+    ActionValue,
+    Estimate,
+    best_actions,
+)
 
-__all__ = ["DEFAULT_MAX_NODES", "Solution", "SolverLimitError", "solve"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_MAX_NODES",
+    "ActionValue",
+    "Estimate",
+    "Solution",
+    "SolverLimitError",
+    "best_actions",
+    "solve",
+]
