@@ -4,6 +4,8 @@
   duel with cut-offs for two players left under stakes).
 - `best_actions`: the best few actions of a seat, valued over the worlds it cannot
   tell apart, with 95% confidence intervals and a perfect-information column.
+- `analyse`: a finished game reviewed decision by decision (`GameAnalysis`): losses,
+  labels, accuracy, JSON.
 
 See docs/analysis.md.
 
@@ -18,6 +20,14 @@ Example:
 
 from __future__ import annotations
 
+from tienlen.analysis.review import (
+    AnalysisCancelledError,
+    AnalysisFormatError,
+    Decision,
+    GameAnalysis,
+    Label,
+    analyse,
+)
 from tienlen.analysis.solver import (
     DEFAULT_MAX_NODES,
     Solution,
@@ -35,9 +45,15 @@ __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_MAX_NODES",
     "ActionValue",
+    "AnalysisCancelledError",
+    "AnalysisFormatError",
+    "Decision",
     "Estimate",
+    "GameAnalysis",
+    "Label",
     "Solution",
     "SolverLimitError",
+    "analyse",
     "best_actions",
     "solve",
 ]
