@@ -72,8 +72,9 @@ _OTHER_RANGE: Final = 12.0
 """The range of a scorer not measured (other table sizes, a custom scorer)."""
 ACCURACY_A: Final = 103.1668
 ACCURACY_C: Final = 3.1669
-ACCURACY_K: Final = 0.0653
-"""Lichess's ``103.1668·exp(−0.04354·x) − 3.1669``, its decay refitted (docs/analysis.md)."""
+ACCURACY_K: Final = 0.02177
+"""Lichess's ``103.1668·exp(−0.04354·x) − 3.1669``, its decay refitted to the blunder
+threshold: a blunder by a hair scores 50.5, as a Lichess blunder does (docs/analysis.md)."""
 
 
 class Label(enum.StrEnum):
@@ -85,9 +86,9 @@ class Label(enum.StrEnum):
 
 
 THRESHOLDS: Final[Mapping[Label, float]] = {
-    Label.BLUNDER: 20.0,
-    Label.MISTAKE: 10.0,
-    Label.INACCURACY: 5.0,
+    Label.BLUNDER: 30.0,
+    Label.MISTAKE: 20.0,
+    Label.INACCURACY: 10.0,
 }
 """The least win-chance loss (percentage points) of each label, worst first. A mistake
 or a blunder also needs its loss's 95% interval above zero (docs/analysis.md)."""
@@ -118,8 +119,8 @@ def accuracy_of(win_loss: float) -> float:
     """The accuracy (0–100) of a decision that lost *win_loss* points of win chance.
 
     Example:
-        >>> accuracy_of(0.0), round(accuracy_of(10.0), 1), round(accuracy_of(50.0), 1)
-        (99.9999, 50.5, 0.8)
+        >>> accuracy_of(0.0), round(accuracy_of(30.0), 1), round(accuracy_of(100.0), 1)
+        (99.9999, 50.5, 8.5)
     """
     raw = ACCURACY_A * math.exp(-ACCURACY_K * max(0.0, win_loss)) - ACCURACY_C
     return max(0.0, min(100.0, raw))
