@@ -48,7 +48,16 @@ def add_commands(
     commands: _SubParsersAction[argparse.ArgumentParser],
     formatter: type[argparse.HelpFormatter],
 ) -> None:
-    """Add ``solve`` and ``analyse`` to the command line's *commands*."""
+    """Add ``solve`` and ``analyse`` to the command line's *commands*.
+
+    Example:
+        >>> import argparse
+        >>> parser = argparse.ArgumentParser(prog="tienlen")
+        >>> add_commands(parser.add_subparsers(), argparse.HelpFormatter)
+        >>> args = parser.parse_args(["analyse", "game.json", "--workers", "2"])
+        >>> args.game, args.budget, args.workers, args.lang
+        ('game.json', 64, 2, 'en')
+    """
     about = "solve a position with every hand known: its value and the winning line"
     sub = commands.add_parser(
         "solve", help=about, description=about, formatter_class=formatter

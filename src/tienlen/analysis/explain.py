@@ -183,6 +183,16 @@ def explain(decision: Decision, rules: RuleSet, lang: str = "en") -> str:
 
     Raises:
         UnknownLanguageError: *lang* is not one of `LANGUAGES`.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+        >>> from tienlen.analysis import analyse
+        >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+        >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+        >>> worst = analyse(game, budget=2).biggest_losses(1)[0]
+        >>> print(explain(worst, CLASSIC, "vi"))
+        Nước sai nghiêm trọng: người chơi 0 bỏ lượt; 2♦ tốt hơn 2.00 (± 0.00) điểm kỳ vọng (khả năng về nhất: 0% thay vì 100%). Bỏ lượt là bỏ vòng này; đánh thì giữ được thế chủ động.
     """
     best = decision.best[0]
     label = "none" if decision.label is None else decision.label.value

@@ -64,9 +64,9 @@ __all__ = [
 FORMAT: Final = "tienlen-analysis"
 """The ``"format"`` field of an analysis in JSON."""
 VERSION: Final = 1
-"""The JSON schema version `GameAnalysis.to_json` writes and `from_json` reads."""
+"""The JSON schema version `GameAnalysis.to_json` writes and `GameAnalysis.from_json` reads."""
 POKER_RANGES: Final[Mapping[int, float]] = {2: 19.0, 3: 16.0, 4: 11.0}
-"""Poker's score range by table size: from the 1st to the 99th percentile of a
+"""Poker's score range by table size, from the 1st to the 99th percentile of a
 seat's score in 1,500 Greedy self-play games (docs/analysis.md)."""
 _OTHER_RANGE: Final = 12.0
 """The range of a scorer not measured (other table sizes, a custom scorer)."""
@@ -78,7 +78,12 @@ threshold: a blunder by a hair scores 50.5, as a Lichess blunder does (docs/anal
 
 
 class Label(enum.StrEnum):
-    """How bad a decision was, by its win-chance loss (`THRESHOLDS`)."""
+    """How bad a decision was, by its win-chance loss (`THRESHOLDS`).
+
+    Example:
+        >>> [label.value for label in Label]
+        ['inaccuracy', 'mistake', 'blunder']
+    """
 
     INACCURACY = "inaccuracy"
     MISTAKE = "mistake"
@@ -95,7 +100,18 @@ or a blunder also needs its loss's 95% interval above zero (docs/analysis.md).""
 
 
 class AnalysisCancelledError(TienLenError, RuntimeError):
-    """The progress callback asked `analyse` to stop (it returned ``False``)."""
+    """The progress callback asked `analyse` to stop (it returned ``False``).
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+        >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+        >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+        >>> analyse(game, budget=1, progress=lambda done, total: done < 3)
+        Traceback (most recent call last):
+        ...
+        tienlen.analysis.review.AnalysisCancelledError: analysis cancelled after 3 of 22 decisions
+    """
 
 
 def score_range(rules: RuleSet, players: int) -> float:
@@ -136,7 +152,20 @@ def label_of(win_loss: float, loss: Estimate) -> Label | None:
 
 @attrs.frozen
 class Decision:
-    """One reviewed decision."""
+    """One reviewed decision.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+        >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+        >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+        >>> review = analyse(game, budget=2)
+        >>> decision = review.decisions[0]
+        >>> decision.index, decision.seat, str(decision.played.action)
+        (1, 0, '4h')
+        >>> [str(value.action) for value in decision.best], decision.label
+        (['pass', 'Qh', '4h'], <Label.INACCURACY: 'inaccuracy'>)
+    """
 
     index: int
     """The action's index in the game's history."""
@@ -156,13 +185,29 @@ class Decision:
 
     @property
     def accuracy(self) -> float:
-        """This decision's accuracy, 0–100 (`accuracy_of`)."""
+        """This decision's accuracy, 0–100 (`accuracy_of`).
+
+        Example:
+            >>> from tienlen.analysis.values import Estimate
+            >>> Decision(0, 0, None, (), Estimate(0.0, 0.0, 0.0), 0.0, None).accuracy
+            99.9999
+        """
         return accuracy_of(self.win_loss)
 
 
 @attrs.frozen
 class GameAnalysis:
-    """A reviewed game: every decision with more than one action, and per-player figures."""
+    """A reviewed game: every decision with more than one action, and per-player figures.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+        >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+        >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+        >>> review = analyse(game, budget=2)
+        >>> review.rules, review.players, len(review.decisions)
+        ('classic', 2, 22)
+    """
 
     rules: str
     """The rule set's name."""
@@ -174,7 +219,7 @@ class GameAnalysis:
 
     @property
     def accuracy(self) -> dict[int, float]:
-        """Each player's accuracy: the mean of its decisions' (players with one).
+        """Each player's accuracy, the mean of its decisions' (players with one).
 
         Example:
             >>> GameAnalysis("classic", 2, 8, 0, ()).accuracy
@@ -186,7 +231,17 @@ class GameAnalysis:
         return {seat: sum(a) / len(a) for seat, a in sorted(seats.items())}
 
     def labelled(self, seat: int | None = None) -> tuple[Decision, ...]:
-        """The decisions with a label, of *seat* (every seat's by default)."""
+        """The decisions with a label, of *seat* (every seat's by default).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+            >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+            >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+            >>> review = analyse(game, budget=2)
+            >>> [(d.index, d.label.value) for d in review.labelled(1)]
+            [(6, 'inaccuracy'), (12, 'inaccuracy')]
+        """
         return tuple(
             d
             for d in self.decisions
@@ -194,12 +249,33 @@ class GameAnalysis:
         )
 
     def biggest_losses(self, n: int = 3) -> tuple[Decision, ...]:
-        """The *n* decisions that lost the most expected score, biggest first."""
+        """The *n* decisions that lost the most expected score, biggest first.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+            >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+            >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+            >>> review = analyse(game, budget=2)
+            >>> [(d.index, d.loss.mean) for d in review.biggest_losses(2)]
+            [(13, 2.0), (1, 1.0)]
+        """
         ranked = sorted(self.decisions, key=lambda d: (-d.loss.mean, d.index))
         return tuple(ranked[:n])
 
     def to_json(self) -> dict[str, object]:
-        """The analysis as JSON data (schema in docs/analysis.md, version `VERSION`)."""
+        """The analysis as JSON data (schema in docs/analysis.md, version `tienlen.analysis.review.VERSION`).
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+            >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+            >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+            >>> review = analyse(game, budget=2)
+            >>> data = review.to_json()
+            >>> data["format"], data["version"], data["decisions"][0]["label"]
+            ('tienlen-analysis', 1, 'inaccuracy')
+        """
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -217,6 +293,15 @@ class GameAnalysis:
 
         Raises:
             AnalysisFormatError: *data* is not an analysis of a version read here.
+
+        Example:
+            >>> import random
+            >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+            >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+            >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+            >>> review = analyse(game, budget=2)
+            >>> GameAnalysis.from_json(review.to_json()) == review
+            True
         """
         try:
             return _read(data)
@@ -228,7 +313,14 @@ class GameAnalysis:
 
 
 class AnalysisFormatError(TienLenError, ValueError):
-    """JSON that is not an analysis `GameAnalysis.from_json` reads."""
+    """JSON that is not an analysis `GameAnalysis.from_json` reads.
+
+    Example:
+        >>> GameAnalysis.from_json({"format": "tienlen-game"})
+        Traceback (most recent call last):
+        ...
+        tienlen.analysis.review.AnalysisFormatError: not a tienlen analysis: no "format": "tienlen-analysis"
+    """
 
 
 def _estimate_json(estimate: Estimate) -> list[float]:
@@ -433,6 +525,15 @@ def analyse(
         AnalysisCancelledError: *progress* returned ``False``.
         tienlen.search.sampling.SamplingError: a game no deal leads to (a puzzle
             position), whose hidden hands cannot be sampled.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+        >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+        >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+        >>> review = analyse(game, budget=2)
+        >>> review.accuracy
+        {0: 80.97270572190935, 1: 86.31422967485679}
     """
     check_count("budget", budget, 1)
     check_count("workers", workers, 1)

@@ -69,16 +69,21 @@ class SolverLimitError(TienLenError, ValueError):
 class Solution:
     """What `solve` found: the final scores under best play and the line to them.
 
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> solve(GameState.from_hands(["3s 9h", "5d 6d"], CLASSIC))
+        Solution(scores=(1, -1), line=(Play(player=0, cards=Hand.parse('3s')), Play(player=1, cards=Hand.parse('5d')), Play(player=0, cards=Hand.parse('9h'))), nodes=5)
+
     .. versionadded:: 0.3
     """
 
     scores: tuple[int, ...]
     """Every seat's final score of the game with best play from the position."""
     line: tuple[Action, ...]
-    """The principal line: the actions played from the position to the end of the
+    """The principal line, the actions played from the position to the end of the
     game (a declined jump-in is no action and is not listed)."""
     nodes: int
-    """Positions searched (each once: the transposition table answers the rest)."""
+    """How many positions were searched (each once; the table answers the rest)."""
 
 
 def solve(state: GameState, *, max_nodes: int = DEFAULT_MAX_NODES) -> Solution:

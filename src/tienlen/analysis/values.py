@@ -1,7 +1,7 @@
 """What each action of a decision is worth to the seat, over the worlds it cannot tell apart.
 
 `best_actions` is the analysis's ``multipv``: for one seat of a position it values
-every candidate action (`tienlen.search.rollouts.candidates`, the search bots'
+every candidate action (``tienlen.search.rollouts.candidates``, the search bots'
 pruning, plus any action asked for) by its expected final score and its chance of
 going out first, over worlds drawn from what that seat has seen
 (`tienlen.sample_world`). Every candidate is played out in the same worlds with the
@@ -87,12 +87,22 @@ class Estimate:
 
     @property
     def half_width(self) -> float:
-        """Half the interval's width: the ± of the estimate."""
+        """Half the interval's width, the ± of the estimate.
+
+        Example:
+            >>> Estimate(0.5, 0.25, 0.75).half_width
+            0.25
+        """
         return (self.high - self.low) / 2
 
     @classmethod
     def of_scores(cls, scores: Sequence[float]) -> Estimate:
-        """The mean of *scores*, ± 1.96 standard errors (the normal interval)."""
+        """The mean of *scores*, ± 1.96 standard errors (the normal interval).
+
+        Example:
+            >>> Estimate.of_scores([3, 3, 3])
+            Estimate(mean=3.0, low=3.0, high=3.0)
+        """
         n = len(scores)
         mean = sum(scores) / n
         if n < 2:
@@ -122,7 +132,15 @@ class Estimate:
 
 @attrs.frozen
 class ActionValue:
-    """One action's value to the seat: sampled over its information, and with all hands shown."""
+    """One action's value to the seat: sampled over its information, and with all hands shown.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> state = GameState.deal(CLASSIC, players=2, seed=22)
+        >>> value = best_actions(state, state.to_act, k=1, budget=4)[0]
+        >>> str(value.action), value.samples, value.perfect_exact
+        ('3s', (1, 1, 1, 1), False)
+    """
 
     action: Action
     """The action (a `Pass` by a seat not to act declines a jump-in)."""
@@ -131,7 +149,7 @@ class ActionValue:
     first: Estimate
     """The chance of going out first over the sampled worlds."""
     perfect: float | None
-    """The final score in the true position with every hand shown: the solver's,
+    """The final score in the true position with every hand shown, the solver's,
     else a rollout's (`perfect_exact` says which); ``None`` when not computed."""
     perfect_exact: bool
     """Whether `perfect` is the solver's exact value."""
@@ -167,8 +185,16 @@ def value_actions(
 ) -> list[ActionValue]:
     """Every candidate action of *seat* valued (best first), without the perfect column.
 
-    The candidates are `candidates`' first *max_candidates*, and the actions of
-    *include* (e.g. the one played). See `best_actions` for the arguments.
+    The candidates are the first *max_candidates* of the search bots'
+    (``tienlen.search.rollouts.candidates``), and the actions of *include* (e.g.
+    the one played). See `best_actions` for the arguments.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> state = GameState.deal(CLASSIC, players=2, seed=22)
+        >>> values = value_actions(state, state.to_act, budget=4, max_candidates=1)
+        >>> [str(value.action) for value in values], values[0].perfect
+        (['3s 3d'], None)
     """
     check_type("state", state, GameState)
     check_count("budget", budget, 1)
@@ -299,7 +325,7 @@ def best_actions(
             (its `Pass` then means "do not jump in").
         k: How many actions to return, best first.
         budget: Worlds sampled.
-        max_candidates: Actions valued at most (`tienlen.search.rollouts.candidates`).
+        max_candidates: Actions valued at most (``tienlen.search.rollouts.candidates``).
         seed: The seed of the worlds and the rollouts.
         perfect: Whether to add the perfect-information value.
         rollout: The policy of the play-outs.
