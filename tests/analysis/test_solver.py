@@ -111,7 +111,7 @@ def check_against_brute_force(
 
 SMALL = [(2, 3), (2, 4), (3, 2), (4, 2)]
 """(players, cards each) of the quick test's positions."""
-LARGER = [*SMALL, (2, 5), (2, 6), (3, 3), (4, 3)]
+LARGER = [*SMALL, (2, 5), (2, 6), (3, 3)]
 """Up to 6 + 6 cards: the slow test's."""
 
 
@@ -122,8 +122,8 @@ def test_solver_equals_brute_force_on_small_positions() -> None:
 
 @pytest.mark.slow
 def test_solver_equals_brute_force_up_to_six_and_six() -> None:
-    """Thousands of positions up to 6 + 6 cards."""
-    check_against_brute_force(seed=38, count=3000, shapes=LARGER)
+    """1,600 positions up to 6 + 6 cards (2,000 with the quick test)."""
+    check_against_brute_force(seed=38, count=1600, shapes=LARGER)
 
 
 def test_every_preset_is_tried() -> None:
