@@ -123,3 +123,19 @@ def test_confidence_intervals() -> None:
     assert sure.mean == 1.0
     assert sure.high == 1.0
     assert 0.6 < sure.low < 0.75
+
+
+def test_intervals_cover_at_their_stated_rate() -> None:
+    """Simulated: 95% intervals of 64 stake scores and of a chance cover about 95%."""
+    rng = random.Random(37)
+    trials = 2000
+    means = chances = 0
+    for _ in range(trials):
+        scores = [1 if rng.random() < 0.75 else -3 for _ in range(64)]  # mean 0
+        estimate = Estimate.of_scores(scores)
+        means += estimate.low <= 0 <= estimate.high
+        hits = sum(rng.random() < 0.2 for _ in range(64))
+        chance = Estimate.of_chance(hits, 64)
+        chances += chance.low <= 0.2 <= chance.high
+    assert 0.93 <= means / trials <= 0.97
+    assert 0.93 <= chances / trials <= 0.97
