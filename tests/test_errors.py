@@ -119,6 +119,7 @@ def test_every_error_is_rooted(cls: type[TienLenError]) -> None:
 NOT_INPUT_ERRORS: dict[str, type[Exception]] = {
     "TienLenError": Exception,
     "ExecutorError": RuntimeError,
+    "AnalysisCancelledError": RuntimeError,  # the caller stopped an analysis
 }
 """Errors not caused by bad input, and the built-in class they also derive from."""
 
