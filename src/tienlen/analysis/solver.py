@@ -33,12 +33,13 @@ Example:
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final, Generic, TypeVar
 
 import attrs
 
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import Action, GameState, Pass
+from tienlen.game import Action, GameState
 from tienlen.players import Observation
 from tienlen.scoring import StakeScorer
 
@@ -155,11 +156,6 @@ def _preference(mover: int, scores: _Scores) -> tuple[int, int, tuple[int, ...]]
     return scores[mover], -sum(scores), tuple(-score for score in scores)
 
 
-def _shed_first(action: Action) -> int:
-    """Move ordering for the duels: the most cards first, a pass last."""
-    return -len(action.cards) if not isinstance(action, Pass) else 1
-
-
 _V = TypeVar("_V")
 
 
@@ -259,22 +255,21 @@ class _Search:
             return known
         self.count()
         mover = state.to_act
-        assert mover is not None
         answer: tuple[_Scores, int] | None = None
-        for action in sorted(state.legal_actions(), key=_shed_first):
-            child = state.apply(action)
-            result = child.result
-            if result is not None:
-                outcome = result.scores, _first_of_two(result.finish_order, state)
-            else:
-                outcome = self.duel(child)
-            if outcome[1] == mover:
-                answer = outcome
+        for child in _duel_children(state):
+            answer = self.outcome(child, state)
+            if answer[1] == mover:
                 break  # a win: nothing is better (the alpha-beta cut-off)
-            answer = outcome
         assert answer is not None
         self.duel_table.put(state, answer)
         return answer
+
+    def outcome(self, child: GameState, state: GameState) -> tuple[_Scores, int]:
+        """The duel's value after a move from *state* to *child*."""
+        result = child.result
+        if result is None:
+            return self.duel(child)
+        return result.scores, _first_of_two(result.finish_order, state)
 
     def line(self, state: GameState) -> tuple[Action, ...]:
         """The principal line from *state*, read back from the tables."""
@@ -301,16 +296,21 @@ class _Search:
     def duel_step(self, state: GameState) -> GameState:
         """The position after the duel's best action at *state*."""
         target = self.duel(state)
-        for action in sorted(state.legal_actions(), key=_shed_first):
-            child = state.apply(action)
-            result = child.result
-            if result is not None:
-                outcome = result.scores, _first_of_two(result.finish_order, state)
-            else:
-                outcome = self.duel(child)
-            if outcome == target:
+        for child in _duel_children(state):
+            if self.outcome(child, state) == target:
                 return child
         raise AssertionError  # pragma: no cover - the table holds a child's value
+
+
+def _duel_children(state: GameState) -> Iterator[GameState]:
+    """The positions after each action of a duel, the most cards shed first, a pass last.
+
+    Actions are applied as card masks (`GameState.apply_mask`): no action object is
+    built in the search's hot loop.
+    """
+    masks = sorted(state.legal_actions().masks, key=int.bit_count, reverse=True)
+    for mask in masks:
+        yield state.apply_mask(mask)
 
 
 def _first_of_two(order: tuple[int, ...], state: GameState) -> int:
