@@ -17,7 +17,7 @@ from tienlen import (
     sample_world,
 )
 from tienlen.analysis import best_actions, solve
-from tienlen.analysis.values import Estimate, value_actions
+from tienlen.analysis.values import Estimate, perfect_value, value_actions
 
 
 def greedy_until(state: GameState, stop: int) -> GameState:
@@ -139,3 +139,12 @@ def test_intervals_cover_at_their_stated_rate() -> None:
         chances += chance.low <= 0.2 <= chance.high
     assert 0.93 <= means / trials <= 0.97
     assert 0.93 <= chances / trials <= 0.97
+
+
+def test_a_declined_jump_in_is_never_called_exact() -> None:
+    """The solver would offer the declined jump-in again: a rollout, not exact."""
+    hands = ["3s 2h", "4s 4c 5s 5c 6s 6c 7s 7c", "8d"]
+    state = GameState.from_hands(hands, POKER, first_game=False, leader=0).play("2h", 0)
+    jump_in = next(a for a in state.legal_actions() if a.player == 1)
+    assert perfect_value(state, 1, jump_in)[1]
+    assert not perfect_value(state, 1, Pass(player=1))[1]

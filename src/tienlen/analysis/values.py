@@ -284,17 +284,19 @@ def perfect_value(
 
     The solver's exact value when it needs at most *max_nodes* positions, else the
     score of a `GreedyPlayer` rollout of the true position (also when more than
-    `PERFECT_CARDS` cards are in hand); and whether it is exact.
+    `PERFECT_CARDS` cards are in hand, and for a declined jump-in, which the solver
+    would offer again); and whether it is exact.
     """
     after = apply_searched(state, action)
     if after.result is not None:
         return float(after.result.scores[seat]), True
-    if sum(len(hand) for hand in after.hands) <= PERFECT_CARDS:
+    declining = seat if is_declined_jump_in(state, action) else None
+    small = sum(len(hand) for hand in after.hands) <= PERFECT_CARDS
+    if small and declining is None:  # the solver would offer the jump-in again
         try:
             return float(solve(after, max_nodes=max_nodes).scores[seat]), True
         except SolverLimitError:
             pass
-    declining = seat if is_declined_jump_in(state, action) else None
     scores = play_out(after, GreedyPlayer(), random.Random(0), declining)
     return float(scores[seat]), False
 
