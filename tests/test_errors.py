@@ -122,6 +122,7 @@ NOT_INPUT_ERRORS: dict[str, type[Exception]] = {
     "TienLenError": Exception,
     "ExecutorError": RuntimeError,
     "StorageError": RuntimeError,  # the server's data directory or database file
+    "AnalysisCancelledError": RuntimeError,  # the caller stopped an analysis
 }
 """Errors not caused by bad input, and the built-in class they also derive from."""
 

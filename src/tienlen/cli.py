@@ -912,6 +912,10 @@ def _parser() -> argparse.ArgumentParser:
         "mcp", help=help_text, description=help_text, formatter_class=_HelpFormatter
     )
     sub.set_defaults(run=_mcp)
+
+    from tienlen.analysis.cli import add_commands as add_analysis  # noqa: PLC0415
+
+    add_analysis(commands, _HelpFormatter)  # solve, analyse (issue 37)
     return parser
 
 
