@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from tienlen import CLASSIC, GameState, GreedyPlayer, RandomPlayer, play_game
+from tienlen import CLASSIC, GameState, GreedyPlayer, Player, RandomPlayer, play_game
 from tienlen.analysis import analyse
 
 STEPS = (5, 10, 15, 20, 25, 30)
@@ -31,7 +31,12 @@ def main() -> int:
     args = parser.parse_args()
     rows: dict[str, list[tuple[float, float, float]]] = {"greedy": [], "random": []}
     for number in range(args.games):
-        bots = [GreedyPlayer(), RandomPlayer(), GreedyPlayer(), RandomPlayer()]
+        bots: list[Player] = [
+            GreedyPlayer(),
+            RandomPlayer(),
+            GreedyPlayer(),
+            RandomPlayer(),
+        ]
         deal = GameState.deal(CLASSIC, players=4, seed=1000 + number)
         game = play_game(deal, bots, random.Random(number))
         review = analyse(game, budget=args.budget, seed=number)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 
-from tienlen import CLASSIC, GameState, GreedyPlayer, RandomPlayer, play_game
+from tienlen import CLASSIC, GameState, GreedyPlayer, Player, RandomPlayer, play_game
 from tienlen.analysis import Label, analyse
 
 
@@ -27,7 +27,12 @@ def main() -> int:
     args = parser.parse_args()
     blunders = kept = still_blunders = 0
     for number in range(args.games):
-        bots = [GreedyPlayer(), RandomPlayer(), GreedyPlayer(), RandomPlayer()]
+        bots: list[Player] = [
+            GreedyPlayer(),
+            RandomPlayer(),
+            GreedyPlayer(),
+            RandomPlayer(),
+        ]
         deal = GameState.deal(CLASSIC, players=4, seed=2000 + number)
         game = play_game(deal, bots, random.Random(number))
         first = analyse(game, budget=args.budget, seed=number)
