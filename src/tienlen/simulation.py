@@ -21,7 +21,6 @@ from __future__ import annotations
 import collections
 import concurrent.futures
 import contextlib
-import ctypes
 import inspect
 import math
 import multiprocessing
@@ -30,18 +29,17 @@ import multiprocessing.process
 import os
 import random
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
-from os import _exit as exit_now
 from types import FrameType
 from typing import Final, Protocol, TypeVar, overload
 
 import attrs
 
 from tienlen._checks import check_players, check_time_limit, check_type
+from tienlen._workers import start_worker
 from tienlen.engine.keys import BombTally
 from tienlen.engine.referee import play_out
 from tienlen.errors import InvalidArgumentError, TienLenError
@@ -57,7 +55,6 @@ __all__ = [
     "SimulationStats",
     "process_pool",
     "simulate",
-    "start_worker",
 ]
 
 _S = TypeVar("_S")
@@ -794,42 +791,6 @@ class _Pool:
     def _result(self, future: Future[_T]) -> _T:
         self.futures.discard(future)
         return future.result(self._timeout)
-
-
-def start_worker(parent: int, niceness: int = 0) -> None:
-    """Set up a worker process of a process pool (`process_pool`'s initializer).
-
-    Ctrl-C is for the parent, which stops the workers itself; SIGTERM gets its
-    default action back (a forked worker inherits the parent's handler); on Linux the
-    worker is killed when its parent dies, even by SIGKILL. A positive *niceness*
-    lowers the worker's CPU priority (the server's search bots use it).
-
-    Args:
-        parent: The process id of the parent, ``os.getpid()`` where the pool is made.
-        niceness: How much lower than the parent the worker runs (``os.nice``).
-
-    Example:
-        >>> import os
-        >>> from concurrent.futures import ProcessPoolExecutor
-        >>> with ProcessPoolExecutor(1, initializer=start_worker, initargs=(os.getpid(), 5)) as pool:
-        ...     pool.submit(abs, -3).result()
-        3
-
-    .. versionadded:: 0.3
-    """
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # the parent died before the line above
-        exit_now(1)
-    if niceness:
-        os.nice(niceness)
-
-
-_PR_SET_PDEATHSIG: Final = 1
-"""Linux ``prctl`` option: the signal a process gets when its parent dies."""
 
 
 def _exit_on_sigterm(signum: int, frame: FrameType | None) -> None:

@@ -38,6 +38,7 @@ from typing import Final
 
 import attrs
 
+from tienlen._workers import start_worker
 from tienlen.errors import IllegalPlayError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.match import Match
@@ -58,7 +59,6 @@ from tienlen.server import protocol
 from tienlen.server.names import NameRefusedError, seat_name
 from tienlen.server.protocol import Json, dump
 from tienlen.server.storage import SavedTable, Storage
-from tienlen.simulation import start_worker
 
 __all__ = [
     "BOTS",
