@@ -569,7 +569,7 @@ class BaseRules:
     max_consecutive_triples: int = _LONGEST_RUN
     """The most triples in consecutive triples (RULES §12.4)."""
     bombs_may_lead: bool = True
-    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1), as a five of a kind that is a bomb (D-25)."""
+    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1), as every other bomb but a four of a kind: a run of triples or a five of a kind of a shape that is one (D-25, `may_lead`)."""
     four_of_a_kind_may_lead: bool = True
     """Whether a four of a kind may be led; if not, only played onto what it beats (RULES §12.1)."""
     suited_straights: bool = False
