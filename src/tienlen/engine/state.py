@@ -1314,9 +1314,10 @@ def _every_combination() -> Tables:
 def _may_lead(rules: RuleSet, combo: Combo) -> bool:
     """Whether *combo* may be led: per shape for a `BaseRules` (`BaseRules.may_lead`).
 
-    A bomb may not lead under ``bombs_may_lead=False`` whatever its length says
-    (RULES §12.1, §12.14, D-25), as the compiled lead lists have it; another rule set
-    answers per kind (`RuleSet.is_leadable`).
+    Per shape, because ``bombs_may_lead=False`` bars a kind's bomb lengths only (a
+    run of three triples that is a bomb, not a run of four that is none: RULES
+    §12.1, §12.14, D-25), as the compiled lead lists do. Another rule set answers
+    per kind (`RuleSet.is_leadable`).
     """
     if isinstance(rules, BaseRules):
         return rules.may_lead(combo.shape)
@@ -1340,7 +1341,7 @@ def _lead_rule(rules: RuleSet, combo: Combo) -> str:
         return "rules-12-1"  # bombs_may_lead or four_of_a_kind_may_lead is off
     if rules._barred_bomb(combo.shape):
         return "d-25"  # a bomb, and bombs_may_lead is off
-    return "rules-12-1"
+    return "rules-12-1"  # a subclass's own `is_leadable`
 
 
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
