@@ -149,15 +149,21 @@ def spec_max_top_rank(rules: ShapeSettings, shape: Shape) -> Rank | None:
     return top if length <= top.value + 1 else None
 
 
-def spec_leadable(rules: BaseRules, kind: ComboKind) -> bool:
-    """Whether *kind* may be led: not quads (D-13), nor what §12.1's settings forbid."""
+def spec_leadable(rules: BaseRules, shape: Shape) -> bool:
+    """Whether *shape* may be led: not quads (D-13), nor what §12.1's settings forbid.
+
+    ``bombs_may_lead=False`` bars consecutive pairs, and every other shape a bomb row
+    or the chain names, but a four of a kind, which has its own setting (D-25).
+    """
+    kind = shape.kind
     if kind is ComboKind.CONSECUTIVE_QUADS:
         return False
     if kind is ComboKind.CONSECUTIVE_PAIRS:
         return rules.bombs_may_lead
     if kind is ComboKind.FOUR_OF_A_KIND:
         return rules.four_of_a_kind_may_lead
-    return True
+    named = shape in rules.bomb_chain or any(row.bomb == shape for row in rules.bombs)
+    return rules.bombs_may_lead or not named
 
 
 def _pairs(length: int) -> Shape:
@@ -560,10 +566,15 @@ def house_rules(draw: st.DrawFn) -> BaseRules:
     """
     base = draw(base_rules())
     pairs = ComboKind.CONSECUTIVE_PAIRS in base.kinds
+    single = Shape.of(ComboKind.SINGLE)
+    single_bombs = single in base.bomb_chain or any(
+        r.bomb == single for r in base.bombs
+    )
     house = attrs.evolve(
         base,
         name="house",
-        bombs_may_lead=draw(st.booleans()),
+        # D-25: no bomb leads then, and a table barring singles is refused
+        bombs_may_lead=draw(st.booleans()) or single_bombs,
         four_of_a_kind_may_lead=draw(st.booleans()),
         suited_straights=ComboKind.STRAIGHT in base.kinds and draw(st.booleans()),
     )

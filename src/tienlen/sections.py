@@ -266,7 +266,7 @@ _SECTIONS: Final[dict[str, tuple[str, str, str]]] = {
     ),
     "d-25": (
         "D-25",
-        "With bombs_may_lead=False a five of a kind that is a bomb may not lead either; a four of a kind follows its own setting",
+        "With bombs_may_lead=False no bomb leads but a four of a kind, which follows its own setting: a five of a kind that is a bomb may not lead either, nor a run of triples of a length that is one",
         "house-rules",
     ),
     "example-1": ("row 1", "(all variants): 8S beats 7H — rank before suit", "core"),

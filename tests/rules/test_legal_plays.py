@@ -100,7 +100,7 @@ def check_against(
     assert [plays[i] for i in range(-len(plays), 0)] == listed
     assert [combo for combo, n in Counter(listed).items() if n > 1] == []
     if top is None:
-        expected = {c for c in everything if spec_leadable(rules, c.kind)}
+        expected = {c for c in everything if spec_leadable(rules, c.shape)}
     else:
         expected = {c for c in everything if rules.beats(c, top)}
     assert sorted(map(str, expected)) == sorted(map(str, listed))

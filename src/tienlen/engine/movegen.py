@@ -312,22 +312,19 @@ class Tables:
     def __init__(
         self,
         max_rank: dict[int, int],
-        leadable_kinds: Iterable[int],
+        leadable: Iterable[int],
         bombers: Callable[[frozenset[int]], dict[int, tuple[int, ...]]],
+        valid: frozenset[int] | None = None,
     ) -> None:
         """Compile: *max_rank* maps each valid shape code to its highest allowed top rank.
 
-        *leadable_kinds* are the kind codes that may be led; *bombers* maps the valid
-        keys to the bomb table: each key whose combinations other shapes beat, to the
-        codes of those shapes.
+        *leadable* are the shape codes that may be led (RULES §1.5.1, §12.1, D-25);
+        *bombers* maps the valid keys to the bomb table: each key whose combinations
+        other shapes beat, to the codes of those shapes. *valid* are the valid keys
+        when the caller has them already (`valid_keys` of *max_rank*).
         """
         self.max_rank = max_rank
-        self.valid_keys = frozenset(
-            code << 6 | card
-            for code, top_rank in max_rank.items()
-            for card in range(_CARDS)
-            if card >> 2 <= top_rank and structural_key_fits(code, card)
-        )
+        self.valid_keys = valid_keys(max_rank) if valid is None else valid
         self.bombers = bombers(self.valid_keys)
         families: dict[int, Family] = {}
         for kind in sorted({code >> 6 for code in max_rank}):
@@ -339,10 +336,7 @@ class Tables:
                 kind, [(code & 63) // per_rank for code in codes], ranks.pop()
             )
         self.families = families
-        leadable = set(leadable_kinds)
-        self.lead_families = tuple(
-            f for k, f in sorted(families.items()) if k in leadable
-        )
+        self.lead_families = _lead_families(families, frozenset(leadable))
         set_families = [
             f
             for f in self.lead_families
@@ -375,11 +369,13 @@ class Tables:
 
         Example:
             >>> import pickle
-            >>> tables = Tables({1 << 6 | 1: 12}, [1], lambda valid: {})
+            >>> tables = Tables({1 << 6 | 1: 12}, [1 << 6 | 1], lambda valid: {})
             >>> pickle.loads(pickle.dumps(tables)).valid_keys == tables.valid_keys
             True
         """
-        leadable = tuple(family.kind for family in self.lead_families)
+        leadable = tuple(
+            code for family in self.lead_families for code in _codes(family)
+        )
         return Tables, (
             self.max_rank,
             leadable,
@@ -491,6 +487,66 @@ class Tables:
         leads._blocks = []
         leads._len = -1  # counted when asked (`Leads.__len__`)
         return leads
+
+
+def valid_keys(max_rank: dict[int, int]) -> frozenset[int]:
+    """The keys (shape code and top card) of every combination *max_rank* allows.
+
+    *max_rank* maps each valid shape code to its highest allowed top rank.
+
+    Example:
+        >>> len(valid_keys({1 << 6 | 1: 12}))  # singles, 3 to 2: every card
+        52
+    """
+    return frozenset(
+        code << 6 | card
+        for code, top_rank in max_rank.items()
+        for card in range(_CARDS)
+        if card >> 2 <= top_rank and structural_key_fits(code, card)
+    )
+
+
+def _codes(family: Family) -> list[int]:
+    """The shape codes of *family*, shortest first (`shape_code` of each length)."""
+    kind, per_rank = family.kind << 6, family.per_rank
+    return [
+        kind | per_rank * length
+        for length in range(family.min_length, family.max_length + 1)
+    ]
+
+
+def _lead_families(
+    families: dict[int, Family], leadable: frozenset[int]
+) -> tuple[Family, ...]:
+    """The families that may lead: the shapes of *families* whose codes are *leadable*.
+
+    A family whose every length leads is itself (every preset: lead lists cost
+    nothing more); one whose lengths lead only in part (a bomb barred from leading,
+    RULES §12.1, §12.14, D-25) becomes a family per unbroken range of leading lengths,
+    by kind, then length.
+
+    Example:
+        >>> runs = Family(8, range(2, 6), 12)  # consecutive triples, 2 to 5 long
+        >>> leads = frozenset({8 << 6 | 6, 8 << 6 | 12, 8 << 6 | 15})  # not 3 long
+        >>> [(f.min_length, f.max_length) for f in _lead_families({8: runs}, leads)]
+        [(2, 2), (4, 5)]
+    """
+    found: list[Family] = []
+    for _, family in sorted(families.items()):
+        codes = _codes(family)
+        leads = [code in leadable for code in codes]
+        if all(leads):
+            found.append(family)
+            continue
+        first = -1  # the shortest length of the range being read, -1 outside one
+        for index, lead in enumerate([*leads, False]):
+            if lead and first < 0:
+                first = index
+            elif not lead and first >= 0:
+                lengths = range(family.min_length + first, family.min_length + index)
+                found.append(Family(family.kind, lengths, family.max_rank))
+                first = -1
+    return tuple(found)
 
 
 def _of_shape(

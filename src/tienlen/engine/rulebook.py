@@ -337,6 +337,7 @@ _RULE_HOOKS: Final = (
     "classify",
     "beats",
     "is_leadable",
+    "may_lead",
     "legal_plays",
     "max_top_rank",
     "may_jump_in",

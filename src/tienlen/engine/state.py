@@ -25,7 +25,7 @@ from attrs.exceptions import FrozenInstanceError
 
 from tienlen.actions import PASSES, TOKENS, Action, Pass
 from tienlen.cards import DECK, Card, Hand, normal_text
-from tienlen.combos import ComboKind, Plays
+from tienlen.combos import Plays
 from tienlen.engine import answers
 from tienlen.engine import bits as _bits
 from tienlen.engine.actions import Actions, Listing, lists
@@ -1072,13 +1072,14 @@ class GameState:
 
     def _check_lead(self, action: Play, combo: Combo) -> None:
         """Refuse a lead of a kind that may not lead, or a first lead without its card (§2.4)."""
-        if not self.rules.is_leadable(combo.kind):
-            raise self._refuse(
-                IllegalReason.CANNOT_LEAD,
-                action,
-                f"{combo.kind.label} cannot be led",
-                rule=_lead_rule(self.rules, combo),
+        if not _may_lead(self.rules, combo):
+            rule = _lead_rule(self.rules, combo)
+            detail = (  # a bomb barred by its shape (D-25), or its whole kind
+                f"{combo.shape} cannot be led: a bomb, and bombs_may_lead is off"
+                if rule == "d-25"
+                else f"{combo.kind.label} cannot be led"
             )
+            raise self._refuse(IllegalReason.CANNOT_LEAD, action, detail, rule=rule)
         if self.required and not combo.mask & self.required:
             raise self._refuse(
                 IllegalReason.MUST_INCLUDE,
@@ -1307,23 +1308,40 @@ class GameState:
 def _every_combination() -> Tables:
     """Tables that list every combination a hand holds, of any shape and rank."""
     codes = dict.fromkeys(STRUCTURES.values(), _bits.RANKS - 1)
-    return Tables(codes, {code >> 6 for code in codes}, lambda _: {})
+    return Tables(codes, codes, lambda _: {})
+
+
+def _may_lead(rules: RuleSet, combo: Combo) -> bool:
+    """Whether *combo* may be led: per shape for a `BaseRules` (`BaseRules.may_lead`).
+
+    Per shape, because ``bombs_may_lead=False`` bars a kind's bomb lengths only (a
+    run of three triples that is a bomb, not a run of four that is none: RULES
+    §12.1, §12.14, D-25), as the compiled lead lists do. Another rule set answers
+    per kind (`RuleSet.is_leadable`).
+    """
+    if isinstance(rules, BaseRules):
+        return rules.may_lead(combo.shape)
+    return rules.is_leadable(combo.kind)
 
 
 def _lead_rule(rules: RuleSet, combo: Combo) -> str:
     """The section that forbids leading *combo*: D-13, §12.1, D-25 or §11.
 
-    D-13 for slams (consecutive quads), §12.1 for a table's bombs, D-25 for a five of
-    a kind that is one (RULES §12.14), §11 for a custom rule set's own reason.
+    D-13 for slams (consecutive quads), §12.1 for a kind its setting bars
+    (``bombs_may_lead`` for consecutive pairs, ``four_of_a_kind_may_lead``), D-25 for
+    another bomb that ``bombs_may_lead=False`` bars (a five of a kind or a run of
+    triples the table makes one, RULES §12.14), §11 for a custom rule set's own reason.
     """
     lead = KINDS[combo.kind.value].lead
     if not isinstance(rules, BaseRules):
         return "rules-11"
     if lead is False:
         return "d-13"  # consecutive quads are slams only
-    if combo.kind is ComboKind.FIVE_OF_A_KIND:
+    if isinstance(lead, str) and not getattr(rules, lead):
+        return "rules-12-1"  # bombs_may_lead or four_of_a_kind_may_lead is off
+    if rules._barred_bomb(combo.shape):
         return "d-25"  # a bomb, and bombs_may_lead is off
-    return "rules-12-1"  # bombs_may_lead or four_of_a_kind_may_lead is off
+    return "rules-12-1"  # a subclass's own `is_leadable`
 
 
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)

@@ -51,7 +51,7 @@ from tienlen.engine.counts import (
     three_triples,
 )
 from tienlen.engine.kinds import KINDS
-from tienlen.engine.movegen import Tables
+from tienlen.engine.movegen import Tables, valid_keys
 from tienlen.engine.shapes import STRUCTURES
 from tienlen.engine.turns import facts_read
 from tienlen.errors import (
@@ -569,7 +569,7 @@ class BaseRules:
     max_consecutive_triples: int = _LONGEST_RUN
     """The most triples in consecutive triples (RULES §12.4)."""
     bombs_may_lead: bool = True
-    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1), as a five of a kind that is a bomb (D-25)."""
+    """Whether consecutive pairs may be led; if not, only played onto what they beat (RULES §12.1), as every other bomb but a four of a kind: a run of triples or a five of a kind of a shape that is one (D-25, `may_lead`)."""
     four_of_a_kind_may_lead: bool = True
     """Whether a four of a kind may be led; if not, only played onto what it beats (RULES §12.1)."""
     suited_straights: bool = False
@@ -723,6 +723,7 @@ class BaseRules:
     _contexts: _Contexts = attrs.field(init=False, eq=False, repr=False)
     """What the games of this rule set share, per table size: `context_of`'s."""
     _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
+    """Every bomb (`is_bomb`): the bomb table's and chain's, and the pair-run formulas'."""
     _instant_order: tuple[InstantWinHand, ...] = attrs.field(
         init=False, eq=False, repr=False
     )
@@ -790,13 +791,8 @@ class BaseRules:
         )
         object.__setattr__(self, "_classifier", classifier)
         object.__setattr__(self, "_contexts", _Contexts())
-        bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
-        bomb_shapes.update(
-            Shape.from_code(code) for codes in tables.bombers.values() for code in codes
-        )
-        object.__setattr__(self, "_bomb_shapes", frozenset(bomb_shapes))
         for shape, _ in self.bomb_values:
-            if shape not in bomb_shapes:
+            if shape not in self._bomb_shapes:
                 msg = f"invalid rule set {short_repr(self.name, 80)}: bomb_values gives a value to {shape}, which is no bomb here"
                 raise InvalidRulesError(msg)
         self._prepare_packings()
@@ -881,6 +877,15 @@ class BaseRules:
                 yield f"bomb chain uses {shape}, which is not a combination"
         if len(set(self.bomb_chain)) != len(self.bomb_chain):
             yield "bomb chain lists a shape twice"
+        single = Shape.of(ComboKind.SINGLE)
+        if not self.bombs_may_lead and (
+            single in self.bomb_chain or any(row.bomb == single for row in self.bombs)
+        ):  # a hand of singles alone would have no lead (RULES §12.1, D-25)
+            yield (
+                "bombs_may_lead=False bars every bomb from leading, and the bomb table "
+                "or chain makes a single a bomb: a player holding only singles could "
+                "not lead (D-25)"
+            )
         for shape in self.jump_in:
             if self.max_top_rank(shape) is None:
                 yield f"jump-in shape {shape} is not a combination"
@@ -1056,8 +1061,10 @@ class BaseRules:
 
         All kinds may, but consecutive quads (slams only), and consecutive pairs or
         fours of a kind when ``bombs_may_lead`` or ``four_of_a_kind_may_lead`` is off.
-        With ``bombs_may_lead`` off, a five of a kind the rule set makes a bomb may not
-        lead either (RULES §12.14, D-25); a four of a kind keeps its own setting.
+        With ``bombs_may_lead`` off, a kind whose every shape the rule set makes a bomb
+        may not lead either (a five of a kind that is a bomb, RULES §12.14, D-25); a
+        four of a kind keeps its own setting. A kind some of whose lengths are bombs
+        leads in its other lengths: `may_lead` answers per shape.
 
         Example:
             >>> import attrs
@@ -1071,14 +1078,62 @@ class BaseRules:
             raise TypeError(f"expected a ComboKind, got {kind!r}")
         if not self._forms(kind):
             return False
-        if kind is ComboKind.FIVE_OF_A_KIND and not self.bombs_may_lead:
-            five = Shape.of(kind)  # a bomb by the table or chain only (RULES §12.14)
-            bomb = five in self.bomb_chain or any(
-                row.bomb == five for row in self.bombs
-            )
-            return not bomb  # D-25: ``bombs_may_lead`` bars it from leading
         lead = KINDS[kind.value].lead
-        return lead if isinstance(lead, bool) else bool(getattr(self, lead))
+        if not (lead if isinstance(lead, bool) else getattr(self, lead)):
+            return False
+        if self.bombs_may_lead:
+            return True
+        shapes = (Shape.from_code(code) for code in STRUCTURES.values())
+        return any(  # D-25: not every shape of it a bomb barred from leading
+            not self._barred_bomb(shape)
+            for shape in shapes
+            if shape.kind is kind and self.max_top_rank(shape) is not None
+        )
+
+    def may_lead(self, shape: Shape) -> bool:
+        """Whether a combination of *shape* may be led (RULES §1.5.1, §12.1, §12.14, D-25).
+
+        Its kind must lead (`is_leadable`), and with ``bombs_may_lead`` off the shape
+        must be no bomb of the rule set (`is_bomb`: by its bomb table, its chain or
+        the pair-run formulas), a four of a kind excepted (it has its own setting,
+        ``four_of_a_kind_may_lead``). So a run of three triples that beats a pair of
+        2s may not lead while a run of four still does. A shape that is no
+        combination here may not lead. Move generation and the legality check both
+        ask this.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC, Bomb, Rank
+            >>> triples = ComboKind.CONSECUTIVE_TRIPLES
+            >>> three, four = Shape.of(triples, 3), Shape.of(triples, 4)
+            >>> twos = Bomb(bomb=three, target=Shape.of(ComboKind.PAIR), target_rank=Rank.TWO)
+            >>> house = attrs.evolve(
+            ...     CLASSIC, name="triple-runs", kinds=CLASSIC.kinds | {triples},
+            ...     bombs=CLASSIC.bombs | {twos}, bombs_may_lead=False,
+            ... )
+            >>> house.may_lead(three), house.may_lead(four), house.is_leadable(triples)
+            (False, True, True)
+        """
+        if not isinstance(shape, Shape):
+            raise TypeError(f"expected a Shape, got {shape!r}")
+        return (
+            self.max_top_rank(shape) is not None
+            and self.is_leadable(shape.kind)
+            and not self._barred_bomb(shape)
+        )
+
+    def _barred_bomb(self, shape: Shape) -> bool:
+        """Whether *shape* may not lead for being a bomb (RULES §12.1, §12.14, D-25).
+
+        The one place that decides it: ``bombs_may_lead=False`` bars every bomb of the
+        rule set from leading (`is_bomb`), except a four of a kind, which follows
+        ``four_of_a_kind_may_lead``. Consecutive pairs are barred as a kind too (§12.1).
+        """
+        return (
+            not self.bombs_may_lead
+            and shape.kind is not ComboKind.FOUR_OF_A_KIND
+            and self.is_bomb(shape)
+        )
 
     def bombs_against(self, target: Combo) -> frozenset[Shape]:
         """The shapes that beat *target* across shapes: the bomb table and chain.
@@ -1117,24 +1172,25 @@ class BaseRules:
         return frozenset(s for s in found if self.max_top_rank(s) is not None)
 
     def _compile(self) -> Tables:
+        """The compiled tables; sets `_bomb_shapes` first, which decide the leads (D-25)."""
         max_rank: dict[int, int] = {}
         for code in STRUCTURES.values():
             top = self.max_top_rank(Shape.from_code(code))
             if top is not None:
                 max_rank[code] = top.value
-        leadable = [kind.value for kind in ComboKind if self.is_leadable(kind)]
-
-        def bombers(valid: frozenset[int]) -> dict[int, tuple[int, ...]]:
-            table: dict[int, tuple[int, ...]] = {}
-            for key in valid:
-                shapes = self._bombs_against(
-                    Shape.from_code(key >> 6), DECK[key & 63].rank
-                )
-                if shapes:
-                    table[key] = tuple(sorted(shape.code for shape in shapes))
-            return table
-
-        return Tables(max_rank, leadable, bombers)
+        valid = valid_keys(max_rank)
+        bombers: dict[int, tuple[int, ...]] = {}
+        for key in valid:
+            shapes = self._bombs_against(Shape.from_code(key >> 6), DECK[key & 63].rank)
+            if shapes:
+                bombers[key] = tuple(sorted(shape.code for shape in shapes))
+        bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
+        bomb_shapes.update(
+            Shape.from_code(code) for codes in bombers.values() for code in codes
+        )
+        object.__setattr__(self, "_bomb_shapes", frozenset(bomb_shapes))
+        leadable = [code for code in max_rank if self.may_lead(Shape.from_code(code))]
+        return Tables(max_rank, leadable, lambda _: bombers, valid)
 
     def _duplicate(self, mask: int, shown: object) -> NoReturn:
         card = Hand(mask >> _bits.CARDS).cards[0]
