@@ -19,7 +19,7 @@ from tienlen import (
     RandomPlayer,
     play_game,
 )
-from tienlen.analysis import Decision, GameAnalysis, Label
+from tienlen.analysis import GameAnalysis, Label, ReviewedDecision
 from tienlen.analysis.explain import CATALOGUE, explain, say
 from tienlen.analysis.values import ActionValue, Estimate
 from tienlen.cli import main
@@ -40,9 +40,9 @@ def value(action: Play | Pass, mean: float, first: float = 0.25) -> ActionValue:
     )
 
 
-def decision(played: Play | Pass, better: Play | Pass) -> Decision:
+def decision(played: Play | Pass, better: Play | Pass) -> ReviewedDecision:
     """A blunder: *played* instead of *better*."""
-    return Decision(
+    return ReviewedDecision(
         3,
         0,
         value(played, -1.0),

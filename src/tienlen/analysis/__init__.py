@@ -23,9 +23,9 @@ from __future__ import annotations
 from tienlen.analysis.review import (
     AnalysisCancelledError,
     AnalysisFormatError,
-    Decision,
     GameAnalysis,
     Label,
+    ReviewedDecision,
     analyse,
 )
 from tienlen.analysis.solver import (
@@ -47,10 +47,10 @@ __all__ = [
     "ActionValue",
     "AnalysisCancelledError",
     "AnalysisFormatError",
-    "Decision",
     "Estimate",
     "GameAnalysis",
     "Label",
+    "ReviewedDecision",
     "Solution",
     "SolverLimitError",
     "analyse",

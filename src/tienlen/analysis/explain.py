@@ -10,14 +10,14 @@ in the library's word (``word.pass``).
 
 Example:
     >>> from tienlen import CLASSIC, Pass, Play
-    >>> from tienlen.analysis.review import Decision, Label
+    >>> from tienlen.analysis.review import ReviewedDecision, Label
     >>> from tienlen.analysis.values import ActionValue, Estimate
     >>> def value(action, mean, first):
     ...     return ActionValue(action, Estimate(mean, mean - 0.1, mean + 0.1),
     ...                        Estimate(first, first - 0.05, first + 0.05), None, False, ())
     >>> played = value(Play(player=1, cards="2h"), -0.8, 0.10)
     >>> better = value(Pass(player=1), 0.2, 0.35)
-    >>> decision = Decision(7, 1, played, (better, played), Estimate(1.0, 0.6, 1.4), 25.0, Label.BLUNDER)
+    >>> decision = ReviewedDecision(7, 1, played, (better, played), Estimate(1.0, 0.6, 1.4), 25.0, Label.BLUNDER)
     >>> print(explain(decision, CLASSIC))
     Blunder: player 1 played 2♥; pass was better by 1.00 (± 0.40) in expected score (going out first: 10% instead of 35%). It spent a 2 that the better play keeps for later.
     >>> print(explain(decision, CLASSIC, "vi"))
@@ -39,7 +39,7 @@ from tienlen.messages import LANGUAGES, card_text, text
 from tienlen.rules import RuleSet
 
 if TYPE_CHECKING:
-    from tienlen.analysis.review import Decision
+    from tienlen.analysis.review import ReviewedDecision
 
 __all__ = ["CATALOGUE", "explain", "say"]
 
@@ -178,7 +178,7 @@ def consequence(
     return None
 
 
-def explain(decision: Decision, rules: RuleSet, lang: str = "en") -> str:
+def explain(decision: ReviewedDecision, rules: RuleSet, lang: str = "en") -> str:
     """A flagged decision in a sentence or two (see the module); any decision works.
 
     Raises:

@@ -53,9 +53,9 @@ __all__ = [
     "VERSION",
     "AnalysisCancelledError",
     "AnalysisFormatError",
-    "Decision",
     "GameAnalysis",
     "Label",
+    "ReviewedDecision",
     "accuracy_of",
     "analyse",
     "score_range",
@@ -151,7 +151,7 @@ def label_of(win_loss: float, loss: Estimate) -> Label | None:
 
 
 @attrs.frozen
-class Decision:
+class ReviewedDecision:
     """One reviewed decision.
 
     Example:
@@ -189,7 +189,7 @@ class Decision:
 
         Example:
             >>> from tienlen.analysis.values import Estimate
-            >>> Decision(0, 0, None, (), Estimate(0.0, 0.0, 0.0), 0.0, None).accuracy
+            >>> ReviewedDecision(0, 0, None, (), Estimate(0.0, 0.0, 0.0), 0.0, None).accuracy
             99.9999
         """
         return accuracy_of(self.win_loss)
@@ -215,7 +215,7 @@ class GameAnalysis:
     budget: int
     """Worlds sampled per decision."""
     seed: int
-    decisions: tuple[Decision, ...]
+    decisions: tuple[ReviewedDecision, ...]
 
     @property
     def accuracy(self) -> dict[int, float]:
@@ -230,7 +230,7 @@ class GameAnalysis:
             seats.setdefault(decision.seat, []).append(decision.accuracy)
         return {seat: sum(a) / len(a) for seat, a in sorted(seats.items())}
 
-    def labelled(self, seat: int | None = None) -> tuple[Decision, ...]:
+    def labelled(self, seat: int | None = None) -> tuple[ReviewedDecision, ...]:
         """The decisions with a label, of *seat* (every seat's by default).
 
         Example:
@@ -248,7 +248,7 @@ class GameAnalysis:
             if d.label is not None and (seat is None or d.seat == seat)
         )
 
-    def biggest_losses(self, n: int = 3) -> tuple[Decision, ...]:
+    def biggest_losses(self, n: int = 3) -> tuple[ReviewedDecision, ...]:
         """The *n* decisions that lost the most expected score, biggest first.
 
         Example:
@@ -342,7 +342,7 @@ def _value_json(value: ActionValue) -> dict[str, object]:
     }
 
 
-def _decision_json(decision: Decision) -> dict[str, object]:
+def _decision_json(decision: ReviewedDecision) -> dict[str, object]:
     return {
         "index": decision.index,
         "seat": decision.seat,
@@ -407,9 +407,9 @@ def _read_value(value: Mapping[str, object]) -> ActionValue:
     )
 
 
-def _read_decision(value: Mapping[str, object]) -> Decision:
+def _read_decision(value: Mapping[str, object]) -> ReviewedDecision:
     label = value["label"]
-    return Decision(
+    return ReviewedDecision(
         _int(value["index"]),
         _int(value["seat"]),
         _read_value(value["played"]),  # type: ignore[arg-type]
@@ -462,7 +462,7 @@ class _Task:
     max_candidates: int
     seed: int
 
-    def __call__(self) -> Decision:
+    def __call__(self) -> ReviewedDecision:
         seat = self.action.player
         values = value_actions(
             self.state,
@@ -484,12 +484,12 @@ class _Task:
             played = with_perfect(self.state, seat, played)
         else:
             played = top[top.index(played)]
-        return Decision(
+        return ReviewedDecision(
             self.index, seat, played, top, loss, win_loss, label_of(win_loss, loss)
         )
 
 
-def _run(fields: tuple[int, GameState, Action, int, int, int, int]) -> Decision:
+def _run(fields: tuple[int, GameState, Action, int, int, int, int]) -> ReviewedDecision:
     """Value one decision in a worker process (plain fields: see `_map`)."""
     return _Task(*fields)()
 
@@ -556,7 +556,7 @@ def _map(
     tasks: Sequence[_Task],
     workers: int,
     progress: Callable[[int, int], bool | None] | None,
-) -> Iterable[Decision]:
+) -> Iterable[ReviewedDecision]:
     """Each task's decision, in order, telling *progress* after each."""
     total = len(tasks)
     if workers == 1:
