@@ -200,3 +200,21 @@ def test_registering_the_same_preset_again_changes_nothing(sixth: Preset) -> Non
     assert presets()[-1] is sixth
     with pytest.raises(InvalidRulesError, match="already the name of 'spike-house'"):
         register_preset(Preset(SIXTH, bomb_section="rules-2-3"))
+
+
+def test_replacing_a_preset_keeps_its_place(sixth: Preset) -> None:
+    """``replace=True`` swaps a preset in place; its old aliases no longer answer."""
+    order = list(RULESETS)
+    other = attrs.evolve(SIXTH, aliases=("spike-2",), hand_size=9)
+    register_preset(Preset(other), replace=True)
+    try:
+        assert list(RULESETS) == order
+        assert get_rules("spike-2") is other
+        with pytest.raises(UnknownVariantError):
+            get_rules("spike")
+        with pytest.raises(InvalidRulesError, match="already an alias of 'vietcong'"):
+            register_preset(Preset(attrs.evolve(other, aliases=("vc",))), replace=True)
+        assert get_rules("spike-2") is other
+    finally:
+        register_preset(sixth, replace=True)
+    assert get_rules("spike") is SIXTH

@@ -122,15 +122,17 @@ LISTED: Final[Mapping[str, BaseRules]] = MappingProxyType(_LISTED)
 `tienlen.RULESETS` is this mapping)."""
 
 
-def register_preset(preset: Preset) -> None:
+def register_preset(preset: Preset, *, replace: bool = False) -> None:
     """Add *preset*: `get_rules` and every consumer of the registry then know it.
 
     Registering an equal preset (same rules, aliases and section) again changes nothing.
+    With *replace*, a preset of the same name is replaced where it stands (a test that
+    changes a preset puts the old one back so).
 
     Raises:
         InvalidRulesError: its name is not canonical (lower-case kebab), or its name
-            or an alias is one another preset (or itself) already answers to; the
-            registry is then unchanged.
+            or an alias is one another preset (or itself) already answers to (the
+            preset it replaces aside); the registry is then unchanged.
 
     Example:
         >>> import attrs
@@ -152,20 +154,28 @@ def register_preset(preset: Preset) -> None:
         known = _PRESETS.get(name)
         if known == preset and known.aliases == preset.aliases:
             return  # the same preset again (a module imported twice)
-        answers = _answers_of(preset)
+        ignored = name if replace and known is not None else None
+        answers = _answers_of(preset, ignored)
+        if ignored is not None:
+            for answer in [key for key, owner in _ANSWERS.items() if owner == name]:
+                del _ANSWERS[answer]
+            if not preset.listed:
+                _LISTED.pop(name, None)
         _PRESETS[name] = preset
         _ANSWERS.update(dict.fromkeys(answers, name))
         if preset.listed:
             _LISTED[name] = preset.rules
 
 
-def _answers_of(preset: Preset) -> list[str]:
-    """The normalised names *preset* answers to, refused if any is taken."""
+def _answers_of(preset: Preset, ignored: str | None) -> list[str]:
+    """The normalised names *preset* answers to, refused if any is taken (but by *ignored*)."""
     answers: list[str] = []
     for index, given in enumerate((preset.name, *preset.aliases)):
         wanted = normalise_name(given)
         what = "preset name" if index == 0 else f"preset {preset.name!r}: alias"
         owner = _ANSWERS.get(wanted)
+        if owner is not None and owner == ignored:
+            owner = None
         if owner is None and wanted in answers:
             owner = preset.name
         if owner is not None:
