@@ -101,12 +101,26 @@ class Preset:
 
     @property
     def name(self) -> str:
-        """The canonical name (the rule set's)."""
+        """The canonical name (the rule set's).
+
+        Example:
+            >>> from tienlen import POKER
+            >>> from tienlen.rules.registry import Preset
+            >>> Preset(POKER).name
+            'poker'
+        """
         return self.rules.name
 
     @property
     def aliases(self) -> tuple[str, ...]:
-        """The other names it answers to (the rule set's)."""
+        """The other names it answers to (the rule set's).
+
+        Example:
+            >>> from tienlen import JUSTUS_PANG
+            >>> from tienlen.rules.registry import Preset
+            >>> Preset(JUSTUS_PANG).aliases
+            ('justus', 'jp')
+        """
         return self.rules.aliases
 
 
@@ -191,6 +205,17 @@ def unregister_preset(name: str) -> None:
 
     Raises:
         UnknownVariantError: no preset has that name.
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC, get_rules
+        >>> from tienlen.rules.registry import Preset, register_preset, unregister_preset
+        >>> register_preset(Preset(attrs.evolve(CLASSIC, name="brief", aliases=())))
+        >>> unregister_preset("brief")
+        >>> get_rules("brief")
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.UnknownVariantError: unknown variant: 'brief' (known: classic, justus-pang, kenneth-lo, vietcong, poker, classic-two-decks)
     """
     with _LOCK:
         preset = _PRESETS.pop(name, None)
