@@ -218,3 +218,27 @@ def test_replacing_a_preset_keeps_its_place(sixth: Preset) -> None:
     finally:
         register_preset(sixth, replace=True)
     assert get_rules("spike") is SIXTH
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is None, reason="needs open_spiel"
+)
+def test_a_preset_game_class_never_shadows_the_module() -> None:
+    """A preset called ``tien-len`` gets its own class, not the base `TienLenGame`."""
+    from tienlen.rl import openspiel  # noqa: PLC0415
+    from tienlen.rules import classic  # noqa: PLC0415
+
+    base = openspiel.TienLenGame
+    freed = attrs.evolve(CLASSIC, aliases=("pagat", "thirteen"))  # "tien-len" freed
+    register_preset(Preset(freed, bomb_section="rules-2-3"), replace=True)
+    try:
+        register_preset(Preset(attrs.evolve(CLASSIC, name="tien-len", aliases=())))
+        made = openspiel.game_class("tien-len")
+        assert made.__name__ == "PresetTienLenGame"
+        assert made.preset == "tien-len"
+        assert openspiel.game_class("classic") is openspiel.ClassicGame
+    finally:
+        unregister_preset("tien-len")
+        register_preset(classic.PRESET, replace=True)
+    assert openspiel.TienLenGame is base
+    assert get_rules("tien-len") is CLASSIC

@@ -1318,6 +1318,8 @@ def game_class(preset: str) -> type[TienLenGame]:
         msg = f"unknown preset {preset!r}; known: {', '.join(RULESETS)}"
         raise InvalidArgumentError(msg)
     name = _class_name(preset)
+    while name in globals():  # never shadow a name of this module (``tien-len``)
+        name = f"Preset{name}"
     doc = f"""``{game_name(preset)}``: the preset ``{preset}`` unless the ``rules`` parameter says otherwise.
 
     Example:
