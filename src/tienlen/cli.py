@@ -51,14 +51,13 @@ from tienlen.messages import (
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, play_game
 from tienlen.records import rules_from_json
 from tienlen.rules import (
-    CLASSIC_TWO_DECKS,
-    RULESETS,
     BaseRules,
     as_combo,
     get_rules,
     legal_plays,
     two_decks,
 )
+from tienlen.rules.registry import presets
 from tienlen.sections import rule_section
 from tienlen.simulation import MapExecutor, SimulationStats, process_pool, simulate
 
@@ -331,7 +330,7 @@ def rules_from_args(args: argparse.Namespace) -> BaseRules:
         try:
             return get_rules(args.rules)
         except UnknownVariantError as error:
-            known = ", ".join((*RULESETS, CLASSIC_TWO_DECKS.name))
+            known = ", ".join(p.name for p in presets(listed_only=False))
             name = repr(args.rules[:40])
             raise _BadInputError(
                 str(error), "cli.unknown_variant", name=name, known=known
@@ -833,7 +832,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"tienlen {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    variants = ", ".join((*RULESETS, CLASSIC_TWO_DECKS.name))
+    variants = ", ".join(p.name for p in presets(listed_only=False))
     bots = ", ".join(_PLAYERS)
 
     def command(

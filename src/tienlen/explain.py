@@ -36,6 +36,7 @@ from tienlen.engine.bits import SUITS
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.shapes import structural_key
 from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo, check_rules
+from tienlen.rules.registry import preset_named
 
 __all__ = [
     "BeatsExplanation",
@@ -46,14 +47,13 @@ __all__ = [
     "why_not_combination",
 ]
 
-_BOMB_SECTIONS = {
-    "classic": "rules-2-3",
-    "justus-pang": "rules-3-2",
-    "kenneth-lo": "rules-4-3",
-    "vietcong": "rules-5-2",
-    "poker": "rules-6-3",
-}
-"""The rules-reference label of each preset's bomb table."""
+
+def _bomb_section(rules: RuleSet) -> str:
+    """The rules-reference label of *rules*' bomb table: its preset's, else RULES §11."""
+    preset = preset_named(rules.name)
+    if preset is None or preset.bomb_section is None:
+        return "rules-11"  # a custom table
+    return preset.bomb_section
 
 
 def _citation(rule: str) -> str:
@@ -474,7 +474,7 @@ def explain_beats(
         rule = "rules-1-3"
     elif verdict:
         because = BeatsReason.BOMB
-        rule = _BOMB_SECTIONS.get(rules.name, "rules-11")  # a custom table
+        rule = _bomb_section(rules)
     else:
         because = BeatsReason.DIFFERENT_SHAPES
         rule = "rules-1-3"

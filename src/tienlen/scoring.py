@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from tienlen.cards import Hand
+from tienlen.cards import DECK, Hand
 from tienlen.combos import Combo
 from tienlen.errors import InvalidArgumentError
 
@@ -346,6 +346,23 @@ class Scorer:
         """
         return type(self).on_first_out is not Scorer.on_first_out
 
+    def bounds(self, rules: RuleSet, players: int) -> tuple[int, int, bool] | None:
+        """``(least, most, zero_sum)`` one seat can score in a game of *rules* and *players*.
+
+        ``None`` when the scorer does not know (the base, and a custom scorer that does
+        not say); the OpenSpiel games need bounds (``tienlen.rl.openspiel``).
+
+        Example:
+            >>> from tienlen import CLASSIC, POKER
+            >>> from tienlen.scoring import Scorer
+            >>> CLASSIC.scorer.bounds(CLASSIC, 4), POKER.scorer.bounds(POKER, 4)
+            ((-3, 3, True), (-250, 426, False))
+            >>> Scorer().bounds(CLASSIC, 4) is None
+            True
+        """
+        del rules, players
+        return None
+
     def on_catch(
         self,
         rules: RuleSet,  # noqa: ARG002  # a scorer that scores catches uses them
@@ -486,6 +503,17 @@ class StakeScorer(Scorer):
     each_pays_winner: bool = False
     """Every other player pays the winner (Kenneth Lo) instead of the loser paying each."""
 
+    def bounds(self, rules: RuleSet, players: int) -> tuple[int, int, bool]:
+        """At most one stake (or the instant-win stake) from or to each other seat.
+
+        Example:
+            >>> from tienlen import KENNETH_LO
+            >>> KENNETH_LO.scorer.bounds(KENNETH_LO, 3)
+            (-2, 2, True)
+        """
+        most = (players - 1) * max(1, rules.instant_win_stake)
+        return -most, most, True
+
     def settle(self, rules: RuleSet, finish: Finish) -> GameResult:  # noqa: ARG002
         """One stake from the loser to each player, or from each player to the winner.
 
@@ -556,6 +584,27 @@ class PokerScorer(Scorer):
     the end penalty (D-22); when False nobody does (the literal reading)."""
     catch_with_last_cards_scores: bool = True
     """A catch made with the catcher's own last cards scores; when False it is worth 0 (D-23)."""
+
+    def bounds(self, rules: RuleSet, players: int) -> tuple[int, int, bool]:
+        """Place points plus what chops, frozen hands and the end penalty can move.
+
+        Each of those is at most the value of the 2s and bombs in the whole deal.
+
+        Example:
+            >>> from tienlen import POKER
+            >>> POKER.scorer.bounds(POKER, 2)
+            (-250, 254, False)
+        """
+        decks, _ = rules.deal_size(players)
+        value = rules.hand_value(Hand.from_cards(DECK * decks))
+        frozen = self.frozen_multiplier * (rules.frozen_penalty + value)
+        places = rules.place_points_for(players)
+        most = max(
+            max(places) + 2 * value + (players - 1) * frozen,
+            rules.instant_win_points,
+        )
+        least = min(0, *places) - 2 * value - frozen
+        return least, most, False
 
     def on_catch(
         self, rules: RuleSet, catch: Catch, chain: ChopChain | None

@@ -35,9 +35,7 @@ from tienlen import (
     CLASSIC,
     CLASSIC_TWO_DECKS,
     JUSTUS_PANG,
-    KENNETH_LO,
     POKER,
-    VIETCONG,
     Action,
     BaseRules,
     Bomb,
@@ -53,21 +51,31 @@ from tienlen.cards import DECK
 from tienlen.policies import LeaderAfterGoingOut
 from tienlen.records import record, to_json
 from tienlen.rules import RuleSet
+from tienlen.rules.registry import presets
 
 HERE: Final = Path(__file__).parent
 GAMES_PER_FILE: Final = 200
 POKER_GAMES_PER_FILE: Final = 400
 """Poker's scoring (chops, frozen players, end penalties) needs more games to show up."""
-TABLES: Final[tuple[tuple[RuleSet, int], ...]] = (
-    *(
-        (rules, n)
-        for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER)
-        for n in (2, 3, 4)
-    ),
-    *((CLASSIC_TWO_DECKS, n) for n in (5, 6, 7, 8)),
-)
+
+
+def preset_tables() -> tuple[tuple[RuleSet, int], ...]:
+    """Every registered preset (`tienlen.rules.registry`) at each table size it seats.
+
+    The listed presets come first, in `tienlen.RULESETS`' order, then the unlisted
+    ones (`CLASSIC_TWO_DECKS`): a new preset gets its golden files with no edit here.
+    """
+    ordered = (*presets(), *(p for p in presets(listed_only=False) if not p.listed))
+    return tuple(
+        (preset.rules, n)
+        for preset in ordered
+        for n in range(preset.rules.min_players, preset.rules.max_players + 1)
+    )
+
+
+TABLES: Final[tuple[tuple[RuleSet, int], ...]] = preset_tables()
 """Every preset at 2, 3 and 4 players (Kenneth Lo's three on 17 cards and the spare),
-and `CLASSIC_TWO_DECKS` at 5–8 players."""
+and `CLASSIC_TWO_DECKS` at 5–8 players (`preset_tables` when this module was imported)."""
 _TRIPLES: Final = Shape.of(ComboKind.CONSECUTIVE_TRIPLES, 3)
 
 

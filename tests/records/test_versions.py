@@ -16,9 +16,8 @@ import importlib.resources
 import json
 import pickle
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import MappingProxyType
 
 import attrs
 import pytest
@@ -46,6 +45,12 @@ from tienlen.records import (
     record,
     rules_from_json,
     rules_to_json,
+)
+from tienlen.rules.registry import (
+    Preset,
+    preset_named,
+    register_preset,
+    unregister_preset,
 )
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -97,15 +102,22 @@ def replay_digest(game: GameRecord) -> dict[str, object]:
 
 
 @pytest.fixture
-def registry(monkeypatch: pytest.MonkeyPatch) -> Callable[[BaseRules], None]:
+def registry() -> Iterator[Callable[[BaseRules], None]]:
     """A function that registers (or replaces) a preset by name for one test."""
+    before: dict[str, Preset | None] = {}
 
     def register(rules: BaseRules) -> None:
-        presets = MappingProxyType({**tienlen.rules.RULESETS, rules.name: rules})
-        monkeypatch.setattr(tienlen.rules, "RULESETS", presets)
-        monkeypatch.setattr(tienlen, "RULESETS", presets)
+        known = preset_named(rules.name)
+        section = None if known is None else known.bomb_section
+        register_preset(Preset(rules, bomb_section=section), replace=True)
+        before.setdefault(rules.name, known)
 
-    return register
+    yield register
+    for name, known in before.items():
+        if known is None:
+            unregister_preset(name)
+        else:
+            register_preset(known, replace=True)
 
 
 # -- the version-1 snapshot ----------------------------------------------------------
@@ -275,7 +287,7 @@ def test_record_written_today_replays_after_its_preset_changes(
     registry entry changes (other hand size, no 2s in straights, no bombs). The record
     still reads the rules it was played under and replays to the same end.
     """
-    throwaway = attrs.evolve(CLASSIC, name="throwaway", hand_size=9)
+    throwaway = attrs.evolve(CLASSIC, name="throwaway", aliases=(), hand_size=9)
     registry(throwaway)
     state = GameState.deal(get_rules("throwaway"), 3, seed=7)
     rng = random.Random(7)

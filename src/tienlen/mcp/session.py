@@ -32,12 +32,11 @@ from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer
 from tienlen.referee import Decision, Referee
 from tienlen.rules import (
-    CLASSIC_TWO_DECKS,
-    RULESETS,
     BaseRules,
     RuleSet,
     get_rules,
 )
+from tienlen.rules.registry import presets
 
 __all__ = ["BOT_KINDS", "AgentError", "AgentGame", "Move", "rules_named"]
 
@@ -331,6 +330,6 @@ def rules_named(name: str) -> BaseRules:
     try:
         return get_rules(name)
     except TienLenError:
-        known = ", ".join((*RULESETS, CLASSIC_TWO_DECKS.name))
+        known = ", ".join(p.name for p in presets(listed_only=False))
         msg = f"unknown rules {name!r:.60} (known: {known})"
         raise AgentError("bad-argument", msg) from None

@@ -77,7 +77,7 @@ import json
 import numbers
 import operator
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, ClassVar, Final
 
 import attrs
@@ -94,7 +94,6 @@ from tienlen.records import rules_from_json, rules_to_json
 from tienlen.rl.observation import ObservationEncoder
 from tienlen.rl.table import ActionTable, card_value
 from tienlen.rules import RULESETS, BaseRules, two_decks
-from tienlen.scoring import PokerScorer, StakeScorer
 from tienlen.search.sampling import SamplingError, sample_world
 
 __all__ = [
@@ -107,7 +106,9 @@ __all__ = [
     "TienLenObserver",
     "TienLenState",
     "VietcongGame",
+    "game_class",
     "game_name",
+    "register_games",
     "rules_parameter",
 ]
 
@@ -137,10 +138,28 @@ def game_name(rules: BaseRules | str) -> str:
     return "python_tienlen_" + name.replace("-", "_")
 
 
-GAME_NAMES: Final[Mapping[str, str]] = {
-    game_name(rules): preset for preset, rules in RULESETS.items()
-}
-"""Each registered game's name and the preset it plays."""
+class _GameNames(Mapping[str, str]):
+    """Each game's name and the preset it plays, read from `tienlen.RULESETS` at each use."""
+
+    def _names(self) -> dict[str, str]:
+        return {game_name(preset): preset for preset in RULESETS}
+
+    def __getitem__(self, name: str) -> str:
+        return self._names()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._names())
+
+    def __len__(self) -> int:
+        return len(RULESETS)
+
+    def __repr__(self) -> str:
+        return repr(self._names())
+
+
+GAME_NAMES: Final[Mapping[str, str]] = _GameNames()
+"""Each game's name and the preset it plays, one per preset of `tienlen.RULESETS` (a
+live view: a preset registered later is listed; `register_games` registers its game)."""
 
 
 # -- the table: rules, size, action table, bounds ---------------------------------
@@ -199,29 +218,14 @@ def _table_for(rules: BaseRules, players: int, redeal: bool) -> _Table:  # noqa:
 
 
 def _utility_bounds(rules: BaseRules, players: int) -> tuple[float, float, bool]:
-    """``(least, most, zero_sum)`` a seat can score in one game of *rules*.
-
-    Stakes: at most one stake (or the instant-win stake) from or to each other seat.
-    Poker points: place points plus what chops, frozen hands and the end penalty can
-    move, each at most the value of the 2s and bombs in the whole deal.
-    """
-    scorer = rules.scorer
-    if type(scorer) is StakeScorer:
-        most = (players - 1) * max(1, rules.instant_win_stake)
-        return -float(most), float(most), True
-    if type(scorer) is PokerScorer:
-        decks, _ = rules.deal_size(players)
-        value = rules.hand_value(Hand.from_cards(DECK * decks))
-        frozen = scorer.frozen_multiplier * (rules.frozen_penalty + value)
-        places = rules.place_points_for(players)
-        most = max(
-            max(places) + 2 * value + (players - 1) * frozen,
-            rules.instant_win_points,
-        )
-        least = min(0, *places) - 2 * value - frozen
-        return float(least), float(most), False
-    msg = f"no utility bounds for a rule set scored by {type(scorer).__name__}"
-    raise InvalidArgumentError(msg)
+    """``(least, most, zero_sum)`` a seat can score in one game (`Scorer.bounds`)."""
+    bounds = rules.scorer.bounds(rules, players)
+    if bounds is None:
+        shown = type(rules.scorer).__name__
+        msg = f"no utility bounds for a rule set scored by {shown} (Scorer.bounds)"
+        raise InvalidArgumentError(msg)
+    least, most, zero_sum = bounds
+    return float(least), float(most), zero_sum
 
 
 # -- the game -----------------------------------------------------------------------
@@ -295,11 +299,11 @@ _DEFAULTS: Final[Mapping[str, int | str | bool]] = {
 }
 
 
-def _game_type(name: str, *, zero_sum: bool) -> pyspiel.GameType:
+def _game_type(preset: str, *, zero_sum: bool) -> pyspiel.GameType:
     utility = pyspiel.GameType.Utility
     return pyspiel.GameType(
-        short_name=name,
-        long_name=f"Tiến Lên ({GAME_NAMES[name]})",
+        short_name=game_name(preset),
+        long_name=f"Tiến Lên ({preset})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
@@ -372,8 +376,7 @@ class TienLenGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel is untyped
         full = {**_DEFAULTS, **given}
         if full["rules"]:  # shown without commas, so the game's string reads back
             full["rules"] = rules_parameter(rules)
-        name = game_name(preset)
-        super().__init__(_game_type(name, zero_sum=zero_sum), info, full)
+        super().__init__(_game_type(preset, zero_sum=zero_sum), info, full)
 
     def __reduce__(self) -> tuple[type[TienLenGame], tuple[dict[str, Any]]]:
         """Pickle as the class and the game parameters (the rules base64url-encoded)."""
@@ -1288,85 +1291,81 @@ class TienLenObserver:
 # -- registration -------------------------------------------------------------------
 
 
-class ClassicGame(TienLenGame):
-    """``python_tienlen_classic``: `tienlen.CLASSIC` unless the ``rules`` parameter says otherwise.
+def _class_name(preset: str) -> str:
+    """The game class's name for *preset*: ``justus-pang`` → ``JustusPangGame``."""
+    words = "".join(c if c.isalnum() else " " for c in preset).split()
+    name = "".join(word[:1].upper() + word[1:] for word in words) + "Game"
+    return name if name.isidentifier() else f"Preset{name}"
+
+
+def game_class(preset: str) -> type[TienLenGame]:
+    """The `TienLenGame` subclass that plays *preset* (a name in `tienlen.RULESETS`).
+
+    Made on the first call and kept as an attribute of this module, so its games
+    pickle by name: ``justus-pang`` is `JustusPangGame`.
+
+    Raises:
+        ValueError: no listed preset is called *preset*.
 
     Example:
-        >>> from tienlen import CLASSIC
-        >>> ClassicGame().rules is CLASSIC, ClassicGame().get_type().short_name
-        (True, 'python_tienlen_classic')
+        >>> game_class("justus-pang") is JustusPangGame
+        True
     """
-
-    preset = "classic"
-
-
-class JustusPangGame(TienLenGame):
-    """``python_tienlen_justus_pang``: `tienlen.JUSTUS_PANG` by default.
+    made = _CLASSES.get(preset)
+    if made is not None:
+        return made
+    if preset not in RULESETS:
+        msg = f"unknown preset {preset!r}; known: {', '.join(RULESETS)}"
+        raise InvalidArgumentError(msg)
+    name = _class_name(preset)
+    while name in globals():  # never shadow a name of this module (``tien-len``)
+        name = f"Preset{name}"
+    doc = f"""``{game_name(preset)}``: the preset ``{preset}`` unless the ``rules`` parameter says otherwise.
 
     Example:
-        >>> from tienlen import JUSTUS_PANG
-        >>> JustusPangGame().rules is JUSTUS_PANG, JustusPangGame().get_type().short_name
-        (True, 'python_tienlen_justus_pang')
+        >>> from tienlen.rl.openspiel import {name}
+        >>> {name}().rules.name, {name}().get_type().short_name
+        ('{preset}', '{game_name(preset)}')
     """
+    made = type(name, (TienLenGame,), {"preset": preset, "__doc__": doc})
+    made.__module__ = __name__
+    made.__qualname__ = name
+    globals()[name] = made
+    _CLASSES[preset] = made
+    return made
 
-    preset = "justus-pang"
+
+_CLASSES: Final[dict[str, type[TienLenGame]]] = {}
 
 
-class KennethLoGame(TienLenGame):
-    """``python_tienlen_kenneth_lo``: `tienlen.KENNETH_LO` by default.
+def register_games() -> None:
+    """Register one OpenSpiel game per listed preset (`tienlen.RULESETS`).
+
+    Importing this module registers the presets known then; a preset registered
+    later (``tienlen.rules.registry``) gets its game from a call to this. Registering
+    again changes nothing. Each game's creator is a module-level class: a class
+    outlives the interpreter's shutdown, while a plain callable freed then crashes it,
+    and a class lets a game pickle.
 
     Example:
-        >>> from tienlen import KENNETH_LO
-        >>> KennethLoGame().rules is KENNETH_LO, KennethLoGame().get_type().short_name
-        (True, 'python_tienlen_kenneth_lo')
-    """
-
-    preset = "kenneth-lo"
-
-
-class VietcongGame(TienLenGame):
-    """``python_tienlen_vietcong``: `tienlen.VIETCONG` by default.
-
-    Example:
-        >>> from tienlen import VIETCONG
-        >>> VietcongGame().rules is VIETCONG, VietcongGame().get_type().short_name
-        (True, 'python_tienlen_vietcong')
-    """
-
-    preset = "vietcong"
-
-
-class PokerGame(TienLenGame):
-    """``python_tienlen_poker``: `tienlen.POKER` by default.
-
-    Example:
-        >>> from tienlen import POKER
-        >>> PokerGame().rules is POKER, PokerGame().get_type().short_name
-        (True, 'python_tienlen_poker')
-    """
-
-    preset = "poker"
-
-
-def _register() -> None:
-    """Register one game per preset, each with its own `TienLenGame` subclass.
-
-    The creator OpenSpiel keeps is a class: a class outlives the interpreter's
-    shutdown, while a plain callable freed then crashes it. Module-level classes
-    also let a game pickle.
+        >>> register_games()
+        >>> "python_tienlen_poker" in pyspiel.registered_names()
+        True
     """
     registered = set(pyspiel.registered_names())
-    for creator in (
-        ClassicGame,
-        JustusPangGame,
-        KennethLoGame,
-        VietcongGame,
-        PokerGame,
-    ):
-        name = game_name(creator.preset)
+    for preset, rules in RULESETS.items():
+        name = game_name(preset)
+        creator = game_class(preset)
         if name not in registered:
-            zero_sum = type(RULESETS[creator.preset].scorer) is StakeScorer
-            pyspiel.register_game(_game_type(name, zero_sum=zero_sum), creator)
+            bounds = rules.scorer.bounds(rules, rules.min_players)
+            zero_sum = bounds is not None and bounds[2]
+            pyspiel.register_game(_game_type(preset, zero_sum=zero_sum), creator)
 
 
-_register()
+register_games()
+
+ClassicGame: Final = game_class("classic")
+JustusPangGame: Final = game_class("justus-pang")
+KennethLoGame: Final = game_class("kenneth-lo")
+VietcongGame: Final = game_class("vietcong")
+PokerGame: Final = game_class("poker")

@@ -32,8 +32,7 @@ Example:
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
-from types import MappingProxyType
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
 from tienlen.errors import InvalidArgumentError
@@ -49,10 +48,29 @@ __all__ = ["ENV_IDS", "VERSION", "env_name", "make_env", "register_gymnasium"]
 VERSION: Final = 1
 """The version of every id: bumped when a preset's rules, rewards or observations change."""
 
-ENV_IDS: Final[Mapping[str, str]] = MappingProxyType(
-    {f"tienlen/{preset}-v{VERSION}": preset for preset in RULESETS}
-)
-"""Each id and the preset it plays, in the order of `tienlen.RULESETS`."""
+
+class _EnvIds(Mapping[str, str]):
+    """Each id and the preset it plays, read from `tienlen.RULESETS` at each use."""
+
+    def _ids(self) -> dict[str, str]:
+        return {f"tienlen/{preset}-v{VERSION}": preset for preset in RULESETS}
+
+    def __getitem__(self, env_id: str) -> str:
+        return self._ids()[env_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids())
+
+    def __len__(self) -> int:
+        return len(RULESETS)
+
+    def __repr__(self) -> str:
+        return repr(self._ids())
+
+
+ENV_IDS: Final[Mapping[str, str]] = _EnvIds()
+"""Each id and the preset it plays, in the order of `tienlen.RULESETS` (a live view:
+a preset registered later has an id; `register_gymnasium` registers it)."""
 
 
 def env_name(env_id: str) -> str:

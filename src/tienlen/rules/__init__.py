@@ -7,7 +7,6 @@ instances of `BaseRules`; look them up by name with `get_rules`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from types import MappingProxyType
 from typing import Final, Protocol, runtime_checkable
 
 from tienlen.cards import Card, Hand
@@ -19,6 +18,7 @@ from tienlen.engine.classification import classify as _classify
 from tienlen.engine.classification import legal_plays_any as _legal_plays_any
 from tienlen.errors import UnknownVariantError
 from tienlen.policies import DealPolicy, TurnPolicy
+from tienlen.rules import classic, justus_pang, kenneth_lo, poker, vietcong
 from tienlen.rules.base import (
     BaseRules,
     Bomb,
@@ -36,6 +36,7 @@ from tienlen.rules.classic import CLASSIC, CLASSIC_TWO_DECKS
 from tienlen.rules.justus_pang import JUSTUS_PANG
 from tienlen.rules.kenneth_lo import KENNETH_LO
 from tienlen.rules.poker import POKER
+from tienlen.rules.registry import LISTED, find_preset, presets, register_preset
 from tienlen.rules.vietcong import VIETCONG
 from tienlen.scoring import Scorer
 
@@ -202,20 +203,26 @@ class RuleSet(Protocol):
         ...
 
 
-RULESETS: Final[Mapping[str, BaseRules]] = MappingProxyType(
-    {rules.name: rules for rules in (CLASSIC, JUSTUS_PANG, KENNETH_LO, VIETCONG, POKER)}
-)
-"""The presets by canonical name, in the order of the rules reference (one deck each)."""
+for _preset in (  # the registry, one line a preset, in the rules reference's order
+    classic.PRESET,
+    justus_pang.PRESET,
+    kenneth_lo.PRESET,
+    vietcong.PRESET,
+    poker.PRESET,
+    classic.TWO_DECKS_PRESET,
+):
+    register_preset(_preset)
 
-
-def _normalise(name: str) -> str:
-    return name.strip().casefold().replace("_", "-").replace(" ", "-")
+RULESETS: Final[Mapping[str, BaseRules]] = LISTED
+"""The listed presets by canonical name, in the order of the rules reference (one deck
+each), then any registered later (``tienlen.rules.registry``; a live view)."""
 
 
 def get_rules(name: str) -> BaseRules:
     """The preset called *name* or one of its aliases, case-insensitively.
 
-    The five presets of `RULESETS` and `CLASSIC_TWO_DECKS` answer.
+    Every registered preset answers (``tienlen.rules.registry``): the five of
+    `RULESETS` and `CLASSIC_TWO_DECKS`.
 
     Raises:
         UnknownVariantError: no preset answers to *name*.
@@ -231,12 +238,10 @@ def get_rules(name: str) -> BaseRules:
     if not isinstance(name, str):
         msg = f"expected a variant name, got {name!r}"  # type: ignore[unreachable]
         raise TypeError(msg)
-    wanted = _normalise(name)
-    named = (*RULESETS.values(), CLASSIC_TWO_DECKS)
-    for rules in named:
-        if wanted == rules.name or wanted in map(_normalise, rules.aliases):
-            return rules
-    known = ", ".join(rules.name for rules in named)
+    preset = find_preset(name)
+    if preset is not None:
+        return preset.rules
+    known = ", ".join(preset.name for preset in presets(listed_only=False))
     msg = f"unknown variant: {name!r} (known: {known})"
     raise UnknownVariantError(msg)
 

@@ -9,8 +9,9 @@ import attrs
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind, Shape
 from tienlen.rules.base import BaseRules, Bomb, two_decks
+from tienlen.rules.registry import Preset
 
-__all__ = ["CLASSIC", "CLASSIC_TWO_DECKS"]
+__all__ = ["CLASSIC", "CLASSIC_TWO_DECKS", "PRESET", "TWO_DECKS_PRESET"]
 
 SINGLE: Final = Shape.of(ComboKind.SINGLE)
 PAIR: Final = Shape.of(ComboKind.PAIR)
@@ -74,3 +75,9 @@ Example:
     >>> len(GameState.deal(CLASSIC_TWO_DECKS, 6, seed=1).hands)
     6
 """
+
+PRESET: Final = Preset(CLASSIC, bomb_section="rules-2-3")
+"""The preset, as `tienlen.rules` registers it (its bomb table: RULES §2.3)."""
+
+TWO_DECKS_PRESET: Final = Preset(CLASSIC_TWO_DECKS, listed=False)
+"""`CLASSIC_TWO_DECKS` as a preset: `get_rules` knows it; it is not listed in `RULESETS`."""

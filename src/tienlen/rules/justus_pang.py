@@ -7,8 +7,9 @@ from typing import Final
 import attrs
 
 from tienlen.rules.classic import CLASSIC
+from tienlen.rules.registry import Preset
 
-__all__ = ["JUSTUS_PANG"]
+__all__ = ["JUSTUS_PANG", "PRESET"]
 
 JUSTUS_PANG: Final = attrs.evolve(
     CLASSIC,
@@ -20,3 +21,6 @@ JUSTUS_PANG: Final = attrs.evolve(
     continuation=True,  # RULES §3.4, D-7
 )
 """Classic without 2s in straights, with a declinable first lead and continuation (RULES §3)."""
+
+PRESET: Final = Preset(JUSTUS_PANG, bomb_section="rules-3-2")
+"""The preset, as `tienlen.rules` registers it (its bomb table: RULES §3.2)."""

@@ -8,8 +8,9 @@ import attrs
 
 from tienlen.rules.base import GameEnd, Scoring
 from tienlen.rules.classic import CLASSIC, FOUR_OF_A_KIND, PAIR, SINGLE, on_twos, pairs
+from tienlen.rules.registry import Preset
 
-__all__ = ["KENNETH_LO"]
+__all__ = ["KENNETH_LO", "PRESET"]
 
 KENNETH_LO: Final = attrs.evolve(
     CLASSIC,
@@ -28,3 +29,6 @@ KENNETH_LO: Final = attrs.evolve(
     scoring=Scoring.EACH_PAYS_WINNER,  # RULES §4.4
 )
 """Classic where the first player out wins and four of a kind also beats a pair of 2s (RULES §4)."""
+
+PRESET: Final = Preset(KENNETH_LO, bomb_section="rules-4-3")
+"""The preset, as `tienlen.rules` registers it (its bomb table: RULES §4.3)."""

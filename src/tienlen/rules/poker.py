@@ -7,8 +7,9 @@ from typing import Final
 from tienlen.combos import ComboKind
 from tienlen.rules.base import BaseRules, Direction, FirstLead, InstantWin, Scoring
 from tienlen.rules.classic import FOUR_OF_A_KIND, PAIR, SINGLE, on_twos, pairs
+from tienlen.rules.registry import Preset
 
-__all__ = ["POKER"]
+__all__ = ["POKER", "PRESET"]
 
 POKER: Final = BaseRules(
     name="poker",
@@ -46,3 +47,6 @@ POKER: Final = BaseRules(
     ],
 )
 """Counterclockwise, bomb chains, jump-ins, points and instant wins (RULES §6)."""
+
+PRESET: Final = Preset(POKER, bomb_section="rules-6-3")
+"""The preset, as `tienlen.rules` registers it (its bomb table: RULES §6.3)."""

@@ -18,8 +18,9 @@ from tienlen.rules.classic import (
     pairs,
     quads,
 )
+from tienlen.rules.registry import Preset
 
-__all__ = ["VIETCONG"]
+__all__ = ["PRESET", "VIETCONG"]
 
 VIETCONG: Final = attrs.evolve(
     CLASSIC,
@@ -42,3 +43,6 @@ VIETCONG: Final = attrs.evolve(
     instant_wins=[InstantWin.FOUR_TWOS],  # RULES §5.4, D-14
 )
 """No 2s in straights, slams with consecutive quads, 3♠ leads every game (RULES §5)."""
+
+PRESET: Final = Preset(VIETCONG, bomb_section="rules-5-2")
+"""The preset, as `tienlen.rules` registers it (its bomb table: RULES §5.2)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import itertools
 from collections.abc import AsyncIterator
 from functools import lru_cache
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -26,9 +27,10 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tienlen import svg
 from tienlen.cards import Card
 from tienlen.errors import InvalidCardError
+from tienlen.rules import RULESETS
 from tienlen.server.tables import Hub
 
-__all__ = ["STATIC", "TABLES_PER_PAGE", "create_app"]
+__all__ = ["STATIC", "TABLES_PER_PAGE", "create_app", "page", "preset_list"]
 
 STATIC = Path(__file__).parent / "static"
 """The browser client's files."""
@@ -46,6 +48,37 @@ _HEADERS = {
 TABLES_PER_PAGE = 100
 """The most tables one ``GET /api/tables`` lists (its default ``limit``)."""
 _MAX_PAGE = 1_000_000
+
+
+_PRESET_OPTIONS = (
+    "<!-- presets: the server writes one option per preset of the registry -->"
+)
+"""Where `page` writes the preset options into ``static/index.html``."""
+
+
+def preset_list() -> list[dict[str, object]]:
+    """The presets a table may be created with (``GET /api/presets``): `tienlen.RULESETS`.
+
+    Example:
+        >>> preset_list()[1]
+        {'name': 'justus-pang', 'aliases': ['justus', 'jp']}
+    """
+    return [
+        {"name": name, "aliases": list(rules.aliases)}
+        for name, rules in RULESETS.items()
+    ]
+
+
+def page() -> str:
+    """The browser client's page, its rules options one per preset of `preset_list`.
+
+    Example:
+        >>> '<option>kenneth-lo</option>' in page()
+        True
+    """
+    template = (STATIC / "index.html").read_text(encoding="utf-8")
+    options = "".join(f"<option>{html.escape(name)}</option>" for name in RULESETS)
+    return template.replace(_PRESET_OPTIONS, options, 1)
 
 
 @lru_cache(maxsize=64)
@@ -169,7 +202,11 @@ def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Star
 
     async def index(request: Request) -> Response:
         del request
-        return FileResponse(STATIC / "index.html", headers=_HEADERS)
+        return HTMLResponse(page(), headers=_HEADERS)
+
+    async def presets(request: Request) -> Response:
+        del request
+        return JSONResponse(preset_list())
 
     async def health(request: Request) -> Response:
         del request
@@ -195,6 +232,7 @@ def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Star
         Route("/", index),
         Route("/api/health", health),
         Route("/api/tables", tables),
+        Route("/api/presets", presets),
         Route("/cards/{code}.svg", card),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

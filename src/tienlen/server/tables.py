@@ -54,7 +54,8 @@ from tienlen.records import (
     rules_to_json,
     to_json,
 )
-from tienlen.rules import CLASSIC_TWO_DECKS, RULESETS, BaseRules, get_rules
+from tienlen.rules import BaseRules, get_rules
+from tienlen.rules.registry import presets
 from tienlen.server import protocol
 from tienlen.server.names import NameRefusedError, seat_name
 from tienlen.server.protocol import Json, dump
@@ -124,7 +125,6 @@ def _hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-_PRESETS: Final = (*RULESETS.values(), CLASSIC_TWO_DECKS)
 _COMPARED: Final = tuple(
     field.name for field in attrs.fields(BaseRules) if field.eq and field.name != "name"
 )
@@ -150,9 +150,10 @@ def derived_preset(rules: BaseRules) -> tuple[str, int]:
     def changed(preset: BaseRules) -> int:
         return sum(getattr(rules, name) != getattr(preset, name) for name in _COMPARED)
 
-    counts = [(changed(preset), index) for index, preset in enumerate(_PRESETS)]
+    known = [preset.rules for preset in presets(listed_only=False)]
+    counts = [(changed(preset), index) for index, preset in enumerate(known)]
     count, index = min(counts)
-    return _PRESETS[index].name, count
+    return known[index].name, count
 
 
 @attrs.define
