@@ -7,7 +7,10 @@ the engine.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+import pytest
 
 from tests.server.harness import Client, Clock, create, join, make_hub
 from tienlen import POKER, GameResult, GameState, Hand, ScoreItem, ScoreKind
@@ -113,3 +116,21 @@ def test_a_chop_names_its_cards_only_at_the_hands_end() -> None:
     ]
     assert shown["scores"] == [-4, 4]
     assert "2s" not in str(protocol.result_json(result, cards=False))
+
+
+def test_the_page_has_an_icon() -> None:
+    """The icon the page names is served, and ``/favicon.ico`` too: no 404 in a browser."""
+    pytest.importorskip("starlette")
+    from starlette.testclient import TestClient  # noqa: PLC0415
+
+    from tienlen.server.app import create_app  # noqa: PLC0415
+
+    with TestClient(create_app(Hub())) as http:
+        page = http.get("/").text
+        found = re.search(r'<link rel="icon"[^>]* href="([^"]+)"', page)
+        assert found is not None
+        for path in (found.group(1), "/favicon.ico"):
+            answer = http.get(path)
+            assert answer.status_code == 200, path
+            assert answer.headers["content-type"].startswith("image/svg+xml")
+            assert answer.text.startswith("<svg")
