@@ -176,11 +176,12 @@ LOOK_ALIKES = [
     "\u3000",  # IDEOGRAPHIC SPACE: blank
     "   ",
     "e" + "\u0301" * 4,  # marks piled on one letter
-    "house bot",
-    "House Bot (greedy)",
-    "house bot (ismcts)",
-    _wide("house bot (random)"),  # NFKC reads it as the label
-    "máy (greedy)",
+    "bot",
+    "Bot 2 · greedy",
+    "bot 3 (ismcts)",
+    _wide("Bot 1 random"),  # NFKC reads it as the label
+    "Máy 2 · greedy",
+    "máy 3",
     "seat 2",
     _wide("Seat 3"),
     "ghế 1",
@@ -234,7 +235,7 @@ def test_the_page_labels_are_the_pages_own_words() -> None:
         for word in map(str.casefold, words):
             assert word in labels or f"{word} 1" in labels, word
             if key == "house":
-                assert all(f"{word} ({bot})" in labels for bot in BOTS)
+                assert all(f"{word} 1 · {bot}" in labels for bot in BOTS)
 
 
 def test_a_refused_name_pickles() -> None:

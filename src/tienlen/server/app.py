@@ -208,6 +208,11 @@ def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Star
         del request
         return JSONResponse(preset_list())
 
+    async def favicon(request: Request) -> Response:
+        """The page's icon, for clients that ask ``/favicon.ico`` whatever the page says."""
+        del request
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     async def health(request: Request) -> Response:
         del request
         return JSONResponse({"tables": len(hub.tables)})
@@ -230,6 +235,7 @@ def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Star
 
     routes = [
         Route("/", index),
+        Route("/favicon.ico", favicon),
         Route("/api/health", health),
         Route("/api/tables", tables),
         Route("/api/presets", presets),

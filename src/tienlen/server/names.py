@@ -1,7 +1,7 @@
 """Seat names: what a player may be called at a table, checked and normalised.
 
 A seat's name is shown in every browser at the table, beside the labels the page
-writes itself (``house bot (greedy)``, ``seat 2``, ``you``). `seat_name` normalises a
+writes itself (``Bot 2 · greedy``, ``seat 2``, ``you``). `seat_name` normalises a
 name (Unicode NFKC, so full-width letters are the letters; runs of spaces as one) and
 refuses what could mislead: markup, control and format characters, characters that
 show as nothing (U+3164 HANGUL FILLER, U+2800 BRAILLE PATTERN BLANK, a lone variation
@@ -10,9 +10,9 @@ selector), a name with nothing visible, and the page's own labels.
 Example:
     >>> seat_name(" Nguyễn   Văn \uff21", ["greedy"])  # a full-width A
     'Nguyễn Văn A'
-    >>> seat_name("House Bot (greedy)", ["greedy"])
+    >>> seat_name("BOT 2 - greedy", ["greedy"])
     Traceback (most recent call last):
-    tienlen.server.names.NameRefusedError: the name reads as the page's label 'house bot (greedy)'
+    tienlen.server.names.NameRefusedError: the name reads as the page's label 'bot 2 · greedy'
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ _BLANK: Final = frozenset(
 """Characters Python calls printable that show as nothing (Unicode default ignorables)."""
 _MAX_MARKS: Final = 2
 """The most combining marks on one character (Vietnamese needs two; more pile up)."""
-_HOUSE: Final = ("house bot", "máy")
-"""What the page calls a house seat, in English and Vietnamese (static/app.js)."""
+_HOUSE: Final = ("bot", "máy")
+"""What the page calls a house seat, in English and Vietnamese (static/app.js), as in
+``Bot 2 · greedy`` and ``Máy 2 · greedy``."""
 _SEAT: Final = ("seat", "ghế")
 _YOU: Final = ("you", "bạn")
 _MOST_SEATS: Final = 8
@@ -74,14 +75,14 @@ def page_labels(bots: Iterable[str]) -> dict[str, str]:
 
     Example:
         >>> labels = page_labels(["random"])
-        >>> labels["housebotrandom"], labels["máyrandom"], labels["seat3"]
-        ('house bot (random)', 'máy (random)', 'seat 3')
+        >>> labels["bot2random"], labels["máy2random"], labels["máy2"], labels["seat3"]
+        ('bot 2 · random', 'máy 2 · random', 'máy 2', 'seat 3')
     """
     labels = [*_HOUSE, *_YOU]
-    for bot in bots:
-        labels += [f"{house} ({bot})" for house in _HOUSE]
     for seat in range(_MOST_SEATS):
-        labels += [f"{word} {seat}" for word in _SEAT]
+        labels += [f"{word} {seat}" for word in (*_SEAT, *_HOUSE)]
+        for bot in bots:
+            labels += [f"{house} {seat} · {bot}" for house in _HOUSE]
     return {_label_key(label): label for label in labels}
 
 
@@ -111,7 +112,7 @@ def seat_name(text: str, bots: Iterable[str]) -> str:
     """*text* as a seat's name: NFKC-normalised, spaces collapsed; or refused.
 
     ``""`` is no name (the page shows ``seat N``). *bots* are the house bots' names,
-    whose labels (``house bot (greedy)``, ``máy (greedy)``) no name may read as.
+    whose labels (``Bot 2 · greedy``, ``Máy 2 · greedy``) no name may read as.
 
     Raises:
         NameRefusedError: markup, a control, format or invisible character, nothing

@@ -29,7 +29,7 @@ from tienlen.game import Action, Pass, Play
 from tienlen.players import Observation
 from tienlen.records import JsonValue
 from tienlen.rules import BaseRules, as_combo
-from tienlen.scoring import GameResult
+from tienlen.scoring import GameResult, ScoreItem
 
 __all__ = [
     "MAX_MESSAGE",
@@ -40,6 +40,7 @@ __all__ = [
     "public_view",
     "refusal_json",
     "result_json",
+    "score_item_json",
     "seat_view",
 ]
 
@@ -239,13 +240,50 @@ def refusal_json(error: IllegalPlayError) -> Json:
     }
 
 
-def result_json(result: GameResult) -> Json:
-    """A finished hand's result: the finishing order and each seat's score.
+def score_item_json(item: ScoreItem, *, cards: bool = True) -> Json:
+    """One line of a hand's score: who gains, who pays (``None``: nobody), what for.
+
+    ``combos`` lists the combinations a chop caught or the *thối* penalised, in
+    notation; with *cards* false it is left out (for messages sent during a later
+    hand, whose hidden cards the same notation could name).
+
+    Example:
+        >>> from tienlen import ScoreItem, ScoreKind
+        >>> score_item_json(ScoreItem(kind=ScoreKind.STAKE, player=0, payer=3, points=1))
+        {'kind': 'stake', 'player': 0, 'payer': 3, 'points': 1, 'combos': []}
+    """
+    data: Json = {
+        "kind": item.kind.value,
+        "player": item.player,
+        "payer": item.payer,
+        "points": item.points,
+    }
+    if cards:
+        data["combos"] = [str(combo) for combo in item.combos]
+    return data
+
+
+def result_json(result: GameResult, *, cards: bool = True) -> Json:
+    """A finished hand's result: the finishing order, each seat's score, and why.
+
+    ``items`` are the score's lines (`score_item_json`), ``instantWin`` the
+    instant-win hand that ended it at the deal (its name) or ``None``, ``frozen`` the
+    seats frozen out (*cóng*). With *cards* false the items name no card.
 
     Example:
         >>> from tienlen import CLASSIC, GameState
         >>> final = GameState.from_hands(["3s", "4d"], CLASSIC).play("3s")
-        >>> result_json(final.result)
-        {'finishOrder': [0, 1], 'scores': [1, -1]}
+        >>> result = result_json(final.result)
+        >>> result["finishOrder"], result["scores"], result["instantWin"], result["frozen"]
+        ([0, 1], [1, -1], None, [])
+        >>> result["items"]
+        [{'kind': 'stake', 'player': 0, 'payer': 1, 'points': 1, 'combos': []}]
     """
-    return {"finishOrder": list(result.finish_order), "scores": list(result.scores)}
+    win = result.instant_win
+    return {
+        "finishOrder": list(result.finish_order),
+        "scores": list(result.scores),
+        "items": [score_item_json(item, cards=cards) for item in result.items],
+        "instantWin": None if win is None else win.value,
+        "frozen": list(result.frozen),
+    }

@@ -70,6 +70,7 @@ __all__ = [
     "Table",
     "derived_preset",
     "process_workers",
+    "trick_start",
 ]
 
 
@@ -339,6 +340,8 @@ class Table:
     """The address of the client that created it (``""``: the operator's, or restored)."""
     listed: tuple[str, int] | None = None
     """`derived_preset` of the rules, once the public list asked for it."""
+    trick_start: int = 0
+    """Where the current trick starts in the hand's history (`Hub._apply` keeps it)."""
 
     @property
     def players(self) -> int:
@@ -437,7 +440,7 @@ class Table:
             "between": self.between,
             "matchOver": self.match_over,
             "totals": list(self.match.totals),
-            "results": [protocol.result_json(r) for r in self.match.games],
+            "results": [protocol.result_json(r, cards=False) for r in self.match.games],
             "grace": self.grace,
             "clock": self.clock,
             "seats": [seat.to_json(counts[seat.index]) for seat in self.seats],
@@ -1120,6 +1123,8 @@ class Hub:
         """
         state = table.state.apply(action)
         self._save_hand(table, state, required=True)
+        if table.state.top is None:  # nothing to beat: this action leads a trick
+            table.trick_start = len(table.state.history)
         table.state = state
         table.turn_since = table.changed = self.now()
         if table.state.is_over:
@@ -1179,6 +1184,7 @@ class Hub:
 
     def _deal(self, table: Table) -> None:
         table.state = table.match.deal()
+        table.trick_start = 0
         table.between = False
         table.last_end = None
         table.dealt = None
@@ -1495,6 +1501,12 @@ class Hub:
             legal.setdefault(action.player, []).append(str(action))
         return legal
 
+    def _clock_left(self, table: Table) -> float | None:
+        """Seconds the seat to act has left on the move clock; ``None`` without one."""
+        if table.clock is None or table.between or table.state.to_act is None:
+            return None
+        return round(max(0.0, table.clock - (self.now() - table.turn_since)), 1)
+
     def _full(self, client: Connection) -> None:
         table = client.table
         assert table is not None  # only for clients at a table
@@ -1506,6 +1518,8 @@ class Hub:
             "you": client.seat,
             "ply": len(history),
             "history": [protocol.action_json(a) for a in history],
+            "trickStart": table.trick_start,
+            "clockLeft": self._clock_left(table),
             "state": self._view(client, table),
         }
         if table.last_end is not None:
@@ -1517,6 +1531,7 @@ class Hub:
         counts = table.counts()
         seats: object = [seat.to_json(counts[seat.index]) for seat in table.seats]
         legal = self._legal_by_seat(table)
+        clock_left = self._clock_left(table)
         for client in list(table.connections):
             if client is skip:
                 continue
@@ -1529,6 +1544,8 @@ class Hub:
                     "hand": table.number,
                     "ply": len(history),
                     "actions": [protocol.action_json(a) for a in new],
+                    "trickStart": table.trick_start,
+                    "clockLeft": clock_left,
                     "seats": seats,
                     "state": self._view(client, table, legal),
                 },
@@ -1683,12 +1700,13 @@ class Hub:
             if not isinstance(seats_data, list) or len(seats_data) != players:
                 raise ServerError("bad-storage", "one seat per player")
             match = Match(rules=rules, players=players, seed=seed, first_dealer=first)
-            state = match.deal()
+            state = saved_start = match.deal()
             number = start
             for number, text, finished in saved.hands:
                 if number < start:
                     continue  # a hand of an earlier match
-                state = loads(text).final
+                game = loads(text)
+                state, saved_start = game.final, game.start()
                 if finished:
                     match = match.record(state)
             seats = []
@@ -1732,7 +1750,30 @@ class Hub:
             permanent=meta.get("permanent") is True,
         )
         table.between = state.is_over
+        table.trick_start = trick_start(saved_start, state.history)
         return table
+
+
+def trick_start(start: GameState, history: Sequence[Action]) -> int:
+    """Where the current trick starts in *history*, played from *start*.
+
+    The trick is led by the latest action taken with nothing to beat; its actions are
+    ``history[trick_start(...):]`` (after the trick closes, until the next lead, the
+    closed trick's).
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> start = GameState.from_hands(["3s 9h", "4d 5c"], CLASSIC)
+        >>> state = start.play("3s").play("4d").pass_turn().play("5c")
+        >>> trick_start(start, state.history)
+        3
+    """
+    led, state = 0, start
+    for ply, action in enumerate(history):
+        if state.top is None:
+            led = ply
+        state = state.apply(action)
+    return led
 
 
 def record_action(action: Action) -> dict[str, JsonValue]:
