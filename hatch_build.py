@@ -61,11 +61,11 @@ PURE_ENGINE_MODULES: tuple[str, ...] = (
     "engine/setups.py",  # GameSetup is an attrs class: mypyc compiles no attrs class
 )
 """Modules of ``engine/`` left pure on purpose, each with its reason in a comment."""
-EXTRA_PACKAGES = ("rl", "server")
+EXTRA_PACKAGES = ("mcp", "rl", "server")
 """Subpackages that import an extra's dependencies (numpy…), absent from the build:
 mypyc neither compiles nor type-checks them."""
-EXTRA_IMPORTS = ("starlette", "uvicorn", "websockets")
-"""What the server extra's modules import, lazily from the core's command line: absent
+EXTRA_IMPORTS = ("mcp", "starlette", "uvicorn", "websockets")
+"""What the server and mcp extras' modules import, lazily from the core's command line: absent
 from the build, so the build's type check takes them as unknown (`MYPY_CONFIG`)."""
 MYPY_CONFIG = "[mypy]\n" + "".join(
     f"[mypy-{name}.*]\nignore_missing_imports = True\n" for name in EXTRA_IMPORTS
