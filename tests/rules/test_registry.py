@@ -84,6 +84,9 @@ def test_sixth_preset_is_a_golden_table() -> None:
     assert tables[-1][0].name == "classic-two-decks"  # the unlisted ones stay last
 
 
+@pytest.mark.skipif(
+    importlib.util.find_spec("numpy") is None, reason="needs the rl extra"
+)
 def test_sixth_preset_has_an_environment_id(sixth: Preset) -> None:
     """It has a versioned environment id."""
     from tienlen.rl.registration import ENV_IDS  # noqa: PLC0415
