@@ -38,7 +38,6 @@ import attrs
 
 from tienlen._checks import check_count, check_type
 from tienlen.analysis.solver import SolverLimitError, solve
-from tienlen.engine import referee
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass
 from tienlen.players import GreedyPlayer, Observation, Player
@@ -47,6 +46,7 @@ from tienlen.search.rollouts import (
     candidates,
     is_declined_jump_in,
     play_out,
+    play_out_result,
 )
 from tienlen.search.sampling import sample_world
 
@@ -251,30 +251,10 @@ def _final(
 ) -> tuple[tuple[int, ...], int]:
     """The scores of *world* played out by *policy*, and who went out first."""
     if world.result is None:
-        players: list[Player] = [policy] * world.players
-        if declining is not None:
-            players[declining] = _Declining(policy, declining, len(world.history))
-        trusted = referee.trusts(policy)
-        world = referee.play_out(world, players, rng, None, checked=not trusted)
-    result = world.final_result()
+        result = play_out_result(world, policy, rng, declining)
+    else:
+        result = world.final_result()
     return result.scores, result.finish_order[0]
-
-
-@attrs.frozen
-class _Declining:
-    """*policy*, except that *seat* does not jump in at the moment it declined to."""
-
-    policy: Player
-    seat: int
-    moment: int
-
-    def act(
-        self, observation: Observation, actions: Sequence[Action], rng: random.Random
-    ) -> Action:
-        """A pass at the declined jump-in; *policy*'s choice everywhere else."""
-        if observation.jumping_in and len(observation.history) == self.moment:
-            return Pass(player=self.seat)
-        return self.policy.act(observation, actions, rng)
 
 
 def perfect_value(

@@ -26,8 +26,15 @@ from tienlen.engine import referee
 from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import GreedyPlayer, Observation, Player
+from tienlen.scoring import GameResult
 
-__all__ = ["apply_searched", "candidates", "is_declined_jump_in", "play_out"]
+__all__ = [
+    "apply_searched",
+    "candidates",
+    "is_declined_jump_in",
+    "play_out",
+    "play_out_result",
+]
 
 _GREEDY: Final = GreedyPlayer()
 
@@ -152,6 +159,26 @@ def play_out(
 ) -> tuple[int, ...]:
     """Every seat's score once *world* is played to the end, everyone following *policy*.
 
+    The scores of `play_out_result`, which says how and why too.
+
+    Example:
+        >>> import random
+        >>> from tienlen import CLASSIC, GameState, GreedyPlayer
+        >>> world = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
+        >>> play_out(world, GreedyPlayer(), random.Random(0))
+        (-1, 1)
+    """
+    return play_out_result(world, policy, rng, declining).scores
+
+
+def play_out_result(
+    world: GameState,
+    policy: Player,
+    rng: random.Random,
+    declining: int | None = None,
+) -> GameResult:
+    """How *world* ends when played to the end, everyone following *policy*.
+
     *declining* is a seat that has just declined a jump-in in *world*: it is not
     asked again at that moment. A policy that declares ``changes_nothing``
     (`tienlen.players.Player`; the library's own bots do) plays unchecked; any other
@@ -166,8 +193,8 @@ def play_out(
         >>> import random
         >>> from tienlen import CLASSIC, GameState, GreedyPlayer
         >>> world = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
-        >>> play_out(world, GreedyPlayer(), random.Random(0))
-        (-1, 1)
+        >>> play_out_result(world, GreedyPlayer(), random.Random(0)).finish_order
+        (1, 0)
     """
     check_type("world", world, GameState)
     check_bot(policy, None)
@@ -182,8 +209,7 @@ def play_out(
         players[declining] = _Declining(policy, declining, len(world.history))
     trusted = referee.trusts(policy)
     final = referee.play_out(world, players, rng, None, checked=not trusted)
-    assert final.result is not None
-    return final.result.scores
+    return final.final_result()
 
 
 def own_actions(world: GameState) -> list[Action]:
