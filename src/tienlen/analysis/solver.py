@@ -38,6 +38,7 @@ from typing import Final, Generic, TypeVar
 
 import attrs
 
+from tienlen._checks import check_count, check_type
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState
 from tienlen.players import Observation
@@ -99,7 +100,8 @@ def solve(state: GameState, *, max_nodes: int = DEFAULT_MAX_NODES) -> Solution:
 
     Raises:
         TypeError: *state* is not a `GameState` (an `Observation` is refused with
-            `InvalidArgumentError`: its hidden hands must be sampled first).
+            `InvalidArgumentError`: its hidden hands must be sampled first), or
+            *max_nodes* is not an ``int``.
         InvalidArgumentError: the game is over, *max_nodes* is below 1, or *state*
             is an `Observation`.
         SolverLimitError: the search needs more than *max_nodes* positions.
@@ -120,12 +122,8 @@ def solve(state: GameState, *, max_nodes: int = DEFAULT_MAX_NODES) -> Solution:
             "sample a world (tienlen.sample_world) or use best_actions"
         )
         raise InvalidArgumentError(msg)
-    if type(state) is not GameState:
-        msg = f"expected a GameState, got {type(state).__name__}"
-        raise TypeError(msg)
-    if type(max_nodes) is not int or max_nodes < 1:
-        msg = f"max_nodes must be a positive int, got {max_nodes!r}"
-        raise InvalidArgumentError(msg)
+    check_type("state", state, GameState)
+    check_count("max_nodes", max_nodes, 1)
     if state.is_over:
         msg = "the game is over: there is nothing to solve"
         raise InvalidArgumentError(msg)
