@@ -28,6 +28,7 @@ from tienlen.simulation import SimulationStats
 NOT_A_LIBRARY: Final = {
     "tienlen.cli": "a program: it reports errors as exit statuses (tests/cli)",
     "tienlen.__main__": "runs the program on import",
+    "tienlen.analysis.cli": "the program's solve and analyse commands (tests/analysis)",
 }
 """Public modules outside the contract, with the reason."""
 
@@ -40,7 +41,7 @@ LONG_BY_DESIGN: Final = {
 """Callables not thrown junk here (their contracts are tested where named)."""
 
 
-SUBPACKAGES: Final = ("tienlen.rl", "tienlen.search", "tienlen.mcp")
+SUBPACKAGES: Final = ("tienlen.rl", "tienlen.search", "tienlen.mcp", "tienlen.analysis")
 """Subpackages whose public modules are walked too, as the top level's are (issue 20 §9)."""
 
 

@@ -30,16 +30,15 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
+from tienlen._checks import check_type
+from tienlen.analysis.review import ReviewedDecision
 from tienlen.cards import Rank
 from tienlen.errors import UnknownLanguageError, UnknownMessageError
 from tienlen.game import Action, Pass
 from tienlen.messages import LANGUAGES, card_text, text
-from tienlen.rules import RuleSet
-
-if TYPE_CHECKING:
-    from tienlen.analysis.review import ReviewedDecision
+from tienlen.rules import RuleSet, as_rules
 
 __all__ = ["CATALOGUE", "explain", "say"]
 
@@ -182,6 +181,8 @@ def explain(decision: ReviewedDecision, rules: RuleSet, lang: str = "en") -> str
     """A flagged decision in a sentence or two (see the module); any decision works.
 
     Raises:
+        TypeError: *decision* is not a `~tienlen.analysis.ReviewedDecision`, or *rules*
+            no rule set.
         UnknownLanguageError: *lang* is not one of `LANGUAGES`.
 
     Example:
@@ -194,6 +195,8 @@ def explain(decision: ReviewedDecision, rules: RuleSet, lang: str = "en") -> str
         >>> print(explain(worst, CLASSIC, "vi"))
         Nước sai nghiêm trọng: người chơi 0 bỏ lượt; 2♦ tốt hơn 2.00 (± 0.00) điểm kỳ vọng (khả năng về nhất: 0% thay vì 100%). Bỏ lượt là bỏ vòng này; đánh thì giữ được thế chủ động.
     """
+    check_type("decision", decision, ReviewedDecision)
+    rules = as_rules(rules)
     best = decision.best[0]
     label = "none" if decision.label is None else decision.label.value
     passed = isinstance(decision.played.action, Pass)

@@ -44,7 +44,7 @@ from tienlen.analysis.values import (
 from tienlen.errors import InvalidArgumentError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
 from tienlen.records import GameRecord, record
-from tienlen.rules import RuleSet
+from tienlen.rules import RuleSet, as_rules
 from tienlen.scoring import StakeScorer
 
 __all__ = [
@@ -121,11 +121,17 @@ def score_range(rules: RuleSet, players: int) -> float:
     it turns a sure first place into a sure last); under Poker, by the measured
     `POKER_RANGES`.
 
+    Raises:
+        TypeError: *rules* is no rule set, or *players* not an ``int``.
+        InvalidArgumentError: *players* is below 2.
+
     Example:
         >>> from tienlen import CLASSIC, POKER
         >>> score_range(CLASSIC, 4), score_range(POKER, 4)
         (4.0, 11.0)
     """
+    rules = as_rules(rules)
+    check_count("players", players, 2)
     if type(rules.scorer) is StakeScorer:
         return float(players)
     return POKER_RANGES.get(players, _OTHER_RANGE)
