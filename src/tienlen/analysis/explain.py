@@ -181,7 +181,7 @@ def explain(decision: ReviewedDecision, rules: RuleSet, lang: str = "en") -> str
     """A flagged decision in a sentence or two (see the module); any decision works.
 
     Raises:
-        TypeError: *decision* is not a `~tienlen.analysis.ReviewedDecision`, or *rules*
+        TypeError: *decision* is not a `tienlen.analysis.ReviewedDecision`, or *rules*
             no rule set.
         UnknownLanguageError: *lang* is not one of `LANGUAGES`.
 
