@@ -27,6 +27,7 @@ from importlib.util import find_spec
 from typing import IO, Final, TypeVar
 
 from tienlen import __version__
+from tienlen.analysis.cli import add_commands as add_analysis_commands
 from tienlen.cards import normal_text, parse_cards
 from tienlen.combos import Combo, ComboKind
 from tienlen.engine.classification import as_hand
@@ -59,6 +60,7 @@ from tienlen.rules import (
 )
 from tienlen.rules.registry import presets
 from tienlen.sections import rule_section
+from tienlen.server.cli import add_commands as add_server_commands
 from tienlen.simulation import MapExecutor, SimulationStats, process_pool, simulate
 
 __all__ = ["main"]
@@ -903,18 +905,14 @@ def _parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=1, help="worker processes (at most four per CPU)"
     )
     sub.set_defaults(run=_simulate)
-    from tienlen.server.cli import add_commands  # noqa: PLC0415  # serve, bot (issue 23)
-
-    add_commands(commands, _HelpFormatter)
+    add_server_commands(commands, _HelpFormatter, rules_from_args)  # serve, bot
     help_text = "serve the agents' tools over MCP on stdio, for LLM clients"
     sub = commands.add_parser(  # docs/agents.md
         "mcp", help=help_text, description=help_text, formatter_class=_HelpFormatter
     )
     sub.set_defaults(run=_mcp)
 
-    from tienlen.analysis.cli import add_commands as add_analysis  # noqa: PLC0415
-
-    add_analysis(commands, _HelpFormatter)  # solve, analyse (issue 37)
+    add_analysis_commands(commands, _HelpFormatter)  # solve, analyse (issue 37)
     return parser
 
 

@@ -41,7 +41,7 @@ from tienlen.errors import InvalidArgumentError
 from tienlen.game import Action, GameState
 from tienlen.players import Observation, Player, RandomPlayer
 from tienlen.rl._checks import as_index, as_rules, check_render_mode
-from tienlen.rl.registration import register_gymnasium
+from tienlen.rl.registration import preset_of, refuse_rules, register_gymnasium
 from tienlen.rl.table import ActionTable
 from tienlen.rl.turns import (
     IllegalActionError,
@@ -50,9 +50,9 @@ from tienlen.rl.turns import (
     deal_playable,
     worst_reward,
 )
-from tienlen.rules import CLASSIC, BaseRules
+from tienlen.rules import CLASSIC, RULESETS, BaseRules
 
-__all__ = ["ENV_ID", "SoloEnv"]
+__all__ = ["ENV_ID", "SoloEnv", "solo_env"]
 
 ENV_ID: Final = "tienlen/Solo-v0"
 """The registered id."""
@@ -307,6 +307,21 @@ def _illegal_reward(given: object, worst: float | None) -> float:
         )
         raise InvalidArgumentError(msg)
     return value
+
+
+def solo_env(env_id: str, **kwargs: Any) -> SoloEnv:
+    """The `SoloEnv` of a versioned id: what ``gymnasium.make(env_id)`` calls.
+
+    Raises:
+        TypeError: a ``rules`` argument (the id fixes the rules).
+        ValueError: *env_id* is no id of `tienlen.rl.registration.ENV_IDS`.
+
+    Example:
+        >>> solo_env("tienlen/vietcong-v1", players=2).rules.name
+        'vietcong'
+    """
+    refuse_rules(env_id, kwargs)
+    return SoloEnv(rules=RULESETS[preset_of(env_id)], **kwargs)
 
 
 gymnasium.register(ENV_ID, entry_point=f"{__name__}:SoloEnv")

@@ -31,7 +31,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final
 
@@ -41,9 +40,15 @@ from tienlen.rules import RULESETS
 if TYPE_CHECKING:
     from pettingzoo import AECEnv
 
-    from tienlen.rl.gymnasium import SoloEnv
-
-__all__ = ["ENV_IDS", "VERSION", "env_name", "make_env", "register_gymnasium"]
+__all__ = [
+    "ENV_IDS",
+    "VERSION",
+    "env_name",
+    "make_env",
+    "preset_of",
+    "refuse_rules",
+    "register_gymnasium",
+]
 
 VERSION: Final = 1
 """The version of every id: bumped when a preset's rules, rewards or observations change."""
@@ -83,7 +88,7 @@ def env_name(env_id: str) -> str:
         >>> env_name("tienlen/kenneth-lo-v1")
         'tienlen_kenneth_lo_v1'
     """
-    preset = _preset(env_id)
+    preset = preset_of(env_id)
     return f"tienlen_{preset.replace('-', '_')}_v{VERSION}"
 
 
@@ -100,8 +105,8 @@ def make_env(env_id: str, **kwargs: Any) -> AECEnv:
         >>> game.unwrapped.reward, game.unwrapped.final_state.rules.name
         ('win', 'poker')
     """
-    preset = _preset(env_id)
-    _refuse_rules(env_id, kwargs)
+    preset = preset_of(env_id)
+    refuse_rules(env_id, kwargs)
     from tienlen.rl.pettingzoo import env  # noqa: PLC0415  # needs the rl extra
 
     made = env(rules=RULESETS[preset], **kwargs)
@@ -109,21 +114,8 @@ def make_env(env_id: str, **kwargs: Any) -> AECEnv:
     return made
 
 
-def solo_env(preset: str, **kwargs: Any) -> SoloEnv:
-    """The Gymnasium entry point of a preset's id: `tienlen.rl.gymnasium.SoloEnv`.
-
-    Raises:
-        TypeError: a ``rules`` argument (the id fixes the rules).
-
-    Example:
-        >>> solo_env("vietcong", players=2).rules.name
-        'vietcong'
-    """
-    env_id = next(i for i, name in ENV_IDS.items() if name == preset)
-    _refuse_rules(env_id, kwargs)
-    from tienlen.rl.gymnasium import SoloEnv  # noqa: PLC0415  # needs the rl extra
-
-    return SoloEnv(rules=RULESETS[preset], **kwargs)
+_SOLO_ENV: Final = "tienlen.rl.gymnasium:solo_env"
+"""The Gymnasium entry point of every id, loaded by Gymnasium when one is made."""
 
 
 def register_gymnasium() -> None:
@@ -140,12 +132,21 @@ def register_gymnasium() -> None:
     """
     import gymnasium  # noqa: PLC0415  # needs the rl extra
 
-    for env_id, preset in ENV_IDS.items():
+    for env_id in ENV_IDS:
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=functools.partial(solo_env, preset))
+            gymnasium.register(env_id, entry_point=_SOLO_ENV, kwargs={"env_id": env_id})
 
 
-def _preset(env_id: str) -> str:
+def preset_of(env_id: str) -> str:
+    """The name of the preset whose rules *env_id* plays.
+
+    Raises:
+        ValueError: *env_id* is no id of `ENV_IDS` (an `InvalidArgumentError`).
+
+    Example:
+        >>> preset_of("tienlen/kenneth-lo-v1")
+        'kenneth-lo'
+    """
     given: object = env_id  # checked at run time: callers may pass anything
     preset = ENV_IDS.get(given) if isinstance(given, str) else None
     if preset is None:
@@ -154,7 +155,19 @@ def _preset(env_id: str) -> str:
     return preset
 
 
-def _refuse_rules(env_id: str, kwargs: Mapping[str, object]) -> None:
+def refuse_rules(env_id: str, kwargs: Mapping[str, object]) -> None:
+    """Refuse a ``rules`` keyword: an id fixes its rule set.
+
+    Raises:
+        TypeError: *kwargs* holds ``rules``.
+
+    Example:
+        >>> refuse_rules("tienlen/classic-v1", {"players": 3})
+        >>> refuse_rules("tienlen/classic-v1", {"rules": None})
+        Traceback (most recent call last):
+        ...
+        TypeError: tienlen/classic-v1 fixes its rules; for other rules use the environment classes (tienlen.rl.gymnasium.SoloEnv, tienlen.rl.pettingzoo.env)
+    """
     if "rules" in kwargs:
         msg = (
             f"{env_id} fixes its rules; for other rules use the environment "

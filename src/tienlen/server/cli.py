@@ -16,6 +16,7 @@ import argparse
 import os
 import sys
 from argparse import _SubParsersAction
+from collections.abc import Callable
 from importlib.util import find_spec
 from pathlib import Path
 from typing import IO, Final
@@ -45,13 +46,18 @@ def data_dir() -> Path:
 def add_commands(
     commands: _SubParsersAction[argparse.ArgumentParser],
     formatter: type[argparse.HelpFormatter],
+    read_rules: Callable[[argparse.Namespace], BaseRules],
 ) -> None:
     """Add ``serve`` and ``bot`` to the command line's *commands*.
+
+    ``serve`` reads its main table's ``--rules``/``--rules-file`` with *read_rules*,
+    the command line's own reader, so that every command reads them alike.
 
     Example:
         >>> import argparse
         >>> parser = argparse.ArgumentParser(prog="tienlen")
-        >>> add_commands(parser.add_subparsers(), argparse.HelpFormatter)
+        >>> from tienlen.cli import rules_from_args
+        >>> add_commands(parser.add_subparsers(), argparse.HelpFormatter, rules_from_args)
         >>> args = parser.parse_args(["bot", "--seat", "2"])
         >>> args.player, args.connect, args.table
         ('greedy', 'ws://127.0.0.1:8000/ws', 'main')
@@ -98,7 +104,7 @@ def add_commands(
     )
     _add_limits(sub)
     _add_connection_options(sub)
-    sub.set_defaults(run=_serve)
+    sub.set_defaults(run=_serve, read_rules=read_rules)
     text = "play a seat of a server's table with one of the library's bots"
     sub = commands.add_parser(
         "bot", help=text, description=text, formatter_class=formatter
@@ -269,13 +275,6 @@ def _available(*modules: str) -> bool:
     return False
 
 
-def _rules(args: argparse.Namespace) -> BaseRules:
-    """The main table's rules: read as every command reads ``--rules``/``--rules-file``."""
-    from tienlen.cli import rules_from_args  # noqa: PLC0415  # no import cycle
-
-    return rules_from_args(args)
-
-
 def _serve(args: argparse.Namespace, out: IO[str]) -> int:
     if not _available("starlette", "uvicorn"):
         return 2
@@ -286,7 +285,7 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
     from tienlen.server.storage import open_data  # noqa: PLC0415
     from tienlen.server.tables import Hub, ServerError  # noqa: PLC0415
 
-    rules = _rules(args)
+    rules = args.read_rules(args)
     _check_limits(args)
     limits = ConnectionLimits(
         max_connections=args.max_connections,
