@@ -58,7 +58,7 @@ ERROR_ARGUMENTS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
     "tienlen.records.RecordError": (("actions[3]", "not an action"), {}),
     "tienlen.notation.NotationError": (("hands", 32, "a card in two hands"), {}),
     "tienlen.mcp.session.AgentError": (("no-game", "no open game 'g9'"), {}),
-    "tienlen.players.PlayerError": (
+    "tienlen.seat.PlayerError": (
         (2, RandomPlayer(), Pass(player=2), [Play(player=2, cards="3s")]),
         {},
     ),
@@ -86,7 +86,7 @@ def test_discovery_finds_the_known_errors() -> None:
         "tienlen.errors.IllegalPlayError",
         "tienlen.errors.InvalidCardError",
         "tienlen.records.RecordError",
-        "tienlen.players.PlayerError",
+        "tienlen.seat.PlayerError",
     } <= names
 
 

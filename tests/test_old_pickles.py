@@ -80,3 +80,30 @@ def test_an_old_state_plays_on(name: str) -> None:
         old, new = old.apply(action), new.apply(action)
     assert old == new
     assert old.result == new.result
+
+
+class _OldPlayerError:
+    """Pickles as a 0.2 `PlayerError` did: through ``tienlen.players``' restorer."""
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        from tienlen import players  # noqa: PLC0415
+
+        fields = (1, "RandomPlayer()", None, "raised KeyError()", 2, 5)
+        message = "batch 2, game 5: player 1 (str) raised KeyError()"
+        return players._restore_player_error, (*fields, message, KeyError("x"))
+
+
+def test_player_error_pickled_by_0_2_loads() -> None:
+    """`PlayerError` moved to `tienlen.seat`; its 0.2 pickles still load."""
+    from tienlen.seat import PlayerError  # noqa: PLC0415
+
+    error = pickle.loads(pickle.dumps(_OldPlayerError()))  # noqa: S301
+    assert type(error) is PlayerError
+    assert (error.seat, error.problem, error.batch, error.game) == (
+        1,
+        "raised KeyError()",
+        2,
+        5,
+    )
+    assert str(error) == "batch 2, game 5: player 1 (str) raised KeyError()"
+    assert isinstance(error.__cause__, KeyError)

@@ -28,8 +28,8 @@ from tienlen.engine.keys import SEQUENCES, BombAnswers, bomb_answers, keys_of
 from tienlen.engine.plays import Play
 
 if TYPE_CHECKING:
-    from tienlen.players import Observation
     from tienlen.rules import RuleSet
+    from tienlen.seat import Observation
 
 __all__ = ["act", "choice", "lead", "lowest", "only_precious"]
 

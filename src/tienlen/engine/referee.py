@@ -42,10 +42,10 @@ from tienlen.engine.state import COMPILED
 from tienlen.engine.view import FIELDS, card_counts, game_view, seat_view
 from tienlen.errors import InvalidArgumentError, InvalidCardError
 from tienlen.game import Action, GameState, Pass, Play
-from tienlen.players import Observation, PlayerError
+from tienlen.seat import Observation, PlayerError
 
 if TYPE_CHECKING:
-    from tienlen.players import Player
+    from tienlen.seat import Player
 
 __all__ = [
     "Referee",
