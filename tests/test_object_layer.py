@@ -159,7 +159,7 @@ def test_a_run_of_doubled_cards_is_topped_by_its_highest_card() -> None:
 
 def test_only_sets_are_kept() -> None:
     """Looking runs up builds them without keeping them: the table stays bounded."""
-    from tienlen.combos import _COMBOS  # noqa: PLC0415 - private
+    from tienlen.engine.interned import _COMBOS  # noqa: PLC0415 - private
 
     combo_of = _COMBOS.__getitem__
 

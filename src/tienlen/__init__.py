@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from importlib.machinery import EXTENSION_SUFFIXES
 
+from tienlen._version import __version__
 from tienlen.cards import DECK, Card, Hand, Rank, Suit, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.engine import movegen as _movegen
@@ -72,8 +73,6 @@ from tienlen.scoring import ChopChain, GameResult, ScoreItem, ScoreKind
 from tienlen.search import ISMCTSPlayer, PIMCPlayer, SamplingError, sample_world
 from tienlen.sections import RuleSection, rule_section
 from tienlen.simulation import ExecutorError, MapExecutor, SimulationStats, simulate
-
-__version__ = "0.1.0.dev0"
 
 COMPILED: bool = _movegen.__file__.endswith(tuple(EXTENSION_SUFFIXES))
 """Whether the integer core runs compiled: ``True`` in a mypyc-built wheel, else ``False``.

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from importlib.util import find_spec
 from typing import IO, Final, TypeVar
 
-from tienlen import __version__
+from tienlen._version import __version__
 from tienlen.analysis.cli import add_commands as add_analysis_commands
 from tienlen.cards import normal_text, parse_cards
 from tienlen.combos import Combo, ComboKind

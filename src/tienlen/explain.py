@@ -31,10 +31,11 @@ import attrs
 
 from tienlen import messages
 from tienlen.cards import Card, Hand, Rank, as_cards
-from tienlen.combos import KIND_BY_CODE, Combo, ComboKind, Shape
+from tienlen.combos import Combo, ComboKind, Shape
 from tienlen.engine.bits import SUITS
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.shapes import structural_key
+from tienlen.kinds import KIND_BY_CODE
 from tienlen.rules import CLASSIC, BaseRules, RuleSet, as_combo, check_rules
 from tienlen.rules.registry import preset_named
 

@@ -19,9 +19,9 @@ from itertools import chain, repeat
 from typing import TYPE_CHECKING, Any, Final, cast, overload
 
 from tienlen.cards import Card, Hand, as_cards, mask_of
-from tienlen.combos import BY_MASK
 from tienlen.engine import bits as _bits
 from tienlen.engine.combination import Combo, make_combo
+from tienlen.engine.interned import BY_MASK
 from tienlen.engine.kinds import KINDS, STRAIGHT
 from tienlen.engine.movegen import Leads, Tables, native_sequence
 from tienlen.engine.shapes import structural_key

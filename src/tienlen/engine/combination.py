@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Final, Never, NoReturn, Self
 from tienlen.cards import DECK, Card, Rank, cards_of
 from tienlen.engine.shapes import structural_key
 from tienlen.errors import InvalidComboError
+from tienlen.kinds import KIND_BY_CODE, SHAPE_BY_CODE
 
 if TYPE_CHECKING:
-    from tienlen.combos import ComboKind, Shape
+    from tienlen.kinds import ComboKind, Shape
 
 __all__ = ["COMPILED", "NO_ORDER", "Combo", "make_combo"]
 
@@ -259,7 +260,3 @@ def make_combo(mask: int, key: int) -> Combo:
 _new: Final = object.__new__
 COMPILED: Final = not isinstance(make_combo, FunctionType)
 """Whether this module is compiled (mypyc builds no Python functions)."""
-
-# The kinds and shapes are `tienlen.combos`'; that module imports this one once they
-# exist (a `Combo` reads them only when asked its kind or shape).
-from tienlen.combos import KIND_BY_CODE, SHAPE_BY_CODE  # noqa: E402

@@ -1,0 +1,340 @@
+"""The floors (issue 35): every module lives on one floor and imports only its floor or below.
+
+`FLOORS` lists them from the ground up, each with the modules it holds; a module is on
+the first floor with a pattern that names it. An import counts wherever it is written:
+at the top, inside a function, or under ``if TYPE_CHECKING``. The one import allowed to
+point up is a presentation hook deferred by design (``_repr_svg_``, as python-chess's),
+which loads `tienlen.svg` only when a notebook draws the value.
+
+`RAISED` lists the imports that still point up, each ``importer -> imported``: the
+debt the floors issue pays off. A new upward import fails `test_imports_point_down`; an
+entry that no longer exists fails `test_raised_is_current`, so the list only shrinks.
+
+Run ``python -m tests.test_floors`` to print every upward import and every cycle.
+"""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import functools
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+SOURCE = Path(__file__).resolve().parent.parent / "src" / "tienlen"
+
+FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "ground",
+        ("tienlen.errors", "tienlen._checks", "tienlen._workers", "tienlen._version"),
+    ),
+    (
+        "core",
+        (
+            "tienlen.engine.bits",
+            "tienlen.engine.counts",
+            "tienlen.engine.kinds",
+            "tienlen.engine.shapes",
+            "tienlen.engine.shuffle",
+            "tienlen.engine.movegen",
+        ),
+    ),
+    (
+        "values",
+        (
+            "tienlen.cards",
+            "tienlen.kinds",
+            "tienlen.combos",
+            "tienlen.engine.combination",
+            "tienlen.engine.interned",
+            "tienlen.engine.classification",
+            "tienlen.actions",
+            "tienlen.engine.plays",
+            "tienlen.sections",
+        ),
+    ),
+    (
+        "rules",
+        (
+            "tienlen.scoring",
+            "tienlen.policies",
+            "tienlen.engine.answers",
+            "tienlen.engine.turns",
+            "tienlen.rules.*",
+            "tienlen.rules",
+        ),
+    ),
+    (
+        "state",
+        (
+            "tienlen.engine.rulebook",
+            "tienlen.engine.keys",
+            "tienlen.engine.setups",
+            "tienlen.engine.state",
+            "tienlen.engine.actions",
+            "tienlen.engine.successor",
+            "tienlen.engine.positions",
+            "tienlen.engine.view",
+            "tienlen.engine.batch",
+            "tienlen.engine",
+            "tienlen.game",
+            "tienlen._context",
+            "tienlen._movegen",
+            "tienlen._moved",
+        ),
+    ),
+    (
+        "text",
+        (
+            "tienlen.messages",
+            "tienlen.explain",
+            "tienlen.records",
+            "tienlen.notation",
+            "tienlen.svg",
+        ),
+    ),
+    (
+        "play",
+        (
+            "tienlen.seat",
+            "tienlen.engine.greedy",
+            "tienlen.engine.referee",
+            "tienlen.players",
+            "tienlen.referee",
+            "tienlen.match",
+            "tienlen.simulation",
+            "tienlen.evaluation",
+            "tienlen.search.*",
+            "tienlen.search",
+            "tienlen.analysis.*",
+            "tienlen.analysis",
+        ),
+    ),
+    (
+        "adapters",
+        (
+            "tienlen.rl.*",
+            "tienlen.rl",
+            "tienlen.server.*",
+            "tienlen.server",
+            "tienlen.mcp.*",
+            "tienlen.mcp",
+            "tienlen",
+            "tienlen.cli",
+            "tienlen.__main__",
+        ),
+    ),
+)
+"""The floors from the ground up: a name and the modules on it (``fnmatch`` patterns)."""
+
+PRESENTATION_HOOKS = frozenset({"_repr_svg_"})
+"""Functions whose import of `tienlen.svg` is deferred by design (drawn on demand)."""
+
+RAISED: frozenset[str] = frozenset(
+    {
+        # `Actions` is the engine's (compiled with the state): re-exported at the bottom
+        "tienlen.actions -> tienlen.engine.actions",
+        # types only: the rule set in the hot answers' signatures
+        "tienlen.engine.classification -> tienlen.rules",
+        "tienlen.engine.classification -> tienlen.rules.base",
+        # the state words its refusals and writes its notation
+        "tienlen.engine.state -> tienlen.explain",
+        "tienlen.engine.state -> tienlen.notation",
+        # an error words itself from the catalogue
+        "tienlen.errors -> tienlen.messages",
+        # the 0.1 shim
+        "tienlen.rules._base -> tienlen._moved",
+    }
+)
+"""The imports that still point up (``importer -> imported``): the floors' debt."""
+
+
+def module_name(path: Path) -> str:
+    """``tienlen.x.y`` for *path* under `SOURCE`."""
+    parts = path.relative_to(SOURCE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+MODULES = {module_name(path): path for path in sorted(SOURCE.rglob("*.py"))}
+
+
+def floor_of(module: str) -> int:
+    """The index in `FLOORS` of *module*'s floor."""
+    for index, (_, patterns) in enumerate(FLOORS):
+        if any(fnmatch.fnmatchcase(module, pattern) for pattern in patterns):
+            return index
+    msg = f"{module} is on no floor: add it to FLOORS"
+    raise AssertionError(msg)
+
+
+def _target(module: str, node: ast.ImportFrom, name: str) -> str:
+    """The module that ``from ... import name`` in *module* loads."""
+    if node.level:
+        package = module.split(".")
+        if MODULES[module].name != "__init__.py":
+            package = package[:-1]
+        base = ".".join([*package[: len(package) - node.level + 1], node.module or ""])
+        base = base.rstrip(".")
+    else:
+        base = node.module or ""
+    candidate = f"{base}.{name}"
+    return candidate if candidate in MODULES else base
+
+
+def imports(module: str) -> Iterator[tuple[str, ast.AST]]:
+    """The package's modules *module* imports, each with the node that does."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    hooks = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name in PRESENTATION_HOOKS
+        for inner in ast.walk(node)
+    }
+    for node in ast.walk(tree):
+        if id(node) in hooks:
+            continue
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [_target(module, node, alias.name) for alias in node.names]
+        else:
+            continue
+        for name in names:
+            found = name
+            while found and found not in MODULES:
+                found = found.rpartition(".")[0]
+            if found and found != module:
+                yield found, node
+
+
+@functools.cache
+def edges() -> dict[str, set[str]]:
+    """Every import between the package's modules: importer to the imported."""
+    return {module: {name for name, _ in imports(module)} for module in MODULES}
+
+
+def raised() -> set[str]:
+    """Every import that points up a floor, as ``importer -> imported``."""
+    return {
+        f"{module} -> {name}"
+        for module, names in edges().items()
+        for name in names
+        if floor_of(name) > floor_of(module)
+    }
+
+
+def cycles() -> list[list[str]]:
+    """The import cycles: strongly connected groups of two or more modules."""
+    graph = edges()
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for other in sorted(graph[node]):
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            group = [stack.pop()]
+            while group[-1] != node:
+                group.append(stack.pop())
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10 * len(graph)))
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_every_module_is_on_a_floor() -> None:
+    """`FLOORS` names every module of the package."""
+    for module in MODULES:
+        floor_of(module)
+
+
+def test_imports_point_down() -> None:
+    """No import points up a floor, but those `RAISED` lists."""
+    new = sorted(raised() - RAISED)
+    assert not new, f"{len(new)} imports point up a floor:\n" + "\n".join(new)
+
+
+def test_raised_is_current() -> None:
+    """Every entry of `RAISED` still exists: paid-off debt leaves the list."""
+    gone = sorted(RAISED - raised())
+    assert not gone, "no longer raised, remove from RAISED:\n" + "\n".join(gone)
+
+
+def test_no_cycle_outside_the_debt() -> None:
+    """An import cycle needs an upward import: every cycle holds one of `RAISED`."""
+    for group in cycles():
+        members = set(group)
+        assert any(
+            edge.split(" -> ")[0] in members and edge.split(" -> ")[1] in members
+            for edge in RAISED
+        ), f"a cycle with no listed upward import: {group}"
+
+
+ORDER_BOUND: frozenset[str] = frozenset(
+    {
+        # `tienlen.actions` imports `Actions` back at its bottom
+        "tienlen.engine.actions",
+        # `GameState` imports its transitions back at its bottom
+        "tienlen.engine.successor",
+        "tienlen.engine.positions",
+        "tienlen.notation",
+    }
+)
+"""Modules that break ``import tienlen`` when the package imports them first: the
+order-dependence left by the bottom imports of `RAISED`'s cycles."""
+
+
+def _first_import_fails(package: Path, init: str, module: str) -> bool:
+    """Whether ``import tienlen`` fails once its ``__init__`` imports *module* first."""
+    future = "from __future__ import annotations\n"
+    cut = init.index(future) + len(future)
+    (package / "__init__.py").write_text(f"{init[:cut]}import {module}\n{init[cut:]}")
+    done = subprocess.run(
+        [sys.executable, "-c", "import tienlen"],
+        cwd=package.parent,
+        capture_output=True,
+        check=False,
+    )
+    return done.returncode != 0
+
+
+@pytest.mark.slow
+def test_import_order_is_free(tmp_path: Path) -> None:
+    """Any module imported first by ``tienlen/__init__.py`` still imports (issue 35).
+
+    A copy of the package gets ``import <module>`` at the top of its ``__init__``, in a
+    fresh process, for every module below the adapters' floor.
+    """
+    package = tmp_path / "tienlen"
+    shutil.copytree(
+        SOURCE, package, ignore=shutil.ignore_patterns("__pycache__", "*.so")
+    )
+    init = (SOURCE / "__init__.py").read_text(encoding="utf-8")
+    adapters = len(FLOORS) - 1  # they may import the package itself, as users do
+    modules = sorted(m for m in MODULES if floor_of(m) < adapters)
+    failing = {m for m in modules if _first_import_fails(package, init, m)}
+    assert failing == ORDER_BOUND
+
+
+if __name__ == "__main__":
+    for line in sorted(raised()):
+        sys.stdout.write(f"{line}\n")
+    for group in cycles():
+        sys.stdout.write(f"cycle of {len(group)}: {' '.join(group)}\n")
