@@ -82,7 +82,7 @@ def test_a_phone_player_steps_away_comes_back_and_leaves(tmp_path: Path) -> None
     artifacts.mkdir(parents=True, exist_ok=True)
     with (
         serving(
-            tmp_path / "data", "--bot-delay", "0", "--rules", "classic", "--grace", "2"
+            tmp_path / "data", "--bot-delay", "0", "--rules", "classic", "--grace", "3"
         ) as port,
         sync_api.sync_playwright() as playwright,
         tempfile.TemporaryDirectory() as profile,
@@ -101,7 +101,7 @@ def test_a_phone_player_steps_away_comes_back_and_leaves(tmp_path: Path) -> None
             executable_path=CHROMIUM, args=ARGS, headless=True
         )
         watcher = browser.new_context(bypass_csp=True).new_page()
-        watcher.goto(f"http://127.0.0.1:{port}/#main")
+        watcher.goto(f"http://127.0.0.1:{port}/?table=main")  # a shared link
         watcher.wait_for_function("ui.info !== null && ui.view !== null")
         assert watcher.locator("#status").inner_text() == "watching · main"
         seat = watcher.locator('.seat[data-seat="0"]')
@@ -112,6 +112,7 @@ def test_a_phone_player_steps_away_comes_back_and_leaves(tmp_path: Path) -> None
 
         watcher.wait_for_function("ui.info.seats[0].away")
         assert seat.locator(".presence").inner_text() == "away"
+        assert seat.get_attribute("aria-label") == "Cam, away, to play"  # her turn
         watcher.wait_for_function(
             f"ui.history.some((a, i) => i >= {left_at} && a.seat === 0)"
         )  # after the grace the house bot plays for her

@@ -375,6 +375,8 @@ function renderSeats() {
     const presence = presenceText(seat);
     div.classList.toggle("away", Boolean(presence));
     div.dataset.seat = seat.seat;
+    div.setAttribute("role", "group");
+    div.setAttribute("aria-label", [nameOf(seat.seat), presence, toAct ? t("toPlay").replace("▶ ", "") : ""].filter(Boolean).join(", "));
     div.append(element("div", "name", nameOf(seat.seat)), element("div", "count", countText(seat.cards)));
     if (presence) div.appendChild(element("div", "presence", presence));
     if (place >= 0) div.appendChild(element("div", "place", placeWord(place, n)));
