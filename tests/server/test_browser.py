@@ -190,6 +190,7 @@ def _play_a_hand(page: Any, artifacts: Path, shot: str | None) -> bool:
         if page.evaluate("ui.ended !== null"):
             return refused
         _seats_readable(page)
+        assert page.locator("#notice").is_hidden()  # every move of the seat was its own
         assert re.search(r"\b\d+ (s left|giây)", page.locator("#my-clock").inner_text())
         assert not re.search(r"\b1 cards\b", page.locator("body").inner_text())
         seen = page.evaluate("ui.actions")

@@ -194,7 +194,7 @@ function receive(message) {
       break;
     case "gameFull":
       ui.info = message.table; ui.view = message.state; ui.you = message.you; ui.ply = message.ply;
-      ui.hand = message.table.hand;
+      ui.hand = message.table.hand; ui.sent.clear();
       ui.selected.clear(); ui.refusal = null; ui.ended = message.ended || null;
       ui.matchOver = message.table.matchOver; ui.endHidden = false;
       ui.history = message.history.slice(); ui.trickStart = message.trickStart || 0;
@@ -517,7 +517,7 @@ function renderAbout() {
 
 async function loadOptions() {
   const [names, bots] = await Promise.all([fetch("/api/presets").then((r) => r.json()), fetch("/api/bots").then((r) => r.json())]);
-  ui.bots = bots;
+  ui.bots = bots.length ? bots : [{ name: "greedy", slow: false }];
   const loaded = await Promise.all(names.map((p) => fetch(`/api/presets/${encodeURIComponent(p.name)}`).then((r) => r.json())));
   for (const rules of loaded) ui.presets[rules.name] = rules.settings;
   render();
@@ -577,7 +577,7 @@ function fillSeats() {
 
 // The create message the dialog describes; the server checks it (and its limits) again.
 function createMessage() {
-  const name = $("variant").value, preset = ui.presets[name];
+  const name = $("variant").value, preset = ui.presets[name] || {};
   const settings = { ...preset };
   for (const box of $("house-list").querySelectorAll("input[data-setting]")) settings[box.dataset.setting] = box.checked;
   const changed = Object.keys(preset).some((k) => settings[k] !== preset[k]);
