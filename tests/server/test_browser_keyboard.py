@@ -78,6 +78,12 @@ def test_one_hand_is_played_from_the_keyboard(tmp_path: Path) -> None:
         key_to(page, "#lang")
         page.keyboard.press("Enter")
         assert page.evaluate("ui.lang") == "vi"
+        key_to(page, "#new")  # the New table dialog opens and closes from the keyboard
+        page.keyboard.press("Enter")
+        assert page.locator("#options").is_visible()
+        assert page.evaluate("document.activeElement.id") == "variant"
+        page.keyboard.press("Escape")
+        assert page.locator("#options").is_hidden()
         to_act = page.locator(".seat.to-act .turn")  # nobody sits: the bots wait
         assert to_act.inner_text() == "▶ đang đánh"
         _sit_from_the_keyboard(page)

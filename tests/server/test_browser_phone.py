@@ -140,3 +140,33 @@ def test_a_phone_player_steps_away_comes_back_and_leaves(tmp_path: Path) -> None
         assert seat.locator(".name").inner_text() == "Bot 0 · greedy"
         browser.close()
         phone.close()
+
+
+def test_the_clock_runs_out_and_the_page_says_what_the_bot_played(
+    tmp_path: Path,
+) -> None:
+    """A player who lets the move clock run out is told the house bot's move, in Vietnamese."""
+    with (
+        serving(
+            tmp_path / "data", "--bot-delay", "0", "--rules", "classic", "--clock", "1"
+        ) as port,
+        sync_api.sync_playwright() as playwright,
+        tempfile.TemporaryDirectory() as profile,
+    ):
+        phone = launch(playwright, profile, viewport={"width": 390, "height": 844})
+        page = phone.new_page()
+        page.goto(f"http://127.0.0.1:{port}/#main")
+        page.locator("#lang").click()
+        page.locator('.seat[data-seat="0"] button').click()
+        page.fill("#name-input", "Cam")
+        page.locator("#sit-down").click()
+        page.wait_for_function("ui.you === 0")
+        page.locator("#notice-text").wait_for(state="visible", timeout=15_000)
+        page.wait_for_timeout(2500)  # the clock runs out again: the notice gathers
+        text, history = page.evaluate(
+            "[document.getElementById('notice-text').textContent, ui.history]"
+        )
+        moves = [symbols(a["action"], "Bỏ lượt") for a in history if a["seat"] == 0]
+        assert len(moves) >= 2
+        assert text == f"Máy đã đánh thay bạn: {', '.join(moves)}."
+        phone.close()

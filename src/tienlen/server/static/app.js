@@ -260,14 +260,16 @@ function noticeAfterAway(seen) {
   if (theirs.length || hands > 0) tellBotPlayed(theirs, hands);
 }
 
+// The notice gathers the bot's moves until the player moves or dismisses it.
 function tellBotPlayed(actions, hands) {
+  if (ui.notice) { actions = [...ui.notice.actions, ...actions]; hands += ui.notice.hands; }
   const say = (lang) => {
     const words = TEXT[lang];
     const moves = actions.map((a) => (a === "pass" ? words.passed : cardsText(a))).join(", ");
     return [hands ? words.whileAway(hands) : "", actions.length ? words.botPlayed(moves) : ""]
       .filter(Boolean).join(" ");
   };
-  ui.notice = { en: say("en"), vi: say("vi") };
+  ui.notice = { en: say("en"), vi: say("vi"), actions, hands };
 }
 
 const handCards = () => (ui.view && ui.view.hand ? ui.view.hand.split(" ").filter(Boolean) : []);
