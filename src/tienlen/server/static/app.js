@@ -528,7 +528,6 @@ async function loadOptions() {
 function openOptions() {
   $("options-error").textContent = "";
   $("opt-name").value = localStorage.getItem("tienlen:name") || "";
-  if (ui.info && ui.presets[$("variant").value] === undefined) $("variant").value = "classic";
   fillOptions();
   $("options").showModal();
   $("variant").focus();
@@ -536,10 +535,15 @@ function openOptions() {
 
 // The dialog's fields for the chosen preset: its house rules, its numbers of players, the seats.
 function fillOptions() {
-  const preset = ui.presets[$("variant").value] || {};
+  const name = $("variant").value, preset = ui.presets[name] || {};
+  const kept = {}; // the toggles chosen for this preset stay (a change of language redraws them)
+  if ($("house-list").dataset.preset === name) {
+    for (const box of $("house-list").querySelectorAll("input[data-setting]")) kept[box.dataset.setting] = box.checked;
+  }
+  $("house-list").dataset.preset = name;
   $("house-list").replaceChildren(...HOUSE_RULES.filter((key) => key in preset).map((key) => {
     const label = element("label", "toggle");
-    const box = Object.assign(document.createElement("input"), { type: "checkbox", checked: preset[key] });
+    const box = Object.assign(document.createElement("input"), { type: "checkbox", checked: kept[key] ?? preset[key] });
     box.dataset.setting = key;
     label.append(box, " ", TEXT[ui.lang].houseRule[key]);
     return label;
@@ -549,11 +553,13 @@ function fillOptions() {
   players.replaceChildren(...Array.from({ length: high - low + 1 }, (_, i) => element("option", "", String(low + i))));
   players.value = String(Math.min(high, Math.max(low, chosen)));
   fillSeats();
+  const clock = $("clock").value;
   $("clock").replaceChildren(...[null, 15, 30, 60, 120].map((s) => {
     const option = element("option", "", s === null ? t("clockOff") : TEXT[ui.lang].seconds(s));
     option.value = s === null ? "" : String(s);
     return option;
   }));
+  $("clock").value = clock;
   $("hands").placeholder = t("noLimit");
 }
 
