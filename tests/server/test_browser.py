@@ -15,27 +15,22 @@ import pytest
 pytest.importorskip("starlette")
 sync_api = pytest.importorskip("playwright.sync_api")
 
+from tests.server.browsing import (  # noqa: E402
+    ARGS,
+    CHROMIUM,
+    NOTATION,
+    card_name,
+    launch,
+    symbols,
+)
 from tests.server.serving import serving  # noqa: E402
 
-CHROMIUM = "/usr/bin/chromium"
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "_static"
 DOCS_SHOTS = {  # artifact: the copy docs/server.md shows
     "server-table.png": "server-table.png",
     "server-end-phone.png": "server-end-phone.png",
+    "server-options.png": "server-options.png",
 }
-NOTATION = re.compile(r"\b(?:[2-9TJQKA][scdh])\b")
-"""A card in the library's notation: the page's text shows suit symbols instead."""
-SUITS = {"s": "♠", "c": "♣", "d": "♦", "h": "♥"}
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 
 pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="needs Debian's chromium"),
@@ -45,7 +40,7 @@ pytestmark = [
 
 def _tap(page: Any, card: str, *, double: bool = False) -> None:
     """Click (or double-click) a card of the hand on its uncovered left edge."""
-    target = page.locator(f'img.card[data-card="{card}"]')
+    target = page.locator(f'#hand .card[data-card="{card}"]')
     corner = {"x": 8, "y": 40}
     if double:
         target.dblclick(position=corner)
@@ -58,7 +53,7 @@ def _refused(page: Any, hand: list[str], legal: list[str]) -> bool:
     wrong = next((c for c in hand if not any(a.split() == [c] for a in legal)), None)
     if wrong is None:
         return False
-    tap = f"document.querySelector('img.card[data-card=\"{wrong}\"]').click();"
+    tap = f"document.querySelector('#hand .card[data-card=\"{wrong}\"]').click();"
     page.evaluate(tap + tap)  # select and deselect before the server answers the check
     page.wait_for_timeout(300)
     assert page.evaluate("ui.refusal") is None  # its answer came too late to show
@@ -91,15 +86,6 @@ def _double_click_toggles_once(page: Any, card: str) -> None:
     page.evaluate("ui.refusal = null; render()")
 
 
-def _symbols(action: str, passed: str) -> str:
-    """*action* as the page writes it: cards with suit symbols, or its word for a pass."""
-    if action == "pass":
-        return passed
-    return " ".join(
-        ("10" if c[0] == "T" else c[0]) + SUITS[c[1]] for c in action.split()
-    )
-
-
 def _seats_readable(page: Any) -> None:
     """Distinct names; each seat shows its last action of the trick; the top's owner."""
     names = page.evaluate("ui.info.seats.map((s) => nameOf(s.seat))")
@@ -110,7 +96,7 @@ def _seats_readable(page: Any) -> None:
     for seat in range(1, 4):
         mine = [a["action"] for a in trick if a["seat"] == seat]
         shown = page.locator(f'.seat[data-seat="{seat}"] .last-play').inner_text()
-        assert shown == (_symbols(mine[-1], passed) if mine else ""), (seat, trick)
+        assert shown == (symbols(mine[-1], passed) if mine else ""), (seat, trick)
         box = page.locator(f'.seat[data-seat="{seat}"] .name')
         assert box.inner_text() == names[seat]
     top = page.evaluate("ui.view.top && ui.view.lastPlayer")
@@ -173,8 +159,10 @@ def _under_the_policy(playwright: Any, port: int) -> None:
     page.on("console", lambda message: console.append(message.text))
     page.goto(f"http://127.0.0.1:{port}/#main")
     page.locator('.seat[data-seat="1"] button').click()
-    page.wait_for_selector("#hand img.card")
-    assert page.locator("#hand img.card").count() > 0
+    page.fill("#name-input", "Dũng")  # the first time: the page asks for a name
+    page.locator("#sit-down").click()
+    page.wait_for_selector("#hand .card")
+    assert page.locator("#hand .card").count() > 0
     browser.close()
     assert not [text for text in console if "Content Security Policy" in text]
 
@@ -202,6 +190,7 @@ def _play_a_hand(page: Any, artifacts: Path, shot: str | None) -> bool:
         if page.evaluate("ui.ended !== null"):
             return refused
         _seats_readable(page)
+        assert page.locator("#notice").is_hidden()  # every move of the seat was its own
         assert re.search(r"\b\d+ (s left|giây)", page.locator("#my-clock").inner_text())
         assert not re.search(r"\b1 cards\b", page.locator("body").inner_text())
         seen = page.evaluate("ui.actions")
@@ -280,38 +269,131 @@ def _moves_name_their_ply(sent: list[str]) -> None:
     assert all(type(move.get("ply")) is int for move in moves), moves
 
 
+def _new_table(page: Any, artifacts: Path) -> str:
+    """Choose the table's options in the New table dialog; the creator sits at seat 0.
+
+    Classic with one house rule, a random bot and two greedy ones, two hands, a
+    two-minute move clock, the name Ann. Returns the table's code.
+    """
+    page.wait_for_function("Object.keys(ui.presets).length === 5 && ui.bots.length > 0")
+    page.locator("#new").click()
+    assert page.locator("#options").is_visible()
+    presets = page.locator("#variant option").all_inner_texts()
+    assert presets == ["classic", "justus-pang", "kenneth-lo", "vietcong", "poker"]
+    bots = page.locator("#seat-1 option").evaluate_all("(os) => os.map((o) => o.value)")
+    assert bots == ["you", "random", "greedy", "pimc", "ismcts"]
+    page.select_option("#variant", "classic")
+    page.locator("#house summary").click()
+    rule = page.locator('input[data-setting="no_going_out_with_bomb"]')
+    assert not rule.is_checked()
+    rule.check()
+    page.select_option("#seat-1", "random")
+    assert page.locator("#seat-0").input_value() == "you"
+    page.fill("#hands", "2")
+    page.select_option("#clock", "120")
+    page.fill("#opt-name", "Ann")
+    page.screenshot(path=str(artifacts / "server-options.png"))
+    page.locator("#create").click()
+    page.wait_for_function(
+        "location.hash !== '#main' && ui.info && ui.you === 0 && ui.view.hand.length > 0"
+    )
+    return str(page.evaluate("ui.tableId"))
+
+
+def _options_shown(page: Any, port: int, code: str) -> None:
+    """The table has the options chosen, and shows its rules, length, clock and link."""
+    info = page.evaluate("ui.info")
+    assert info["hands"] == 2
+    assert info["clock"] == 120
+    assert info["rules"]["settings"]["no_going_out_with_bomb"] is True
+    assert [seat["bot"] for seat in info["seats"]] == [
+        "greedy",
+        "random",
+        "greedy",
+        "greedy",
+    ]
+    assert info["seats"][0]["name"] == "Ann"
+    assert page.locator("#rules-line").inner_text() == (
+        "Rules: classic, with house rules:"
+    )
+    assert page.locator("#house-rules li").all_inner_texts() == [
+        "✓ No going out on a bomb: yes"
+    ]
+    assert page.locator("#match-line").inner_text() == (
+        "Hand 1 of 2 · Move clock: 120 s a move"
+    )
+    link = page.locator("#share-link").input_value()
+    assert link == f"http://127.0.0.1:{port}/#{code}"
+    token = page.evaluate(
+        "JSON.parse(localStorage.getItem('tienlen:seat:' + ui.tableId)).token"
+    )
+    assert token not in link
+    assert page.evaluate("localStorage.getItem('tienlen:name')") == "Ann"
+    names = page.locator("#totals-table td:first-child").all_inner_texts()
+    assert names == ["Ann (you)", "Bot 1 · random", "Bot 2 · greedy", "Bot 3 · greedy"]
+
+
+def _cards_named(page: Any, lang: str) -> None:
+    """Every card of the hand has its spoken name; a selected one says so, not by colour."""
+    hand = page.evaluate("ui.view.hand").split()
+    labels = page.locator("#hand .card").evaluate_all(
+        "(cards) => cards.map((c) => c.getAttribute('aria-label'))"
+    )
+    assert labels == [card_name(card, lang) for card in hand]
+    _tap(page, hand[0])
+    card = page.locator(f'#hand .card[data-card="{hand[0]}"]')
+    assert card.get_attribute("aria-pressed") == "true"
+    badge = card.evaluate("(c) => getComputedStyle(c, '::after').content")
+    assert badge == '"✓"'
+    _tap(page, hand[0])
+    assert card.get_attribute("aria-pressed") == "false"
+    page.evaluate("ui.refusal = null; render()")
+
+
+def _create_refused_over_the_search_bot_limit(page: Any) -> None:
+    """Four search bots at a table the creator watches; a fifth is refused, in Vietnamese."""
+    page.locator("#new").click()
+    page.select_option("#variant", "poker")
+    for seat in range(4):
+        page.select_option(f"#seat-{seat}", "ismcts")
+    page.locator("#create").click()  # a table of its own, at its own address
+    page.wait_for_function(
+        "location.hash !== '#main' && ui.info && ui.info.rules.name === 'poker'"
+    )
+    assert page.locator('.seat button:has-text("Sit here")').count() == 4
+    assert page.locator("#status").inner_text().startswith("watching")
+    page.locator("#lang").click()
+    page.locator("#new").click()
+    page.select_option("#seat-1", "pimc")
+    page.locator("#create").click()
+    error = page.locator("#options-error")
+    error.wait_for(state="visible")
+    assert error.inner_text() == "Bạn đã dùng quá nhiều máy mạnh (pimc, ismcts)."
+    assert page.locator("#options").is_visible()  # nothing made: choose again
+    page.locator("#cancel").click()
+    assert page.locator("#options").is_hidden()
+    page.locator("#lang").click()
+
+
 def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
     """Two hands by clicking, on a desktop in Vietnamese and on a phone in English.
 
-    Names are distinct, every seat shows its last action of the trick, a refusal goes
-    when the selection does, the end of each hand shows the finishing order, the hands
-    left, why the points are what they are and the match's totals; the page never asks
-    for a missing file (the favicon).
+    The table's options are chosen in the New table dialog (rules, a house rule,
+    each seat's bot, the number of hands, the clock, a name) and shown on the table
+    with its share link. Names are distinct, every seat shows its last action of the
+    trick, a refusal goes when the selection does, the end of each hand shows the
+    finishing order, the hands left, why the points are what they are and the
+    match's totals; the page never asks for a missing file (the favicon).
     """
     artifacts = Path(os.environ.get("TIENLEN_ARTIFACTS", tmp_path))
     artifacts.mkdir(parents=True, exist_ok=True)
     missing: list[str] = []
     with (
-        serving(
-            tmp_path / "data",
-            "--bot-delay",
-            "0",
-            "--rules",
-            "classic",
-            "--clock",
-            "600",
-        ) as port,
+        serving(tmp_path / "data", "--bot-delay", "0", "--rules", "classic") as port,
         sync_api.sync_playwright() as playwright,
         tempfile.TemporaryDirectory() as profile,
     ):
-        context = playwright.chromium.launch_persistent_context(
-            profile,
-            executable_path=CHROMIUM,
-            args=ARGS,
-            headless=True,
-            viewport={"width": 1280, "height": 800},
-            bypass_csp=True,  # the test's own waits evaluate strings; see _under_the_policy
-        )
+        context = launch(playwright, profile, viewport={"width": 1280, "height": 800})
         page = context.new_page()
         page.on(
             "response",
@@ -321,15 +403,14 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
         page.goto(f"http://127.0.0.1:{port}/#main")
         _has_an_icon(page, port)
         page.wait_for_function("ui.connected")
-        page.evaluate("send({type: 'create', rules: 'classic', hands: 2})")  # a match
-        page.wait_for_function(
-            "location.hash !== '#main' && ui.info && ui.info.hands === 2"
-        )
-        page.locator('.seat[data-seat="0"] button').click()
-        page.wait_for_function("ui.you === 0 && ui.view && ui.view.hand.length > 0")
+        code = _new_table(page, artifacts)
+        _options_shown(page, port, code)
         assert page.evaluate("[countText(1), countText(2)]") == ["1 card", "2 cards"]
+        _cards_named(page, "en")
         page.locator("#lang").click()  # Tiếng Việt
         assert page.evaluate("[countText(1), countText(2)]") == ["1 lá", "2 lá"]
+        _cards_named(page, "vi")
+        assert page.locator("#match-line").inner_text() == "Ván 1/2 · Mỗi lượt 120 giây"
         refused = _play_a_hand(page, artifacts, "server-table.png")
         _end_explained(page, ["về nhất", "về nhì", "về ba", "về bét"], "trả")
         page.screenshot(path=str(artifacts / "server-end.png"))
@@ -338,13 +419,8 @@ def test_a_person_plays_a_hand_against_three_bots(tmp_path: Path) -> None:
 
         _second_hand_on_a_phone(page, artifacts)
         _match_over_and_leave(page)
-
-        page.select_option("#variant", "poker")
-        page.locator("#new").click()  # a table of its own, at its own address
-        page.wait_for_function(
-            "location.hash !== '#main' && ui.info && ui.info.rules.name === 'poker'"
-        )
-        assert page.locator('.seat button:has-text("Sit here")').count() == 4
+        page.set_viewport_size({"width": 1280, "height": 800})
+        _create_refused_over_the_search_bot_limit(page)
         context.close()
         _under_the_policy(playwright, port)
     assert refused

@@ -27,10 +27,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from tienlen import svg
 from tienlen.cards import Card
 from tienlen.errors import InvalidCardError
+from tienlen.records import rules_to_json
 from tienlen.rules import RULESETS
-from tienlen.server.tables import Hub
+from tienlen.server.tables import BOTS, SLOW_BOTS, Hub
 
-__all__ = ["STATIC", "TABLES_PER_PAGE", "create_app", "page", "preset_list"]
+__all__ = [
+    "STATIC",
+    "TABLES_PER_PAGE",
+    "bot_list",
+    "create_app",
+    "page",
+    "preset_list",
+    "preset_rules",
+]
 
 STATIC = Path(__file__).parent / "static"
 """The browser client's files."""
@@ -67,6 +76,38 @@ def preset_list() -> list[dict[str, object]]:
         {"name": name, "aliases": list(rules.aliases)}
         for name, rules in RULESETS.items()
     ]
+
+
+def preset_rules(name: str) -> dict[str, object] | None:
+    """A preset's rule set as a ``create`` message takes it (``GET /api/presets/NAME``).
+
+    The records' self-contained form (`tienlen.records.rules_to_json`): the browser's
+    New table dialog changes its settings (house rules) and sends it back. ``None``
+    for a name that is no listed preset (aliases are not looked up: one address each).
+
+    Example:
+        >>> rules = preset_rules("poker")
+        >>> rules["name"], rules["settings"]["twos_in_straights"]
+        ('poker', False)
+        >>> preset_rules("no-such-game") is None
+        True
+    """
+    rules = RULESETS.get(name)
+    return None if rules is None else dict(rules_to_json(rules))
+
+
+def bot_list() -> list[dict[str, object]]:
+    """The house bots a ``create`` message may seat (``GET /api/bots``), in `BOTS` order.
+
+    ``slow`` marks the search bots, which the limits per address count.
+
+    Example:
+        >>> bot_list()[:2]
+        [{'name': 'random', 'slow': False}, {'name': 'greedy', 'slow': False}]
+        >>> [bot["name"] for bot in bot_list() if bot["slow"]]
+        ['pimc', 'ismcts']
+    """
+    return [{"name": name, "slow": name in SLOW_BOTS} for name in BOTS]
 
 
 def page() -> str:
@@ -208,6 +249,16 @@ def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Star
         del request
         return JSONResponse(preset_list())
 
+    async def preset(request: Request) -> Response:
+        rules = preset_rules(str(request.path_params["name"]))
+        if rules is None:
+            return JSONResponse({"error": "no such preset"}, status_code=404)
+        return JSONResponse(rules)
+
+    async def bots(request: Request) -> Response:
+        del request
+        return JSONResponse(bot_list())
+
     async def favicon(request: Request) -> Response:
         """The page's icon, for clients that ask ``/favicon.ico`` whatever the page says."""
         del request
@@ -239,6 +290,8 @@ def create_app(hub: Hub, *, tick: float = 0.05, backlog: int = _BACKLOG) -> Star
         Route("/api/health", health),
         Route("/api/tables", tables),
         Route("/api/presets", presets),
+        Route("/api/presets/{name}", preset),
+        Route("/api/bots", bots),
         Route("/cards/{code}.svg", card),
         WebSocketRoute("/ws", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -63,6 +63,7 @@ from tienlen.server.storage import SavedTable, Storage
 
 __all__ = [
     "BOTS",
+    "SLOW_BOTS",
     "Connection",
     "Hub",
     "Seat",
@@ -96,6 +97,8 @@ BOTS: Final[Mapping[str, Callable[[], Player]]] = {
 _log: Final = logging.getLogger("tienlen.server")
 _SLOW: Final = frozenset({"pimc", "ismcts"})
 """Bots that think for a while: asked in a worker thread, off the event loop."""
+SLOW_BOTS: Final = _SLOW
+"""The names in `BOTS` of the search bots: slow, and limited per address."""
 _ADDRESSES_KEPT: Final = 4096
 """Creation buckets kept before the refilled ones are forgotten (memory stays bounded)."""
 
