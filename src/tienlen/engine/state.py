@@ -46,10 +46,10 @@ from tienlen.errors import (
     InvalidRulesError,
     InvalidStateError,
 )
-from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
 from tienlen.rules.base import BaseRules
+from tienlen.rules.reasons import explain_beats, why_not_combination
 from tienlen.scoring import ChopChain, GameResult, ScoreItem
 
 __all__ = [
