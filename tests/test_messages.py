@@ -540,3 +540,27 @@ def test_the_state_imports_no_words() -> None:
 
     assert not imported(tree.body) & text_floor
     assert not imported(list(ast.walk(tree))) & {"messages", "explain"}
+
+
+def test_the_state_reads_no_words() -> None:
+    """Issue 35 §6: the state holds no words of a language to read text with.
+
+    No string of its code (docstrings aside) has a letter outside ASCII: the pass
+    words and verbs (*bỏ lượt*, *đánh*) are read by ``tienlen._action_text``.
+    """
+    path = pathlib.Path(tienlen.__file__).parent / "engine" / "state.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    words = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and any(char.isalpha() and not char.isascii() for char in node.value)
+    ]
+    assert words == []
