@@ -8,7 +8,7 @@ decide, the ``rule`` (a label of the rules reference, such as ``"rules-1-3"``), 
 ``message(lang)`` for the player. ``str()`` of each is the developer's sentence,
 with its section of the rules (the strings these functions returned in 0.1).
 
-The values and the decisions live below the game state, in `tienlen.rules.reasons`
+The values and the decisions live below the game state, in ``tienlen.rules.reasons``
 (the state raises its refusals with them); this module holds their words, which
 importing it teaches them.
 

@@ -579,7 +579,7 @@ def _columns(catalogue: Mapping[str, Mapping[str, str]]) -> tuple[str, ...]:
 
 
 LANGUAGES: Final = _columns(CATALOGUE)
-"""The languages of the catalogue, its columns: English and Vietnamese."""
+"""The languages of the catalogue (its columns), English and Vietnamese."""
 
 REVIEWED: Final = {lang: CATALOGUE["language.reviewed"][lang] for lang in LANGUAGES}
 """Who reviewed each language of the catalogue, by language code (its

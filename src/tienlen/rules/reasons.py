@@ -168,7 +168,8 @@ class NotACombination:
         It is `NotACombination.message` without the capital and the full stop.
 
         Raises:
-            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+            ValueError: *lang* is not one of `tienlen.messages.LANGUAGES` (an
+                `UnknownLanguageError`).
 
         Example:
             >>> from tienlen.explain import why_not_combination
@@ -367,7 +368,8 @@ class BeatsExplanation:
         It is `BeatsExplanation.message` without the capital and the full stop.
 
         Raises:
-            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+            ValueError: *lang* is not one of `tienlen.messages.LANGUAGES` (an
+                `UnknownLanguageError`).
 
         Example:
             >>> from tienlen.explain import explain_beats
@@ -383,7 +385,8 @@ class BeatsExplanation:
         """Why, as a clause: `BeatsExplanation.clause` without "yes: " or "no: ".
 
         Raises:
-            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+            ValueError: *lang* is not one of `tienlen.messages.LANGUAGES` (an
+                `UnknownLanguageError`).
 
         Example:
             >>> from tienlen.explain import explain_beats
