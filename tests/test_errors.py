@@ -9,8 +9,10 @@ whose constructor needs other arguments than one message gets them from
 
 from __future__ import annotations
 
+import ast
 import concurrent.futures
 import importlib
+import pathlib
 import pickle
 import pkgutil
 
@@ -201,3 +203,38 @@ def test_count_arguments_are_refused_in_one_wording() -> None:
             str(too_small.value) == f"{name} must be at least {least}, got {least - 1}"
         )
         call(least)  # the least value is accepted
+
+
+def _tienlen_imports(path: pathlib.Path) -> set[str]:
+    """Every module of `tienlen` that *path* imports, at any depth of its code."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    return {name for name in found if name.split(".")[0] == "tienlen"}
+
+
+def test_errors_import_no_words() -> None:
+    """Issue 35 §6: errors carry data; they import nothing that words them.
+
+    Only the hook the text floor teaches (``tienlen._wording``), which imports nothing.
+    """
+    package = pathlib.Path(tienlen.__file__).parent
+    assert _tienlen_imports(package / "errors.py") == {"tienlen._wording"}
+    assert _tienlen_imports(package / "_wording.py") == set()
+
+
+def test_a_refusal_is_worded_by_the_catalogue_it_is_shown_with() -> None:
+    """`IllegalPlayError.message` reads the catalogue when called, not when raised."""
+    from tienlen import messages  # noqa: PLC0415  # the module the test patches
+
+    error = IllegalPlayError(IllegalReason.CANNOT_PASS, 0, "pass", "must play")
+    before = error.message()
+    entry = messages.CATALOGUE["refusal.CANNOT_PASS"]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(entry, "en", "Play!")
+        assert error.message() == "Play!"
+    assert error.message() == before
+    assert str(error) == "illegal pass by player 0: cannot pass: must play"

@@ -31,7 +31,13 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "tienlen"
 FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "ground",
-        ("tienlen.errors", "tienlen._checks", "tienlen._workers", "tienlen._version"),
+        (
+            "tienlen._wording",
+            "tienlen.errors",
+            "tienlen._checks",
+            "tienlen._workers",
+            "tienlen._version",
+        ),
     ),
     (
         "core",
@@ -48,6 +54,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "values",
         (
             "tienlen.cards",
+            "tienlen._action_text",
             "tienlen.kinds",
             "tienlen.combos",
             "tienlen.engine.combination",
@@ -142,11 +149,8 @@ RAISED: frozenset[str] = frozenset(
         # types only: the rule set in the hot answers' signatures
         "tienlen.engine.classification -> tienlen.rules",
         "tienlen.engine.classification -> tienlen.rules.base",
-        # the state words its refusals and writes its notation
-        "tienlen.engine.state -> tienlen.explain",
+        # the state writes and reads its notation
         "tienlen.engine.state -> tienlen.notation",
-        # an error words itself from the catalogue
-        "tienlen.errors -> tienlen.messages",
         # the 0.1 shim
         "tienlen.rules._base -> tienlen._moved",
     }

@@ -7,13 +7,17 @@ fields, and renders for every reason and kind.
 
 from __future__ import annotations
 
+import ast
+import pathlib
 import re
 from importlib import resources
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import tienlen
 from tests.strategies import combos
 from tienlen import (
     CLASSIC,
@@ -32,6 +36,7 @@ from tienlen import (
     ScoreKind,
 )
 from tienlen.combos import Shape
+from tienlen.engine.kinds import KINDS
 from tienlen.errors import IllegalPlayError, IllegalReason, UnknownLanguageError
 from tienlen.explain import (
     BeatsReason,
@@ -262,10 +267,13 @@ def _ascii_words(template: str) -> set[str]:
 def test_no_english_left_in_vietnamese() -> None:
     """No Vietnamese text reuses a word of the English ones (issue 13 §2).
 
-    The exceptions are the commands a player types, which the CLI reads in English too.
+    The exceptions are the commands a player types, which the CLI reads in English too,
+    and who reviewed each column (``language.reviewed``: a name, not a text).
     """
     english = set().union(*(_ascii_words(entry["en"]) for entry in CATALOGUE.values()))
     for key, entry in CATALOGUE.items():
+        if key == "language.reviewed":
+            continue
         leftovers = _ascii_words(entry["vi"]) & english - COMMANDS
         assert not leftovers, (key, sorted(leftovers))
     assert _ascii_words("người chơi {player} wins") & english == {"wins"}
@@ -484,3 +492,75 @@ def test_every_card_problem_has_a_sentence() -> None:
         card_error(ValueError("x"), "en")  # type: ignore[arg-type]  # the point
     with pytest.raises(UnknownLanguageError):
         card_error(InvalidCardError("x"), "fr")
+
+
+@pytest.mark.parametrize("kind", list(ComboKind), ids=lambda kind: kind.name)
+def test_every_kind_has_its_words_in_the_catalogue(kind: ComboKind) -> None:
+    """Issue 35 §6: a kind's words are catalogue entries, under its member's name."""
+    assert f"kind.{kind.name}" in CATALOGUE
+    key = f"shape.{kind.name}" if kind.is_sequence else f"words.{kind.name}"
+    assert key in CATALOGUE
+    assert fields_of(CATALOGUE[key]["en"]) <= {"rank", "size", "length"}
+
+
+def test_the_kind_table_holds_no_words() -> None:
+    """Issue 35 §6: a row of `KINDS` is structure: ints, flags and setting names.
+
+    Its only strings are the member's name, its rules section and the names of the
+    `BaseRules` settings that govern it.
+    """
+    settings = set(attrs.fields_dict(type(CLASSIC)))
+    for row in KINDS.values():
+        strings = [value for value in row if isinstance(value, str)]
+        strings += [item for value in row if isinstance(value, tuple) for item in value]
+        for value in strings:
+            assert isinstance(value, str), (row.name, value)
+            assert value in settings | {row.name, row.section}, (row.name, value)
+
+
+def test_the_state_imports_no_words() -> None:
+    """Issue 35 §6: the game state raises refusals as data and imports no words.
+
+    Nothing of the text floor at module level; `tienlen.messages` and
+    `tienlen.explain` nowhere (the notation and SVG hooks defer by design).
+    """
+    path = pathlib.Path(tienlen.__file__).parent / "engine" / "state.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    text_floor = {"messages", "explain", "notation", "svg", "records", "sections"}
+
+    def imported(nodes: list[ast.stmt] | list[ast.AST]) -> set[str]:
+        names: set[str] = set()
+        for node in nodes:
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names.add(node.module)
+                names |= {f"{node.module}.{alias.name}" for alias in node.names}
+            elif isinstance(node, ast.Import):
+                names |= {alias.name for alias in node.names}
+        return {name.removeprefix("tienlen.") for name in names}
+
+    assert not imported(tree.body) & text_floor
+    assert not imported(list(ast.walk(tree))) & {"messages", "explain"}
+
+
+def test_the_state_reads_no_words() -> None:
+    """Issue 35 §6: the state holds no words of a language to read text with.
+
+    No string of its code (docstrings aside) has a letter outside ASCII: the pass
+    words and verbs (*bỏ lượt*, *đánh*) are read by ``tienlen._action_text``.
+    """
+    path = pathlib.Path(tienlen.__file__).parent / "engine" / "state.py"
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docstrings = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    words = [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and any(char.isalpha() and not char.isascii() for char in node.value)
+    ]
+    assert words == []

@@ -4,11 +4,19 @@ Every exception raised on purpose derives from `TienLenError`. Errors caused by 
 input (card text, cards that are no combination, an illegal action, a corrupt record)
 also derive from `ValueError`, so ``except ValueError`` keeps working. A failed
 operation never changes anything.
+
+An error carries what went wrong as data (`IllegalPlayError.reason`,
+`InvalidCardError.problem`, the cards); ``str(error)`` is the developer's English.
+The sentence for the player, `IllegalPlayError.message` in any language of the
+catalogue, is worded by `tienlen.messages`: this module imports nothing of
+`tienlen` but the hook that asks it (``tienlen._wording``).
 """
 
 from __future__ import annotations
 
 import enum
+
+from tienlen._wording import words
 
 __all__ = [
     "IllegalPlayError",
@@ -68,7 +76,7 @@ class InvalidCardError(TienLenError, ValueError):
         tienlen.errors.InvalidCardError: invalid card '1x' in '3s 1x 5h' (at 3): ...
 
     ``str(error)`` is the developer's message; `InvalidCardError.message` is the
-    sentence to show the player, in English or Vietnamese.
+    sentence to show the player, in every language of the catalogue.
 
     Attributes:
         problem: What is wrong, when the parser knows: ``"rank-number"`` (a rank
@@ -88,10 +96,11 @@ class InvalidCardError(TienLenError, ValueError):
         self.token = token
 
     def message(self, lang: str = "en") -> str:
-        """The error as a sentence for the player, in English or Vietnamese.
+        """The error as a sentence for the player, in a language of the catalogue.
 
         Raises:
-            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+            ValueError: *lang* is not one of `tienlen.messages.LANGUAGES` (an
+                `UnknownLanguageError`).
 
         Example:
             >>> from tienlen import InvalidCardError, parse_cards
@@ -103,9 +112,7 @@ class InvalidCardError(TienLenError, ValueError):
             11h is not a card: write J for the jack.
             11h không phải là lá bài: hãy gõ J cho lá bồi.
         """
-        from tienlen.messages import card_error  # noqa: PLC0415 (messages imports cards)
-
-        return card_error(self, lang)
+        return words(self, lang)  # worded by `tienlen.messages.card_error`
 
 
 class InvalidComboError(TienLenError, ValueError):
@@ -266,7 +273,7 @@ class IllegalPlayError(TienLenError, ValueError):
     """An action the rules do not allow now; the game state is unchanged.
 
     ``str(error)`` is the developer's message (seats, rule set, reason);
-    `message` is the sentence to show the player, in English or Vietnamese.
+    `message` is the sentence to show the player, in every language of the catalogue.
 
     Attributes:
         reason: The machine-readable `IllegalReason`.
@@ -332,7 +339,8 @@ class IllegalPlayError(TienLenError, ValueError):
         """The refusal as a sentence for the player: no seat numbers, no citations.
 
         Raises:
-            ValueError: *lang* is not ``"en"`` or ``"vi"`` (an `UnknownLanguageError`).
+            ValueError: *lang* is not one of `tienlen.messages.LANGUAGES` (an
+                `UnknownLanguageError`).
 
         Example:
             >>> from tienlen import CLASSIC, GameState, IllegalPlayError
@@ -345,9 +353,7 @@ class IllegalPlayError(TienLenError, ValueError):
             You open this trick: you must play.
             Bạn đang mở vòng nên phải đánh, không được bỏ lượt.
         """
-        from tienlen.messages import refusal  # noqa: PLC0415 (messages imports cards)
-
-        return refusal(self, lang)
+        return words(self, lang)  # worded by `tienlen.messages.refusal`
 
 
 class UnknownMessageError(TienLenError, ValueError):

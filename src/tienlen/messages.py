@@ -3,9 +3,13 @@
 One catalogue holds the player-facing texts of the library: refusals
 (`IllegalPlayError.message`), explanations (`tienlen.explain`), combination names and
 the lines of the command line's ``play`` and ``demo``. Each entry has one template
-per language (``"en"``, ``"vi"``) with the same ``{fields}``. Player-facing texts cite
-no rule and name no seat number; developers read ``str(error)`` and the ``rule``
-attributes instead.
+per language (``"en"``, ``"vi"``) with the same ``{fields}``; a language is one column
+of it (`LANGUAGES` are its columns). Player-facing texts cite no rule and name no
+seat number; developers read ``str(error)`` and the ``rule`` attributes instead.
+
+Errors carry their refusal as data; importing this module teaches them their words
+(`refusal` for `IllegalPlayError.message`, `card_error` for
+`InvalidCardError.message`).
 
 Vietnamese uses the words of the table, one word for one thing: *đôi* (pair), *sám
 cô* (triple), *tứ quý* (four of a kind), *sảnh* (straight), *đôi thông* (consecutive
@@ -29,8 +33,8 @@ import string
 from collections.abc import Mapping
 from typing import Final
 
+from tienlen._wording import words
 from tienlen.combos import ComboKind, Shape
-from tienlen.engine.kinds import KINDS, Words
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -58,42 +62,10 @@ __all__ = [
     "text",
 ]
 
-LANGUAGES: Final = ("en", "vi")
-"""The languages of the catalogue, English and Vietnamese."""
-
-REVIEWED: Final = {"en": "project", "vi": "project"}
-"""Who reviewed each language of the catalogue, by language code.
-
-``"project"`` is the project's own players, not a professional translator;
-corrections from native speakers are welcome.
-"""
-
-
-def _phrases(words: Words) -> dict[str, str]:
-    """A row's words as a catalogue entry: the phrase by language."""
-    return {"en": words.en, "vi": words.vi}
-
-
-def _kind_entries() -> dict[str, dict[str, str]]:
-    """The catalogue entries of every kind, from its row of the kind table.
-
-    ``kind.<NAME>`` (its name), and for a set ``words.<NAME>`` (with ``{rank}``) and
-    ``words.heo.<NAME>`` (its 2s, when the row names them), for a run
-    ``shape.<NAME>`` (with ``{size}`` and ``{length}``).
-    """
-    entries: dict[str, dict[str, str]] = {}
-    for row in KINDS.values():
-        entries[f"kind.{row.name}"] = _phrases(row.label)
-        if row.sequence:
-            entries[f"shape.{row.name}"] = _phrases(row.words)
-            continue
-        entries[f"words.{row.name}"] = _phrases(row.words)
-        if row.twos_words is not None:
-            entries[f"words.heo.{row.name}"] = _phrases(row.twos_words)
-    return entries
-
-
 CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
+    # -- the language itself: its name, and who reviewed its column ------------------
+    "language.name": {"en": "English", "vi": "Tiếng Việt"},
+    "language.reviewed": {"en": "project", "vi": "project"},
     # -- words -------------------------------------------------------------------
     "word.pass": {"en": "pass", "vi": "bỏ lượt"},
     "word.hint": {"en": "hint", "vi": "gợi ý"},
@@ -151,8 +123,39 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     "rank.J": {"en": "jack", "vi": "bồi"},
     "rank.Q": {"en": "queen", "vi": "đầm"},
     "rank.K": {"en": "king", "vi": "già"},
-    # -- combination kinds (keyed by ComboKind.name): the kind table's words ------
-    **_kind_entries(),
+    # -- combination kinds (keyed by ComboKind.name; a test checks every kind has them) --
+    "kind.SINGLE": {"en": "single", "vi": "lá lẻ"},
+    "kind.PAIR": {"en": "pair", "vi": "đôi"},
+    "kind.TRIPLE": {"en": "triple", "vi": "sám cô"},
+    "kind.FOUR_OF_A_KIND": {"en": "four of a kind", "vi": "tứ quý"},
+    "kind.STRAIGHT": {"en": "straight", "vi": "sảnh"},
+    "kind.CONSECUTIVE_PAIRS": {"en": "consecutive pairs", "vi": "đôi thông"},
+    "kind.CONSECUTIVE_QUADS": {"en": "consecutive quads", "vi": "tứ quý liên tiếp"},
+    "kind.CONSECUTIVE_TRIPLES": {"en": "consecutive triples", "vi": "sám cô liên tiếp"},
+    "kind.FIVE_OF_A_KIND": {"en": "five of a kind", "vi": "ngũ quý"},
+    # -- a set of one rank as the object of a sentence ({rank}); "heo" for its 2s -----
+    "words.SINGLE": {"en": "a single {rank}", "vi": "lá {rank}"},
+    "words.heo.SINGLE": {"en": "a single 2", "vi": "một con heo"},
+    "words.PAIR": {"en": "a pair of {rank}s", "vi": "đôi {rank}"},
+    "words.heo.PAIR": {"en": "a pair of 2s", "vi": "đôi heo"},
+    "words.TRIPLE": {"en": "three {rank}s", "vi": "sám cô {rank}"},
+    "words.heo.TRIPLE": {"en": "three 2s", "vi": "ba con heo"},
+    "words.FOUR_OF_A_KIND": {"en": "four {rank}s", "vi": "tứ quý {rank}"},
+    "words.FIVE_OF_A_KIND": {"en": "five {rank}s", "vi": "ngũ quý {rank}"},
+    # -- a run's shape ({size} cards, {length} ranks) ------------------------------
+    "shape.STRAIGHT": {"en": "{size}-card straight", "vi": "sảnh {size} lá"},
+    "shape.CONSECUTIVE_PAIRS": {
+        "en": "{length} consecutive pairs",
+        "vi": "{length} đôi thông",
+    },
+    "shape.CONSECUTIVE_QUADS": {
+        "en": "{length} consecutive quads",
+        "vi": "{length} tứ quý liên tiếp",
+    },
+    "shape.CONSECUTIVE_TRIPLES": {
+        "en": "{length} consecutive triples",
+        "vi": "{length} sám cô liên tiếp",
+    },
     # -- refusals (keyed by IllegalReason.name; ".any" needs no cards) -------------
     "refusal.GAME_OVER": {"en": "The game is over.", "vi": "Ván bài đã kết thúc."},
     "refusal.UNKNOWN_PLAYER": {
@@ -558,7 +561,33 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
     "agent.legal_now": {"en": "Legal now.", "vi": "Được phép đánh lúc này."},
     "agent.legal_action": {"en": "{index}: {action}", "vi": "{index}: {action}"},
 }
-"""Every player-facing template, by key, then by language, with its ``{fields}``."""
+"""Every player-facing template, by key, then by language, with its ``{fields}``.
+
+A language is one column: a template in every entry, with the same ``{fields}`` as
+the English one (a test checks), and nothing else to edit.
+"""
+
+
+def _columns(catalogue: Mapping[str, Mapping[str, str]]) -> tuple[str, ...]:
+    """The languages of *catalogue*: the columns of its entries, which all have the same."""
+    languages = tuple(next(iter(catalogue.values())))
+    for key, entry in catalogue.items():
+        if tuple(entry) != languages:
+            msg = f"catalogue entry {key!r} is in {tuple(entry)}, not {languages}"
+            raise AssertionError(msg)
+    return languages
+
+
+LANGUAGES: Final = _columns(CATALOGUE)
+"""The languages of the catalogue (its columns), English and Vietnamese."""
+
+REVIEWED: Final = {lang: CATALOGUE["language.reviewed"][lang] for lang in LANGUAGES}
+"""Who reviewed each language of the catalogue, by language code (its
+``language.reviewed`` entry).
+
+``"project"`` is the project's own players, not a professional translator;
+corrections from native speakers are welcome.
+"""
 
 
 def text(key: str, lang: str = "en", **fields: object) -> str:
@@ -860,3 +889,7 @@ def place_name(place: int, players: int, lang: str = "en") -> str:
     if lang == "vi" and place == players > 1:
         return text("place.last", lang)
     return text(f"place.{place}", lang)
+
+
+words.register(IllegalPlayError, refusal)
+words.register(InvalidCardError, card_error)

@@ -1,20 +1,21 @@
 """The one table of combination kinds (RULES §1.2, §5.2, §12.4, §12.14).
 
-Each row is everything the library knows of a kind: how it is built (cards per rank,
-the run lengths that exist as structures), which settings of a rule set govern it (the
-`BaseRules` settings that bound its lengths, allow a 2 on top, let it lead), how many
-decks it needs, its names and words in every language of `tienlen.messages`, and the
-rules-reference section that defines it. Everything else reads the table:
+Each row is the structure of a kind, in ints, flags and setting names: how it is
+built (cards per rank, the run lengths that exist as structures), which settings of a
+rule set govern it (the `BaseRules` settings that bound its lengths, allow a 2 on top,
+let it lead), how many decks it needs and the rules-reference section that defines it.
+Its words are not here: they are entries of the message catalogue
+(`tienlen.messages.CATALOGUE`: ``kind.<NAME>``, ``shape.<NAME>``, ``words.<NAME>``),
+which checks that every row has them. Everything else reads the table:
 
 - `tienlen.engine.shapes` builds the structures (per-rank counts → shape) from it;
 - `tienlen.engine.movegen` generates each kind's plays from ``per_rank`` and ``sequence``
   (up to eight cards of a rank, two decks);
 - `tienlen.combos` (`ComboKind.per_rank`, `Shape`), `tienlen.rules.base` (validity,
-  leads, decks), `tienlen.messages` (the ``kind.*``, ``shape.*`` and ``words.*``
-  entries) and `tienlen.explain` (why no combination, citations).
+  leads, decks) and `tienlen.explain` (why no combination, citations).
 
-Adding a kind is one row here and one `tienlen.ComboKind` member with the row's code
-(an import-time check ties them); a rule set plays it once its ``kinds`` setting lists
+Adding a kind is one row here, one `tienlen.ComboKind` member with the row's code
+(an import-time check ties them) and its words in the catalogue; a rule set plays it once its ``kinds`` setting lists
 it. What beats it across shapes is the rule set's bomb table (``bombs``), as for every
 other kind. See ``docs/kinds.md``.
 """
@@ -37,7 +38,6 @@ __all__ = [
     "STRAIGHT",
     "TRIPLE",
     "KindRow",
-    "Words",
 ]
 
 SINGLE: Final = 1
@@ -51,20 +51,13 @@ CONSECUTIVE_TRIPLES: Final = 8
 FIVE_OF_A_KIND: Final = 9
 
 
-class Words(NamedTuple):
-    """One phrase in each language of `tienlen.messages` (``en``, ``vi``)."""
-
-    en: str
-    vi: str
-
-
 class KindRow(NamedTuple):
-    """One kind of combination: its structure, settings, words and rules section."""
+    """One kind of combination: its structure, settings and rules section (no words)."""
 
     code: int
     """The `ComboKind` value."""
     name: str
-    """The `ComboKind` member's name (``"FOUR_OF_A_KIND"``): its message keys."""
+    """The `ComboKind` member's name (``"FOUR_OF_A_KIND"``): the key of its words."""
     per_rank: int
     """Cards of each rank (1…8: two decks hold eight of a rank)."""
     sequence: bool
@@ -85,13 +78,6 @@ class KindRow(NamedTuple):
     """The fewest decks that hold it (2 for more than four cards of a rank)."""
     section: str
     """The label of the rules-reference section defining it (`tienlen.rule_section`)."""
-    label: Words
-    """Its name (message ``kind.<name>``): *tứ quý*."""
-    words: Words
-    """A combination of it as the object of a sentence, with ``{rank}`` for a set and
-    ``{length}``/``{size}`` for a run (messages ``words.<name>`` and ``shape.<name>``)."""
-    twos_words: Words | None = None
-    """For a set, the words when its rank is 2 (*heo*), or ``None`` to use `words`."""
 
 
 def _set(
@@ -102,9 +88,6 @@ def _set(
     lead: bool | str = True,
     decks: int = 1,
     section: str = "rules-1-2",
-    label: Words,
-    words: Words,
-    twos_words: Words | None = None,
 ) -> KindRow:
     """A row for *per_rank* cards of one rank."""
     return KindRow(
@@ -120,9 +103,6 @@ def _set(
         lead=lead,
         decks=decks,
         section=section,
-        label=label,
-        words=words,
-        twos_words=twos_words,
     )
 
 
@@ -137,8 +117,6 @@ def _run(
     twos: str,
     lead: bool | str = True,
     section: str = "rules-1-2",
-    label: Words,
-    words: Words,
 ) -> KindRow:
     """A row for runs of *per_rank* cards on each of consecutive ranks (3…2, no wrap)."""
     return KindRow(
@@ -154,8 +132,6 @@ def _run(
         lead=lead,
         decks=1,
         section=section,
-        label=label,
-        words=words,
     )
 
 
@@ -166,33 +142,22 @@ KINDS: Final = {
             SINGLE,
             "SINGLE",
             1,
-            label=Words("single", "lá lẻ"),
-            words=Words("a single {rank}", "lá {rank}"),
-            twos_words=Words("a single 2", "một con heo"),
         ),
         _set(
             PAIR,
             "PAIR",
             2,
-            label=Words("pair", "đôi"),
-            words=Words("a pair of {rank}s", "đôi {rank}"),
-            twos_words=Words("a pair of 2s", "đôi heo"),
         ),
         _set(
             TRIPLE,
             "TRIPLE",
             3,
-            label=Words("triple", "sám cô"),
-            words=Words("three {rank}s", "sám cô {rank}"),
-            twos_words=Words("three 2s", "ba con heo"),
         ),
         _set(
             FOUR_OF_A_KIND,
             "FOUR_OF_A_KIND",
             4,
             lead="four_of_a_kind_may_lead",
-            label=Words("four of a kind", "tứ quý"),
-            words=Words("four {rank}s", "tứ quý {rank}"),
         ),
         _run(
             STRAIGHT,
@@ -200,8 +165,6 @@ KINDS: Final = {
             1,
             shortest=3,
             twos="twos_in_straights",
-            label=Words("straight", "sảnh"),
-            words=Words("{size}-card straight", "sảnh {size} lá"),
         ),
         _run(
             CONSECUTIVE_PAIRS,
@@ -211,8 +174,6 @@ KINDS: Final = {
             lengths=("min_consecutive_pairs", "max_consecutive_pairs"),
             twos="twos_in_consecutive_pairs",
             lead="bombs_may_lead",
-            label=Words("consecutive pairs", "đôi thông"),
-            words=Words("{length} consecutive pairs", "{length} đôi thông"),
         ),
         _run(  # slams only (RULES §5.2, D-13)
             CONSECUTIVE_QUADS,
@@ -223,8 +184,6 @@ KINDS: Final = {
             twos="twos_in_consecutive_quads",
             lead=False,
             section="rules-5-2",
-            label=Words("consecutive quads", "tứ quý liên tiếp"),
-            words=Words("{length} consecutive quads", "{length} tứ quý liên tiếp"),
         ),
         _run(
             CONSECUTIVE_TRIPLES,
@@ -234,8 +193,6 @@ KINDS: Final = {
             lengths=("min_consecutive_triples", "max_consecutive_triples"),
             twos="twos_in_consecutive_triples",
             section="rules-12-4",
-            label=Words("consecutive triples", "sám cô liên tiếp"),
-            words=Words("{length} consecutive triples", "{length} sám cô liên tiếp"),
         ),
         _set(  # two decks only, a house rule (RULES §12.14)
             FIVE_OF_A_KIND,
@@ -243,8 +200,6 @@ KINDS: Final = {
             5,
             decks=2,
             section="rules-12-14",
-            label=Words("five of a kind", "ngũ quý"),
-            words=Words("five {rank}s", "ngũ quý {rank}"),
         ),
     )
 }

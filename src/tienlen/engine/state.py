@@ -16,15 +16,15 @@ from __future__ import annotations
 import functools
 import operator
 import random
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import FunctionType
 from typing import Any, Final, SupportsIndex, cast
 
 from attrs.exceptions import FrozenInstanceError
 
+from tienlen._action_text import read_action
 from tienlen.actions import PASSES, TOKENS, Action, Pass
-from tienlen.cards import DECK, Card, Hand, normal_text
+from tienlen.cards import DECK, Card, Hand
 from tienlen.combos import Plays
 from tienlen.engine import answers
 from tienlen.engine import bits as _bits
@@ -46,10 +46,10 @@ from tienlen.errors import (
     InvalidRulesError,
     InvalidStateError,
 )
-from tienlen.explain import explain_beats, why_not_combination
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
 from tienlen.rules.base import BaseRules
+from tienlen.rules.reasons import explain_beats, why_not_combination
 from tienlen.scoring import ChopChain, GameResult, ScoreItem
 
 __all__ = [
@@ -900,8 +900,9 @@ class GameState:
         is ``pass`` or ``p``, or the Vietnamese *bỏ*, *bỏ lượt*, *bỏ qua* or *qua*, in
         any case. The cards may follow the verb ``play``, or the Vietnamese *đánh* or
         *đi* (``"đánh 3 bích"``). The text is read in Unicode normal form NFC (a
-        decomposed *bỏ* is *bỏ*), and any Unicode space counts as a space. It is read,
-        not judged: `check` or `apply` says whether the action is legal.
+        decomposed *bỏ* is *bỏ*), and any Unicode space counts as a space. It is read
+        (by ``tienlen._action_text``, where the words are), not judged: `check` or
+        `apply` says whether the action is legal.
 
         Raises:
             InvalidCardError: the text is neither a pass nor cards.
@@ -919,28 +920,10 @@ class GameState:
             >>> state.parse_action("Bỏ Lượt"), state.parse_action("đánh 6 rô")
             (Pass(player=1), Play(player=1, cards=Hand.parse('6d')))
         """
-        if not isinstance(text, str):
-            msg = f"expected action text, got {type(text).__name__}"  # type: ignore[unreachable]
-            raise TypeError(msg)
-        text = normal_text(text)
-        written = _SEAT_PREFIX.match(text)
-        body = text[written.end() :] if written else text
-        if written is not None:
-            seat = int(written[1])
-            if player is not None and player != seat:
-                msg = f"the text names seat {seat}, not player {player}"
-                raise InvalidArgumentError(msg)
-            player = seat
-        if " ".join(body.casefold().split()) in _PASS_WORDS:
+        player, cards = read_action(text, player)
+        if cards is None:
             return Pass(player=self._actor(player, None))
-        verb = _PLAY_VERB.match(body)
-        if verb is not None:
-            body = body[verb.end() :]
-        if not body.strip():
-            wanted = "card text" if verb else "'pass' or card text"
-            msg = f"expected {wanted}, got {text[:40]!r}"
-            raise InvalidCardError(msg, problem="empty")
-        return checked_play(self._actor(player, body), body)
+        return checked_play(self._actor(player, cards), cards)
 
     def pass_turn(self, player: SupportsIndex | None = None) -> GameState:
         """Pass for *player* (by default the player to act); see `apply`.
@@ -1345,14 +1328,6 @@ def _lead_rule(rules: RuleSet, combo: Combo) -> str:
 
 
 _SINGLE_CODE: Final = shape_code(SINGLE, 1)
-_SEAT_PREFIX: Final = re.compile(r"\s*([0-9])\s*:", re.ASCII)
-"""A seat before the action text, as in ``"2: 3s 3c 4s 4c 5s 5c 6s 6c"`` (seats 0-7)."""
-_PASS_WORDS: Final = frozenset(
-    {"pass", "p", "bỏ", "bỏ lượt", "bỏ qua", "qua", "bo", "bo luot", "bo qua"}
-)
-"""What `GameState.parse_action` reads as a pass, in English and Vietnamese."""
-_PLAY_VERB: Final = re.compile(r"\s*(?:play|đánh|đi|danh|di)(?:\s+|$)", re.IGNORECASE)
-"""The verb `GameState.parse_action` reads before cards, in English and Vietnamese."""
 
 
 def mask_index(mask: object) -> int:
