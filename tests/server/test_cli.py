@@ -14,7 +14,7 @@ import pytest
 
 from tests.server.serving import SRC, serving
 from tienlen import CLASSIC
-from tienlen.cli import main
+from tienlen.cli import main, rules_from_args
 from tienlen.records import rules_to_json
 from tienlen.server import cli as server_cli
 
@@ -31,20 +31,29 @@ def test_without_the_extra_the_commands_say_what_to_install(
     assert 'pip install "tienlen[server]"' in err[0]
 
 
+def _serve_rules(path: Path) -> object:
+    """The main table's rules of ``serve --rules-file path``, read as ``serve`` reads them."""
+    parser = argparse.ArgumentParser()
+    server_cli.add_commands(
+        parser.add_subparsers(), argparse.HelpFormatter, rules_from_args
+    )
+    args = parser.parse_args(["serve", "--rules-file", str(path)])
+    return args.read_rules(args)
+
+
 def test_rules_file_reads_a_rule_set_or_a_record(tmp_path: Path) -> None:
     """``--rules-file`` takes the records' rules form, or a whole record."""
     house = attrs.evolve(CLASSIC, twos_in_straights=False, name="house")
     path = tmp_path / "table.json"
     path.write_text(json.dumps(rules_to_json(house)))
-    args = argparse.Namespace(rules="classic", rules_file=path)
-    assert server_cli._rules(args) == house
+    assert _serve_rules(path) == house
     path.write_text(
         json.dumps({"format": "tienlen-game", "rules": rules_to_json(house)})
     )
-    assert server_cli._rules(args) == house
+    assert _serve_rules(path) == house
     path.write_text("{broken")
     with pytest.raises(ValueError, match="is not JSON"):
-        server_cli._rules(args)
+        _serve_rules(path)
 
 
 @pytest.mark.parametrize("content", [None, "{broken", "[1, 2]"])
