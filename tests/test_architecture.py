@@ -22,10 +22,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "tienlen"
-DEPRECATED_ALIASES = frozenset(
-    {"tienlen._context", "tienlen._movegen", "tienlen.rules._base"}
-)
-"""Modules kept only so that old names (and old pickles) resolve: re-exporting is their job."""
 
 
 def module_name(path: Path) -> str:
@@ -68,8 +64,6 @@ def defined_private_names(tree: ast.AST) -> set[str]:
 def crossings(path: Path) -> Iterator[str]:
     """What *path* reaches of other modules' private names, one line each."""
     module = module_name(path)
-    if module in DEPRECATED_ALIASES:
-        return
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     own = defined_private_names(tree)

@@ -90,9 +90,6 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tienlen.engine.batch",
             "tienlen.engine",
             "tienlen.game",
-            "tienlen._context",
-            "tienlen._movegen",
-            "tienlen._moved",
         ),
     ),
     (
@@ -103,6 +100,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tienlen.records",
             "tienlen.notation",
             "tienlen.svg",
+            "tienlen.pickles",
         ),
     ),
     (
@@ -151,8 +149,6 @@ RAISED: frozenset[str] = frozenset(
         "tienlen.engine.classification -> tienlen.rules.base",
         # the state writes and reads its notation
         "tienlen.engine.state -> tienlen.notation",
-        # the 0.1 shim
-        "tienlen.rules._base -> tienlen._moved",
     }
 )
 """The imports that still point up (``importer -> imported``): the floors' debt."""

@@ -1,8 +1,9 @@
-"""Pickles written before the engine package (issue 21) still load, with a warning.
+"""Pickles written before the engine package (issue 21) still load, through `tienlen.pickles`.
 
 `tests/data/states-e7efc69.pickle` was written by commit e7efc69, the last one before
 `tienlen.engine`: its states name `tienlen._context`, `tienlen._movegen` and
-`tienlen.rules._base`, which stay as deprecated aliases until 0.3. The file holds, by
+`tienlen.rules._base`, removed in 0.3; `tienlen.pickles.loads` finds their names where
+they live now. The file holds, by
 name, a state of each preset seven random actions into seed 5, an observation, a play,
 a combination, a rule set and a Poker state's actions, made as `old_objects` makes them.
 """
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tienlen import CLASSIC, GameState, Observation, Play, classify, get_rules
+from tienlen import CLASSIC, GameState, Observation, Play, classify, get_rules, pickles
 
 OLD = Path(__file__).parent / "data" / "states-e7efc69.pickle"
 PRESETS = ("classic", "poker", "justus-pang", "vietcong", "kenneth-lo")
@@ -43,17 +44,19 @@ def old_objects() -> dict[str, object]:
 
 
 def load_old() -> dict[str, object]:
-    """The file's objects, its deprecation warnings silenced."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        loaded: dict[str, object] = pickle.loads(OLD.read_bytes())  # noqa: S301
+    """The file's objects, read by `tienlen.pickles.loads`."""
+    loaded = pickles.loads(OLD.read_bytes())
+    assert isinstance(loaded, dict)
     return loaded
 
 
-def test_old_pickles_load_with_a_deprecation_warning() -> None:
-    """Loading names the moved modules, and each warns that it goes in 0.3."""
-    with pytest.warns(DeprecationWarning, match="goes in 0.3"):
+def test_old_pickles_need_the_converter() -> None:
+    """`pickle.loads` no longer finds 0.1's modules; `tienlen.pickles.loads` does, silently."""
+    with pytest.raises(ModuleNotFoundError, match="tienlen"):
         pickle.loads(OLD.read_bytes())  # noqa: S301  # our own file
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        pickles.loads(OLD.read_bytes())
 
 
 def test_old_pickles_load_equal_to_todays_objects() -> None:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from importlib.machinery import EXTENSION_SUFFIXES
 
 from tienlen import explain as _explain  # noqa: F401  # it words errors and reasons
+from tienlen import pickles as _pickles  # noqa: F401  # where pickles point (copyreg)
 from tienlen._version import __version__
 from tienlen.cards import DECK, Card, Hand, Rank, Suit, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
