@@ -437,10 +437,10 @@ _DRAFTS_SWAP: Final = Draft is not GameState
 def draft(state: GameState) -> GameState:
     """A draft holding every field of *state* but its token and caches.
 
-    Every field the annotations of `GameState` list is copied here by name, in their
-    order, but the token (`seal` gives one) and the listing cache: the field list
-    written out, because the move loop runs it on every action (a test checks it
-    against the annotations).
+    Every field the annotations of `GameState` list is written here by name, in
+    their order: copied, but the token (`seal` gives a fresh one) and the listing
+    cache (emptied). The field list written out, because the move loop runs it on
+    every action; a test checks it against the annotations.
     """
     new = GameState() if COMPILED else Draft()  # compiled: the native constructor
     new.rules = state.rules
