@@ -116,41 +116,14 @@ class GameState:
 
     # A plain class, so that mypyc compiles it (the compiled build): its fields are
     # `Final`, read-only from Python, and written only by the engine's transition
-    # (`tienlen.engine.successor`). `FIELDS` lists them in this order. A method that
+    # (`tienlen.engine.successor`). The annotations below are the field list: the
+    # slots, `FIELDS` and the pure build's by-name fill (`_fill`) are derived from
+    # them; the copy the move loop runs, the successor's `draft`, is written by hand
+    # (and the compiled build's `_fill`): a test checks both. A method that
     # refuses a wrong type with `TypeError` takes that argument as `SupportsIndex`
     # (a player, the mask of `apply_mask`) and reads it with `player_index`:
     # compiled, a parameter typed `int` would take ``True`` as 1 before the method
     # could refuse it.
-    __slots__ = (
-        "__weakref__",
-        "_beaten",
-        "_bottom",
-        "_context",
-        "_listed",
-        "_log",
-        "_masks",
-        "_serial",
-        "_top",
-        "_top_combo",
-        "_top_mask",
-        "_turn",
-        "chop",
-        "dealt",
-        "finish_order",
-        "frozen",
-        "is_over",
-        "items",
-        "last_player",
-        "locked",
-        "may_decline",
-        "out",
-        "required",
-        "result",
-        "rules",
-        "setup",
-        "to_act",
-    )  # fmt: skip
-
     rules: Final[RuleSet]
     """The variant being played."""
     _masks: Final[tuple[int, ...]]
@@ -207,6 +180,8 @@ class GameState:
     """What `legal_actions` lists, once its masks were read (`Actions.masks`; ``None``
     until then): `apply_mask` applies a listed mask without a check. A cache."""
 
+    __slots__ = (*__annotations__, "__weakref__")  # the pure build; mypyc ignores it
+
     def _derive(self, changes: Mapping[str, object]) -> GameState:
         """A copy of this state with the fields *changes* names changed (for tests).
 
@@ -219,10 +194,16 @@ class GameState:
 
         A field with a default (`DEFAULTS`) may be missing. The engine's door for a
         state built from its parts (`tienlen.engine.successor.from_fields`) and for
-        unpickling; each write names its field, so the compiled build writes it
-        directly.
+        unpickling. Pure, a loop over `FIELDS`. Compiled, mypyc writes a `Final` field
+        only from compiled code that names it, so the compiled build's fill is written
+        out field by field (a test checks it against the annotations; it goes with
+        the compiled build).
         """
         given: dict[str, object] = {**DEFAULTS, **fields}
+        if not COMPILED:
+            for name in FIELDS:
+                object.__setattr__(self, name, given[name])
+            return
         object.__setattr__(self, "rules", given["rules"])
         object.__setattr__(self, "_masks", given["_masks"])
         object.__setattr__(self, "dealt", given["dealt"])
@@ -1347,13 +1328,22 @@ def mask_index(mask: object) -> int:
     return operator.index(mask)
 
 
-FIELDS: Final[tuple[str, ...]] = (
-    "rules", "_masks", "dealt", "to_act", "_top", "_top_mask", "_top_combo",
-    "last_player", "_beaten", "_turn", "locked", "out", "finish_order", "frozen",
-    "_bottom", "required", "may_decline", "chop", "items", "result", "is_over",
-    "_log", "setup", "_context", "_serial", "_listed",
-)  # fmt: skip
-"""Every field of a `GameState`, in the order of its annotations (a test checks the lists agree)."""
+def _annotated_fields(cls: type) -> tuple[str, ...]:
+    """The fields *cls* annotates in its body, in order.
+
+    Pure, its ``__annotations__``; compiled, mypyc keeps no annotations but lays out
+    an attribute for each (``__mypyc_attrs__``, in the same order).
+
+    Example:
+        >>> _annotated_fields(GameState)[:4]
+        ('rules', '_masks', 'dealt', 'to_act')
+    """
+    names = tuple(getattr(cls, "__annotations__", {}))
+    return names or tuple(getattr(cls, "__mypyc_attrs__", ()))
+
+
+FIELDS: Final[tuple[str, ...]] = _annotated_fields(GameState)
+"""Every field of a `GameState`, in the order of its annotations (derived from them)."""
 DEFAULTS: Final[Mapping[str, object]] = {
     "_top": 0, "_top_mask": 0, "_top_combo": None, "last_player": None,
     "_beaten": None, "_turn": 0, "locked": 0, "out": 0, "finish_order": (),

@@ -10,9 +10,9 @@ trusts its input: `GameState.apply` checks what it is handed (the legality check
 the one door for unchecked input) unless the state itself listed it.
 
 A successor is a copy of its state with what the action changed. `draft` copies a
-state into a writable draft (the one hand-written copy of the field list, checked
-against `tienlen.engine.state.FIELDS` by a test); `seal` makes the draft a finished
-`GameState` with a fresh trust token. `from_fields` is the door for code outside the
+state into a writable draft (the field list written out, checked against the
+annotations of `GameState` by a test); `seal` makes the draft a finished `GameState`
+with a fresh trust token. `from_fields` is the door for code outside the
 transitions (`tienlen.notation`) that builds a state from its fields by name.
 """
 
@@ -437,8 +437,10 @@ _DRAFTS_SWAP: Final = Draft is not GameState
 def draft(state: GameState) -> GameState:
     """A draft holding every field of *state* but its token and caches.
 
-    Every field of `tienlen.engine.state.FIELDS` is copied here by name (a test
-    checks the list): the one hand-written copy of the field list.
+    Every field the annotations of `GameState` list is written here by name, in
+    their order: copied, but the token (`seal` gives a fresh one) and the listing
+    cache (emptied). The field list written out, because the move loop runs it on
+    every action; a test checks it against the annotations.
     """
     new = GameState() if COMPILED else Draft()  # compiled: the native constructor
     new.rules = state.rules
