@@ -49,6 +49,7 @@ COMPILED_MODULES = (
     # type) and sets its PlayerError's cause by hand (mypyc ignores `raise ... from`)
     "engine/referee.py",
     "engine/classification.py",
+    "engine/listing.py",
     "engine/greedy.py",
     # a table's own policy asked: reads its answers through `object`, sets the
     # InvalidRulesError's cause by hand (mypyc ignores `raise ... from`)

@@ -49,6 +49,7 @@ from tienlen.engine import (
     greedy,
     keys,
     kinds,
+    listing,
     movegen,
     plays,
     positions,
@@ -85,6 +86,7 @@ CORE: tuple[ModuleType, ...] = (
     batch,
     referee,
     classification,
+    listing,
     greedy,
     answers,
 )

@@ -27,8 +27,8 @@ from tienlen import (
     legal_plays,
 )
 from tienlen.engine.bits import rank_counts
-from tienlen.engine.classification import _RUNS_AT_ONCE, _interned
 from tienlen.engine.interned import BY_MASK
+from tienlen.engine.listing import _RUNS_AT_ONCE, _interned
 from tienlen.engine.movegen import (
     _ALWAYS_LISTABLE,
     MAX_LISTED_PLAYS,

@@ -822,3 +822,20 @@ class Hand:
         if not isinstance(other, Hand):
             return NotImplemented
         return _bits.is_submultiset(other._mask, self._mask)
+
+
+def as_hand(hand: Hand | str | Iterable[Card]) -> Hand:
+    """*hand* as a `Hand`: a hand itself, or its cards as text or as `Card` values.
+
+    Raises:
+        InvalidCardError: *hand* is text that names no cards (`parse_cards`), or
+            holds more than two copies of a card.
+
+    Example:
+        >>> as_hand("3s 4h") == as_hand([Card.parse("3s"), Card.parse("4h")]) == Hand.parse("3s 4h")
+        True
+    """
+    if isinstance(hand, Hand):
+        return hand
+    text = hand if isinstance(hand, str) else None
+    return Hand(mask_of(as_cards(hand), text))

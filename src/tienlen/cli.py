@@ -28,9 +28,8 @@ from typing import IO, Final, TypeVar
 
 from tienlen._version import __version__
 from tienlen.analysis.cli import add_commands as add_analysis_commands
-from tienlen.cards import normal_text, parse_cards
+from tienlen.cards import as_hand, normal_text, parse_cards
 from tienlen.combos import Combo, ComboKind
-from tienlen.engine.classification import as_hand
 from tienlen.errors import (
     IllegalPlayError,
     InvalidCardError,

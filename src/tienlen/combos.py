@@ -8,8 +8,8 @@ no ``<``: beating is partial and variant-dependent.
 
 from __future__ import annotations
 
-from tienlen.engine.classification import Plays
 from tienlen.engine.combination import Combo
+from tienlen.engine.listing import Plays
 from tienlen.kinds import ComboKind, Shape
 
 __all__ = ["Combo", "ComboKind", "Plays", "Shape"]

@@ -8,6 +8,8 @@ its card mask, a pass 0); the public objects (`Card`, `Hand`, `Play`, `Combo`,
 - `kinds` and `shapes`: the kinds table and a combination's shape as an int key;
 - `movegen`: the move generator, over masks;
 - `classification` and `keys`: classify, beats and legal plays on masks; keys by mask;
+- `combination`, `interned` and `listing`: a `Combo`, the interned ones by mask, and the
+  lazy `Plays`;
 - `rulebook`: a rule set compiled for one table size, kept on the rule set;
 - `turns`: the turn key's bit layout and the turn table;
 - `answers`: a rule set's policies asked, their answers checked;

@@ -21,8 +21,7 @@ from collections.abc import Callable, Iterable
 from types import FunctionType
 from typing import Any, Final, Self, SupportsIndex, cast
 
-from tienlen.cards import Card, Hand
-from tienlen.engine.classification import as_hand
+from tienlen.cards import Card, Hand, as_hand
 
 __all__ = [
     "COMPILED",

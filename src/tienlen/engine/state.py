@@ -24,12 +24,11 @@ from attrs.exceptions import FrozenInstanceError
 
 from tienlen._action_text import read_action
 from tienlen.actions import PASSES, TOKENS, Action, Pass
-from tienlen.cards import DECK, Card, Hand
+from tienlen.cards import DECK, Card, Hand, as_hand
 from tienlen.combos import Plays
 from tienlen.engine import answers
 from tienlen.engine import bits as _bits
 from tienlen.engine.actions import Actions, Listing, lists
-from tienlen.engine.classification import as_hand
 from tienlen.engine.combination import Combo, make_combo
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables

@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final, Protocol, runtime_checkable
 
-from tienlen.cards import Card, Hand
+from tienlen.cards import Card, Hand, as_hand
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.engine.classification import as_combo as as_combo  # re-exported
-from tienlen.engine.classification import as_hand
 from tienlen.engine.classification import beats_any as _beats_any
 from tienlen.engine.classification import classify as _classify
 from tienlen.engine.classification import legal_plays_any as _legal_plays_any

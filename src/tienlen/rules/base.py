@@ -29,10 +29,10 @@ from typing import (
 import attrs
 
 from tienlen._checks import short_repr
-from tienlen.cards import DECK, Card, Hand, Rank, mask_of, parse_cards
+from tienlen.cards import DECK, Card, Hand, Rank, as_hand, mask_of, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.engine import bits as _bits
-from tienlen.engine.classification import Classifier, as_hand, not_cards
+from tienlen.engine.classification import Classifier, not_cards
 from tienlen.engine.classification import beats as _beats
 from tienlen.engine.classification import classify as _classify
 from tienlen.engine.classification import legal_plays as _legal_plays
