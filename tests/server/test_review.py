@@ -286,3 +286,29 @@ def test_the_last_hands_are_kept_and_restored(tmp_path: Path) -> None:
     again = _hub(storage=SQLiteStorage(tmp_path / "tables.sqlite3"))
     again.restore()
     assert again.tables[table_id].finished == kept
+
+
+def test_serve_takes_the_reviews_limits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--review-workers`` and ``--review-budget`` reach the hub; 0 is refused."""
+    uvicorn = pytest.importorskip("uvicorn")
+    from tienlen.cli import main  # noqa: PLC0415
+    from tienlen.server import tables  # noqa: PLC0415
+
+    made: list[Hub] = []
+
+    class Recorded(Hub):
+        def __init__(self, *args: Any, **options: Any) -> None:
+            super().__init__(*args, **options)
+            made.append(self)
+
+    monkeypatch.setattr(tables, "Hub", Recorded)
+    monkeypatch.setattr(uvicorn, "run", lambda *_, **__: None)
+    options = ["--review-workers", "2", "--review-budget", "5"]
+    assert main(["serve", "--data", str(tmp_path / "d"), *options]) == 0
+    (hub,) = made
+    assert (hub.reviews.workers, hub.reviews.budget) == (2, 5)
+    for option in ("--review-workers", "--review-budget"):
+        assert main(["serve", "--data", str(tmp_path / "e"), option, "0"]) == 2
+    assert not (tmp_path / "e").exists()
