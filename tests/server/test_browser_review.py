@@ -102,6 +102,30 @@ def _review_shown(page: Any, lang: str) -> int:
     return len(flagged)
 
 
+def _another_hand_picked(page: Any) -> None:
+    """After hand 2, its review offers hand 1 too, chosen from the keyboard."""
+    assert page.locator("#review-pick").is_hidden()  # one hand played: nothing to pick
+    page.locator("#next").click()
+    page.wait_for_function("ui.ended === null")
+    _play_the_hand(page)
+    page.wait_for_selector("#scores:not([hidden])")
+    page.locator("#review-open").click()
+    page.wait_for_selector("#review-body:not([hidden])")
+    assert page.locator("#review-title").inner_text() == "Xem lại ván 2"
+    assert page.locator("#review-hand option").all_inner_texts() == ["Ván 1", "Ván 2"]
+    key_to(page, "#review-hand")
+    page.keyboard.press("ArrowUp")  # hand 1
+    page.wait_for_function(
+        "document.querySelector('#review-title').textContent === 'Xem lại ván 1'"
+    )
+    assert page.evaluate("document.activeElement.id") == "review-hand"
+    assert page.locator("#review-moves > li").count() == len(
+        page.evaluate("ui.reviews[1].actions")
+    )
+    page.keyboard.press("Escape")
+    assert page.locator("#review").is_hidden()
+
+
 def test_a_finished_hand_is_reviewed_in_the_page(tmp_path: Path) -> None:
     """Review, from the keyboard: the hand's moves, the flagged ones with the better play.
 
@@ -152,7 +176,7 @@ def test_a_finished_hand_is_reviewed_in_the_page(tmp_path: Path) -> None:
         key_to(page, "#review-close")
         page.keyboard.press("Enter")
         assert page.locator("#review").is_hidden()
-        assert page.locator("#next").is_visible()
+        _another_hand_picked(page)
         context.close()
     if os.environ.get("TIENLEN_UPDATE_SCREENSHOT"):
         shutil.copy(artifacts / "server-review.png", DOCS / "server-review.png")

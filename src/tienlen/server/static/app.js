@@ -517,12 +517,12 @@ function renderHistory() {
 // -- the review of a finished hand ----------------------------------------------------
 
 // The server analyses the hand (once: the next viewer gets it at once); the page draws it.
-function openReview(hand) {
+function openReview(hand, focus = true) {
   ui.review = { hand, error: null };
   if (!ui.reviews[hand]) send({ type: "review", hand });
   if (!$("review").open) $("review").showModal();
   renderReview();
-  $("review-close").focus();
+  if (focus) $("review-close").focus();
 }
 
 const LABEL_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
@@ -533,6 +533,7 @@ function renderReview() {
   if (!ui.review || !$("review").open) return;
   const words = TEXT[ui.lang], hand = ui.review.hand, data = ui.reviews[hand];
   $("review-title").textContent = words.reviewOf(hand);
+  renderReviewPick(hand);
   $("review-status").textContent = ui.review.error ? ui.review.error[ui.lang] : data ? "" : words.analysing;
   $("review-body").hidden = !data;
   if (!data) return;
@@ -549,6 +550,17 @@ function renderReview() {
   $("review-moves").replaceChildren(...data.actions.map((action, index) =>
     reviewMove(action, decisions[index], (data.explanations || {})[index])));
   if (focused) $("review-moves").focus();
+}
+
+// The match's finished hands the server keeps (its last 8), to review another one.
+function renderReviewPick(hand) {
+  const last = ui.ended ? ui.ended.hand : hand;
+  const played = Math.min(8, (ui.info.results || []).length);
+  const hands = Array.from({ length: played }, (_, i) => last - played + 1 + i);
+  if (!hands.includes(hand)) hands.push(hand);
+  $("review-pick").hidden = hands.length < 2;
+  $("review-hand").replaceChildren(...hands.map((n) => Object.assign(element("option", "", `${t("handNo")} ${n}`), { value: String(n) })));
+  $("review-hand").value = String(hand);
 }
 
 // One move: who played what; a flagged one with its label (a mark and a word, not only a colour) and the better play.
@@ -816,6 +828,7 @@ $("rematch").onclick = () => { ui.ended = null; send({ type: "rematch" }); rende
 $("leave").onclick = () => send({ type: "leave" });
 $("review-open").onclick = () => openReview(ui.ended.hand);
 $("review-close").onclick = () => $("review").close();
+$("review-hand").onchange = () => openReview(Number($("review-hand").value), false);
 $("review").onclose = () => { ui.review = null; };
 $("leave-seat").onclick = () => send({ type: "leave" });
 $("hide-end").onclick = () => { ui.endHidden = true; render(); $("results").focus(); };
