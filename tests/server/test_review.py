@@ -312,3 +312,18 @@ def test_serve_takes_the_reviews_limits(
     for option in ("--review-workers", "--review-budget"):
         assert main(["serve", "--data", str(tmp_path / "e"), option, "0"]) == 2
     assert not (tmp_path / "e").exists()
+
+
+def test_an_earlier_hand_of_the_match_is_reviewed() -> None:
+    """Between hands, any kept hand may be reviewed, not only the last one."""
+    hub = _hub()
+    player, table_id = _seated_after_a_hand(hub)
+    player.send({"type": "ready"})
+    _finish_hand(player, table_id)
+    player.new()
+    player.send({"type": "review", "hand": 1})
+    review = _wait_for_review(hub, player)
+    assert review["hand"] == 1
+    first = loads(hub.tables[table_id].finished[1])
+    assert len(review["actions"]) == len(first.actions)
+    assert review["analysis"] == analyse(first, budget=BUDGET).to_json()
