@@ -158,6 +158,18 @@ def _add_limits(sub: argparse.ArgumentParser) -> None:
         help="processes the search bots think in",
     )
     limits.add_argument(
+        "--review-workers",
+        type=int,
+        default=1,
+        help="processes the reviews of finished hands run in",
+    )
+    limits.add_argument(
+        "--review-budget",
+        type=int,
+        default=16,
+        help="worlds sampled per decision of a hand's review",
+    )
+    limits.add_argument(
         "--idle",
         type=float,
         default=600.0,
@@ -177,7 +189,13 @@ def _check_limits(args: argparse.Namespace) -> None:
     Raises:
         ValueError: a count below 1, or a rate or time that is not positive.
     """
-    counts = ("tables_per_address", "slow_bots_per_address", "slow_workers")
+    counts = (
+        "tables_per_address",
+        "slow_bots_per_address",
+        "slow_workers",
+        "review_workers",
+        "review_budget",
+    )
     times = ("creates_per_minute", "server_creates_per_minute", "idle", "abandoned")
     for name in counts:
         if getattr(args, name) < 1:
@@ -307,6 +325,8 @@ def _serve(args: argparse.Namespace, out: IO[str]) -> int:
             server_creates_per_minute=args.server_creates_per_minute,
             slow_bots_per_address=args.slow_bots_per_address,
             slow_workers=args.slow_workers,
+            review_workers=args.review_workers,
+            review_budget=args.review_budget,
             idle=args.idle,
             abandoned=args.abandoned,
         )

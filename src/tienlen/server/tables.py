@@ -59,6 +59,7 @@ from tienlen.rules.registry import presets
 from tienlen.server import protocol
 from tienlen.server.names import NameRefusedError, seat_name
 from tienlen.server.protocol import Json, dump
+from tienlen.server.reviews import HANDS_KEPT, REVIEW_BUDGET, ReviewDesk
 from tienlen.server.storage import SavedTable, Storage
 
 __all__ = [
@@ -345,6 +346,8 @@ class Table:
     """`derived_preset` of the rules, once the public list asked for it."""
     trick_start: int = 0
     """Where the current trick starts in the hand's history (`Hub._apply` keeps it)."""
+    finished: dict[int, str] = attrs.Factory(dict)
+    """The records of the last `HANDS_KEPT` finished hands, by number, for reviews."""
 
     @property
     def players(self) -> int:
@@ -536,6 +539,12 @@ class Hub:
             choose a seed: whoever knows it knows every hand. Tests pass a fixed one.
         tap: Called with every message sent, ``(connection, text, table)``, before
             it is queued: tests check the bytes against the table's true hands.
+        review_budget: Worlds sampled per decision of a hand's review
+            (`tienlen.server.reviews.REVIEW_BUDGET`).
+        review_workers: How many reviews run at once, in a pool of their own made
+            by *slow_pool*.
+        reviews_in_flight: The most reviews in flight, every address together;
+            more are refused with ``busy`` (one per address: ``review-busy``).
 
     Example:
         >>> hub = Hub()
@@ -571,6 +580,9 @@ class Hub:
         abandoned: float = 86_400.0,
         seeds: Callable[[], int] | None = None,
         tap: Callable[[Connection, str, Table | None], None] | None = None,
+        review_budget: int = REVIEW_BUDGET,
+        review_workers: int = 1,
+        reviews_in_flight: int = 8,
     ) -> None:
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}
@@ -608,6 +620,15 @@ class Hub:
         self._creates: dict[str, _Bucket] = {}
         """Each address's creation bucket (`creates_per_minute`)."""
         self._server_creates = _Bucket(float(server_create_burst), clock())
+        self.reviews = ReviewDesk(
+            slow_pool,
+            workers=review_workers,
+            budget=review_budget,
+            queue=reviews_in_flight,
+        )
+        """The hands' reviews (`review`): their pool, flights and cache."""
+        self._held: list[tuple[Connection, Json]] = []
+        """Reviews made while the asker's table plays a hand: sent once it ends."""
         self._handlers: dict[str, Callable[[Connection, dict[str, object]], None]] = {
             "create": self._create,
             "join": self._join,
@@ -619,6 +640,7 @@ class Hub:
             "rematch": self._rematch,
             "leave": self._leave,
             "ping": self._ping,
+            "review": self._review,
         }
 
     # -- connections ---------------------------------------------------------------
@@ -1106,6 +1128,76 @@ class Hub:
         del message
         self._emit(client, {"type": "pong"})
 
+    # -- reviews -------------------------------------------------------------------
+
+    def _review(self, client: Connection, message: dict[str, object]) -> None:
+        """Review a finished hand of the client's table: ``review`` once it is made.
+
+        Made once in the reviews' pool (`ReviewDesk`), then cached; while it is
+        made the client gets ``reviewing``, and whoever asks for it too waits for it.
+        """
+        table = client.table
+        if table is None:
+            raise ServerError("not-seated", "sit at or watch a table first")
+        hand = message.get("hand")
+        if type(hand) is not int:
+            raise ServerError("bad-message", "hand must be a hand's number")
+        if not table.between:
+            raise ServerError(
+                "hand-in-play", "a hand is in play: hands are reviewed between hands"
+            )
+        text = table.finished.get(hand)
+        if text is None:
+            raise ServerError("no-hand", f"no finished hand {hand} kept at this table")
+        key = (table.id, hand)
+        body = self.reviews.cached(key)
+        if body is not None:
+            self._emit(client, {"type": "review", "hand": hand, **body})
+            return
+        pending = self.reviews.pending(key)
+        if pending is None:
+            if self.reviews.busy(client.address):
+                raise ServerError(
+                    "review-busy", "a review asked from your address is being made"
+                )
+            if self.reviews.full:
+                raise ServerError("busy", "too many reviews are being made: try later")
+            try:
+                pending = self.reviews.start(key, text, client.address)
+            except (RuntimeError, concurrent.futures.BrokenExecutor):
+                _log.exception("tienlen server: the reviews' pool failed")
+                raise ServerError("internal", "the review could not start") from None
+        if client not in pending.waiting:
+            pending.waiting.append(client)
+        self._emit(client, {"type": "reviewing", "hand": hand})
+
+    def _reviewed(self) -> None:
+        """Send the reviews made to who waits for them, each between hands.
+
+        A review names the cards of a finished hand: it waits for the end of the
+        hand its client's table plays, so that no message of a hand in play names
+        a card.
+        """
+        for (_, hand), body, waiting in self.reviews.finished():
+            for client in waiting:
+                if not isinstance(client, Connection):
+                    continue  # only _review puts clients there
+                if body is None:
+                    error = ServerError("internal", "the review failed")
+                    self._error(client, error, "review")
+                else:
+                    self._held.append(
+                        (client, {"type": "review", "hand": hand, **body})
+                    )
+        held, self._held = self._held, []
+        for client, message in held:
+            if client.closed:
+                continue
+            if client.table is not None and not client.table.between:
+                self._held.append((client, message))
+                continue
+            self._emit(client, message)
+
     # -- play ----------------------------------------------------------------------
 
     def _started(self, table: Table) -> None:
@@ -1156,6 +1248,9 @@ class Hub:
             "record": data,
         }
         table.last_end = ended
+        table.finished[table.number] = json.dumps(data)
+        for number in sorted(table.finished)[:-HANDS_KEPT]:
+            del table.finished[number]
         for client in list(table.connections):
             self._emit(client, ended)
         if table.match_over:
@@ -1407,6 +1502,7 @@ class Hub:
                 self._next_hand(table)
             self._advance(table)
         self._dispatch()
+        self._reviewed()
 
     def _keep(self, table: Table) -> float:
         """How long *table* is kept with nobody connected to it.
@@ -1424,6 +1520,7 @@ class Hub:
     def _remove(self, table: Table) -> None:
         """Forget an idle table, in memory and in the storage."""
         del self.tables[table.id]
+        self.reviews.forget(table.id)
         if table.thinking is not None and table.thinking[2] is not None:
             table.thinking[2].cancel()
         table.thinking = None
@@ -1447,6 +1544,7 @@ class Hub:
         self._running.clear()
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
+        self.reviews.shutdown()
 
     async def run(self, interval: float = 0.05) -> None:
         """Call `tick` every *interval* seconds, until cancelled.
@@ -1705,6 +1803,7 @@ class Hub:
             match = Match(rules=rules, players=players, seed=seed, first_dealer=first)
             state = saved_start = match.deal()
             number = start
+            kept = {n: text for n, text, done in saved.hands if done}
             for number, text, finished in saved.hands:
                 if number < start:
                     continue  # a hand of an earlier match
@@ -1754,6 +1853,7 @@ class Hub:
         )
         table.between = state.is_over
         table.trick_start = trick_start(saved_start, state.history)
+        table.finished = {n: kept[n] for n in sorted(kept)[-HANDS_KEPT:]}
         return table
 
 

@@ -54,6 +54,13 @@ const TEXT = {
       frozen: (w, p, n) => `${p} was frozen (cóng) and pays ${w} ${n}.`,
       "end-penalty": (w, p, n, cards) => `${p} pays ${w} ${n} for the 2s and bombs left (thối${cards ? ": " + cards : ""}).`,
       "instant-win": (w, p, n) => `${w} scores ${n} for the instant win.` },
+    review: "Review", reviewOf: (n) => `Review of hand ${n}`, close: "Close",
+    analysing: "Analysing the hand on the server…", accuracy: "Accuracy", moves: "Moves",
+    graph: "Chance of going out first after each of a player's moves, as the analysis values it",
+    graphY: "going out first", graphX: "move", better: "Better:",
+    labels: { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" },
+    lost: (n) => `lost ${n} points of win chance`,
+    reviewFailed: "The review could not be made.",
     errors: {} }, // the server's own English message
   vi: { connecting: "đang kết nối…", connected: "đã vào bàn", watching: "đang xem", play: "Đánh", pass: "Bỏ lượt",
     scores: "Điểm", next: "Ván mới", rematch: "Chơi lại", sit: "Ngồi đây", you: "bạn",
@@ -104,6 +111,13 @@ const TEXT = {
       frozen: (w, p, n) => `${p} bị cóng: trả ${w} ${n}.`,
       "end-penalty": (w, p, n, cards) => `${p} bị thối${cards ? " " + cards : ""}: trả ${w} ${n}.`,
       "instant-win": (w, p, n) => `${w} được ${n} điểm vì tới trắng.` },
+    review: "Xem lại", reviewOf: (n) => `Xem lại ván ${n}`, close: "Đóng",
+    analysing: "Máy chủ đang phân tích ván…", accuracy: "Độ chính xác", moves: "Các nước đi",
+    graph: "Khả năng về nhất sau mỗi nước của từng người, theo phân tích",
+    graphY: "khả năng về nhất", graphX: "nước", better: "Nên đánh:",
+    labels: { inaccuracy: "Nước chưa chính xác", mistake: "Nước sai", blunder: "Nước sai nghiêm trọng" },
+    lost: (n) => `mất ${n} điểm cơ hội thắng`,
+    reviewFailed: "Không phân tích được ván này.",
     errors: { // by the server's error code; any other code shows its English message
       stale: "Ván đã sang lượt khác, hãy thử lại.",
       "between-hands": "Đang giữa hai ván.",
@@ -116,7 +130,12 @@ const TEXT = {
       "too-many-tables": "Bạn đã mở quá nhiều bàn.",
       "too-many-bots": "Bạn đã dùng quá nhiều máy mạnh (pimc, ismcts).",
       "bad-rules": "Các luật riêng này không đi với nhau được.",
-      "bad-name": "Tên này không dùng được." } },
+      "bad-name": "Tên này không dùng được.",
+      "not-seated": "Hãy ngồi vào bàn hoặc xem bàn trước.",
+      "hand-in-play": "Ván đang chơi: chỉ xem lại được giữa hai ván.",
+      "no-hand": "Không còn ván này để xem lại.",
+      "review-busy": "Một bản phân tích bạn yêu cầu đang chạy: hãy đợi nó xong.",
+      internal: "Máy chủ gặp lỗi, hãy thử lại." } },
 };
 
 const params = new URLSearchParams(location.search);
@@ -141,6 +160,8 @@ const ui = {
   joining: null, // the seat asked for, until joined
   resuming: false, // a hello sent: the next gameFull is the seat's return
   createSeat: null, // the seat the New table dialog keeps for its creator
+  review: null, // the review shown: {hand, error}
+  reviews: {}, // the reviews received, by hand number
 };
 
 const $ = (id) => document.getElementById(id);
@@ -221,6 +242,12 @@ function receive(message) {
     case "matchEnd":
       ui.matchOver = true;
       break;
+    case "reviewing":
+      return;
+    case "review":
+      ui.reviews[message.hand] = message;
+      renderReview();
+      return;
     case "checked": // an answer about a selection since changed says nothing now
       ui.refusal = message.legal || !sameCards(message.action, ui.selected) ? null : message.refusal;
       break;
@@ -230,6 +257,7 @@ function receive(message) {
         send({ type: "watch", table: ui.tableId });
       }
       if (message.in === "create") { $("options-error").textContent = errorText(message)[ui.lang]; return; }
+      if (message.in === "review") { if (ui.review) ui.review.error = errorText(message); renderReview(); return; }
       if (message.in === "join" && message.code === "bad-name") { askName(ui.joining, errorText(message)); return; }
       ui.refusal = message.refusal || { message: errorText(message) };
       break;
@@ -336,6 +364,7 @@ function render() {
   renderNotice();
   if (!ui.info || !ui.view) return;
   renderSeats(); renderCentre(); renderHand(); renderHistory(); renderAbout(); renderTotals(); renderScores();
+  renderReview();
   restoreFocus(key);
 }
 
@@ -483,6 +512,119 @@ function renderHistory() {
     list.appendChild(li);
   });
   list.scrollTop = list.scrollHeight;
+}
+
+// -- the review of a finished hand ----------------------------------------------------
+
+// The server analyses the hand (once: the next viewer gets it at once); the page draws it.
+function openReview(hand, focus = true) {
+  ui.review = { hand, error: null };
+  if (!ui.reviews[hand]) send({ type: "review", hand });
+  if (!$("review").open) $("review").showModal();
+  renderReview();
+  if (focus) $("review-close").focus();
+}
+
+const LABEL_MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+const SEAT_COLOURS = ["#ffd166", "#6ec6ff", "#ff8a80", "#b9f6ca", "#e1bee7", "#ffcc80", "#80cbc4", "#f48fb1"];
+const SEAT_DASHES = ["", "7 4", "2 3", "9 3 2 3", "4 4", "1 4", "12 4", "6 2 2 2"];
+
+function renderReview() {
+  if (!ui.review || !$("review").open) return;
+  const words = TEXT[ui.lang], hand = ui.review.hand, data = ui.reviews[hand];
+  $("review-title").textContent = words.reviewOf(hand);
+  renderReviewPick(hand);
+  $("review-status").textContent = ui.review.error ? ui.review.error[ui.lang] : data ? "" : words.analysing;
+  $("review-body").hidden = !data;
+  if (!data) return;
+  const decisions = {};
+  for (const d of data.analysis.decisions) decisions[d.index] = d;
+  const players = data.analysis.players;
+  $("review-accuracy").replaceChildren(...Array.from({ length: players }, (_, seat) => {
+    const a = data.analysis.accuracy[String(seat)];
+    return row("td", [nameOf(seat), a === undefined ? "–" : `${a.toFixed(1)}%`]);
+  }));
+  $("review-graph").replaceChildren(reviewGraph(data, players));
+  $("review-caption").textContent = words.graph;
+  const focused = document.activeElement === $("review-moves");
+  $("review-moves").replaceChildren(...data.actions.map((action, index) =>
+    reviewMove(action, decisions[index], (data.explanations || {})[index])));
+  if (focused) $("review-moves").focus();
+}
+
+// The match's finished hands the server keeps (its last 8), to review another one.
+function renderReviewPick(hand) {
+  const last = ui.ended ? ui.ended.hand : hand;
+  const played = Math.min(8, (ui.info.results || []).length);
+  const hands = Array.from({ length: played }, (_, i) => last - played + 1 + i);
+  if (!hands.includes(hand)) hands.push(hand);
+  $("review-pick").hidden = hands.length < 2;
+  $("review-hand").replaceChildren(...hands.map((n) => Object.assign(element("option", "", `${t("handNo")} ${n}`), { value: String(n) })));
+  $("review-hand").value = String(hand);
+}
+
+// One move: who played what; a flagged one with its label (a mark and a word, not only a colour) and the better play.
+function reviewMove(action, decision, explanation) {
+  const words = TEXT[ui.lang];
+  const li = element("li", "");
+  li.append(element("span", "who", nameOf(action.seat) + ": "), cardsLine(action.action));
+  if (!decision || !decision.label) return li;
+  li.classList.add("flagged", "label-" + decision.label);
+  li.dataset.label = decision.label;
+  const badge = element("span", "badge", `${LABEL_MARKS[decision.label]} ${words.labels[decision.label]}`);
+  const better = decision.best[0].action;
+  const line = element("div", "better");
+  line.append(element("span", "", words.better + " "), cardsLine(better.cards === null ? "pass" : better.cards),
+    element("span", "loss", ` · ${words.lost(Math.round(decision.win_loss))}`));
+  li.append(" ", badge, line);
+  if (explanation) li.appendChild(element("p", "explain", explanation[ui.lang]));
+  return li;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svgNode(tag, attributes, text) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, String(value));
+  if (text !== undefined) node.textContent = String(text);
+  return node;
+}
+
+// One line per seat: its chance of going out first after each of its moves (the move played, valued).
+function reviewGraph(data, players) {
+  const words = TEXT[ui.lang];
+  const width = 640, height = 240, left = 44, right = 12, top = 12, bottom = 28 + 18 * Math.ceil(players / 2);
+  const plotH = height - top - bottom, plotW = width - left - right;
+  const moves = Math.max(1, data.actions.length - 1);
+  const x = (index) => left + (plotW * index) / moves;
+  const y = (chance) => top + plotH * (1 - chance);
+  const svg = svgNode("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": words.graph, class: "graph" });
+  svg.appendChild(svgNode("title", {}, words.graph));
+  for (const chance of [0, 0.5, 1]) {
+    svg.appendChild(svgNode("line", { x1: left, x2: width - right, y1: y(chance), y2: y(chance), class: "grid" }));
+    svg.appendChild(svgNode("text", { x: left - 6, y: y(chance) + 4, "text-anchor": "end", class: "axis" }, `${chance * 100}%`));
+  }
+  svg.appendChild(svgNode("text", { x: left + plotW / 2, y: top + plotH + 16, "text-anchor": "middle", class: "axis" },
+    `${words.graphX} → (${data.actions.length})`));
+  for (let seat = 0; seat < players; seat++) {
+    const mine = data.analysis.decisions.filter((d) => d.seat === seat);
+    const colour = SEAT_COLOURS[seat % SEAT_COLOURS.length], dash = SEAT_DASHES[seat % SEAT_DASHES.length];
+    const points = mine.map((d) => `${x(d.index).toFixed(1)},${y(d.played.first[0]).toFixed(1)}`).join(" ");
+    const line = svgNode("polyline", { points, fill: "none", stroke: colour, "stroke-width": 2.5, class: "seat-line" });
+    if (dash) line.setAttribute("stroke-dasharray", dash);
+    line.dataset.seat = seat;
+    line.appendChild(svgNode("title", {}, nameOf(seat)));
+    svg.appendChild(line);
+    for (const d of mine.filter((d) => d.label)) {
+      const mark = svgNode("circle", { cx: x(d.index), cy: y(d.played.first[0]), r: 5, fill: colour, class: "flag-mark" });
+      mark.appendChild(svgNode("title", {}, `${nameOf(seat)}: ${LABEL_MARKS[d.label]} ${words.labels[d.label]}`));
+      svg.appendChild(mark);
+    }
+    const lx = left + (seat % 2) * (plotW / 2), ly = height - bottom + 30 + 18 * Math.floor(seat / 2);
+    const sample = svgNode("line", { x1: lx, x2: lx + 28, y1: ly - 4, y2: ly - 4, stroke: colour, "stroke-width": 3, class: "legend-line" });
+    if (dash) sample.setAttribute("stroke-dasharray", dash);
+    svg.append(sample, svgNode("text", { x: lx + 34, y: ly, class: "legend" }, nameOf(seat)));
+  }
+  return svg;
 }
 
 // -- the table's rules and options ----------------------------------------------------
@@ -662,6 +804,7 @@ function renderScores() {
   $("next").hidden = ui.matchOver || ui.you === null;
   $("rematch").hidden = !ui.matchOver || ui.you === null;
   $("leave").hidden = ui.you === null;
+  $("review-open").hidden = !ui.connected;
   if (opening && ui.you !== null) (ui.matchOver ? $("rematch") : $("next")).focus(); // the keyboard goes on there
 }
 
@@ -683,6 +826,10 @@ $("pass").onclick = () => move("pass");
 $("next").onclick = () => { ui.ended = null; send({ type: "ready" }); render(); $("hand").querySelector(".card")?.focus(); };
 $("rematch").onclick = () => { ui.ended = null; send({ type: "rematch" }); render(); };
 $("leave").onclick = () => send({ type: "leave" });
+$("review-open").onclick = () => openReview(ui.ended.hand);
+$("review-close").onclick = () => $("review").close();
+$("review-hand").onchange = () => openReview(Number($("review-hand").value), false);
+$("review").onclose = () => { ui.review = null; };
 $("leave-seat").onclick = () => send({ type: "leave" });
 $("hide-end").onclick = () => { ui.endHidden = true; render(); $("results").focus(); };
 $("results").onclick = () => { ui.endHidden = false; render(); $("hide-end").focus(); };
