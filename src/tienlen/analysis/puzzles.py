@@ -167,25 +167,61 @@ class Puzzle:
 
     @property
     def state(self) -> GameState:
-        """The position as a `GameState`."""
+        """The position as a `GameState`.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s 2h", "5d 6d"], CLASSIC).play("3s").play("5d")
+            >>> make_puzzle(state).state == state
+            True
+        """
         return GameState.from_notation(self.position)
 
     @property
     def seat(self) -> int:
-        """The player to act, who must find the answer."""
+        """The player to act, who must find the answer.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s 2h", "5d 6d"], CLASSIC).play("3s").play("5d")
+            >>> make_puzzle(state).seat
+            0
+        """
         return self.answer.player
 
     @property
     def moves(self) -> int:
-        """How many actions the winning line takes to the end of the game."""
+        """How many actions the winning line takes to the end of the game.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s 2h", "5d 6d"], CLASSIC).play("3s").play("5d")
+            >>> make_puzzle(state).moves  # 2h, pass, 4s
+            3
+        """
         return len(self.line)
 
     def is_answer(self, action: Action) -> bool:
-        """Whether *action* is the answer (a play's cards in any order)."""
+        """Whether *action* is the answer (a play's cards in any order).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s 2h", "5d 6d"], CLASSIC).play("3s").play("5d")
+            >>> puzzle = make_puzzle(state)
+            >>> puzzle.is_answer(state.parse_action("2h")), puzzle.is_answer(state.parse_action("pass"))
+            (True, False)
+        """
         return action == self.answer
 
     def to_json(self) -> dict[str, object]:
-        """The puzzle as JSON (see `PuzzleSet.to_json`)."""
+        """The puzzle as JSON (see `PuzzleSet.to_json`).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> state = GameState.from_hands(["3s 4s 2h", "5d 6d"], CLASSIC).play("3s").play("5d")
+            >>> make_puzzle(state).to_json()["answer"]
+            {'player': 0, 'cards': '2h'}
+        """
         return {
             "fingerprint": self.fingerprint,
             "position": self.position,
@@ -235,7 +271,13 @@ class PuzzleSet:
     """The version of the generator."""
 
     def to_json(self) -> dict[str, object]:
-        """The set as JSON, schema `tienlen.analysis.puzzles.VERSION` (docs/analysis.md)."""
+        """The set as JSON, schema `tienlen.analysis.puzzles.VERSION` (docs/analysis.md).
+
+        Example:
+            >>> data = generate_puzzles("classic", 1).to_json()
+            >>> data["format"], data["version"], data["generator"]["seed"], len(data["puzzles"])
+            ('tienlen-puzzles', 1, 0, 1)
+        """
         return {
             "format": FORMAT,
             "version": VERSION,
@@ -264,6 +306,16 @@ class PuzzleSet:
         Raises:
             PuzzleFormatError: *data* is not a puzzle set of a version read here, or
                 a puzzle in it is damaged.
+
+        Example:
+            >>> data = generate_puzzles("classic", 1).to_json()
+            >>> PuzzleSet.from_json(data).puzzles[0].fingerprint == data["puzzles"][0]["fingerprint"]
+            True
+            >>> data["puzzles"][0]["fingerprint"] = "0000000000000000"
+            >>> PuzzleSet.from_json(data)
+            Traceback (most recent call last):
+            ...
+            tienlen.analysis.puzzles.PuzzleFormatError: puzzle 1 is damaged: its fingerprint '0000000000000000' is not that of its position and answer
         """
         try:
             return _read_set(data)
