@@ -8,6 +8,7 @@
   labels, accuracy, JSON.
 - `make_puzzle`, `generate_puzzles`, `load_puzzles`: positions with a unique best
   play, mined from self-play, and the set shipped for each preset.
+- `AnalysisPlayer`: a bot that plays the analysis's choice.
 
 See docs/analysis.md.
 
@@ -22,6 +23,7 @@ Example:
 
 from __future__ import annotations
 
+from tienlen.analysis.player import AnalysisPlayer
 from tienlen.analysis.puzzles import (
     Puzzle,
     PuzzleFormatError,
@@ -57,6 +59,7 @@ __all__ = [
     "ActionValue",
     "AnalysisCancelledError",
     "AnalysisFormatError",
+    "AnalysisPlayer",
     "Estimate",
     "GameAnalysis",
     "Label",
