@@ -6,6 +6,9 @@
   tell apart, with 95% confidence intervals and a perfect-information column.
 - `analyse`: a finished game reviewed decision by decision (`GameAnalysis`): losses,
   labels, accuracy, JSON.
+- `make_puzzle`, `generate_puzzles`, `load_puzzles`: positions with a unique best
+  play, mined from self-play, and the set shipped for each preset.
+- `AnalysisPlayer`: a bot that plays the analysis's choice.
 
 See docs/analysis.md.
 
@@ -20,6 +23,15 @@ Example:
 
 from __future__ import annotations
 
+from tienlen.analysis.player import AnalysisPlayer
+from tienlen.analysis.puzzles import (
+    Puzzle,
+    PuzzleFormatError,
+    PuzzleSet,
+    generate_puzzles,
+    load_puzzles,
+    make_puzzle,
+)
 from tienlen.analysis.review import (
     AnalysisCancelledError,
     AnalysisFormatError,
@@ -47,13 +59,20 @@ __all__ = [
     "ActionValue",
     "AnalysisCancelledError",
     "AnalysisFormatError",
+    "AnalysisPlayer",
     "Estimate",
     "GameAnalysis",
     "Label",
+    "Puzzle",
+    "PuzzleFormatError",
+    "PuzzleSet",
     "ReviewedDecision",
     "Solution",
     "SolverLimitError",
     "analyse",
     "best_actions",
+    "generate_puzzles",
+    "load_puzzles",
+    "make_puzzle",
     "solve",
 ]

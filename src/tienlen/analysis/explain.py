@@ -111,6 +111,34 @@ CATALOGUE: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "{nodes} positions searched",
         "vi": "đã xét {nodes} thế bài",
     },
+    "puzzle.header": {
+        "en": "Puzzle {number} of {total} ({rules}, {fingerprint}): player {player} "
+        "to play. Find the best play: only one is.",
+        "vi": "Câu đố {number}/{total} ({rules}, {fingerprint}): người chơi {player} "
+        "đi. Hãy tìm nước tốt nhất: chỉ có một nước.",
+    },
+    "puzzle.ask": {
+        "en": "your play (cards, or 'pass'):",
+        "vi": "nước của bạn (các lá, hoặc 'bỏ'):",
+    },
+    "puzzle.right": {
+        "en": "Right: {answer} is the best play.",
+        "vi": "Đúng: {answer} là nước tốt nhất.",
+    },
+    "puzzle.wrong": {
+        "en": "Wrong: you played {given}; the best play is {answer}.",
+        "vi": "Sai: bạn đánh {given}; nước tốt nhất là {answer}.",
+    },
+    "puzzle.wrong.pass": {
+        "en": "Wrong: you passed; the best play is {answer}.",
+        "vi": "Sai: bạn bỏ lượt; nước tốt nhất là {answer}.",
+    },
+    "puzzle.answer": {"en": "answer: {answer}", "vi": "đáp án: {answer}"},
+    "puzzle.line": {"en": "the winning line:", "vi": "đường thắng:"},
+    "puzzle.refutation": {
+        "en": "after {given}, best play goes:",
+        "vi": "sau {given}, đánh tốt nhất sẽ là:",
+    },
 }
 """Every sentence of the analysis, by key, in each language of `LANGUAGES`."""
 
