@@ -28,7 +28,7 @@ from tienlen.simulation import SimulationStats
 NOT_A_LIBRARY: Final = {
     "tienlen.cli": "a program: it reports errors as exit statuses (tests/cli)",
     "tienlen.__main__": "runs the program on import",
-    "tienlen.analysis.cli": "the program's solve and analyse commands (tests/analysis)",
+    "tienlen.analysis.cli": "the program's solve, analyse and puzzle commands (tests/analysis)",
 }
 """Public modules outside the contract, with the reason."""
 
