@@ -119,6 +119,10 @@ def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
         >>> classify(CLASSIC, "7h 7s"), classify(CLASSIC, "7s 8h")
         (<Combo PAIR '7s 7h'>, None)
     """
+    try:
+        book: Classifier = rules._classifier
+    except AttributeError:  # not compiled yet: compiled on first use
+        book = rules._rulebook()
     kind = type(cards)
     if kind is tuple or kind is list:  # parsed cards: the hot path
         listed: Sequence[Card] = cards  # type: ignore[assignment]  # (no `cast` call)
@@ -133,12 +137,12 @@ def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
     elif kind is _HAND or kind is _COMBO:  # already a mask
         held: Hand | Combo = cards  # type: ignore[assignment]  # (no `cast` call)
         mask = held._mask
-        if mask > _LOW_HALF and rules._classifier.one_deck:
+        if mask > _LOW_HALF and book.one_deck:
             rules._duplicate(mask, None)
     else:
         mask = rules._mask_of_any(cards)
     key = structural_key(mask)
-    if key not in rules._classifier.valid:
+    if key not in book.valid:
         return None
     if not _SEQUENCE_KINDS >> (key >> 12) & 1:  # a set: its interned combination
         return _SETS[mask]
@@ -164,7 +168,10 @@ def beats(rules: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
         masks = challenger._mask | incumbent._mask
     except AttributeError:
         raise TypeError(not_combos(challenger, incumbent)) from None
-    book: Classifier = rules._classifier
+    try:
+        book: Classifier = rules._classifier
+    except AttributeError:  # not compiled yet: compiled on first use
+        book = rules._rulebook()
     verdict = book.verdicts.get(a << 16 | b)  # keys are below 2**16
     if verdict is None or masks > book.mask_limit:
         return judge(rules, challenger, incumbent)
@@ -184,7 +191,10 @@ def beats_any(
         True
     """
     if type(play) is _COMBO and type(top) is _COMBO:  # `beats`, inlined
-        book: Classifier = rules._classifier
+        try:
+            book: Classifier = rules._classifier
+        except AttributeError:  # not compiled yet: compiled on first use
+            book = rules._rulebook()
         verdict = book.verdicts.get(play._key << 16 | top._key)
         if verdict is None or (play._mask | top._mask) > book.mask_limit:
             return judge(rules, play, top)
@@ -239,7 +249,10 @@ def judge(rules: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
         False
     """
     a, b = challenger._key, incumbent._key
-    book: Classifier = rules._classifier
+    try:
+        book: Classifier = rules._classifier
+    except AttributeError:  # not compiled yet: compiled on first use
+        book = rules._rulebook()
     valid = book.valid
     if (
         a not in valid
@@ -275,7 +288,10 @@ def legal_plays(rules: BaseRules, hand: Hand, top: Combo | None = None) -> Plays
     if type(hand) is not _HAND:
         raise TypeError(f"expected a Hand, got {hand!r}")
     mask = hand._mask
-    book: Classifier = rules._classifier
+    try:
+        book: Classifier = rules._classifier
+    except AttributeError:  # not compiled yet: compiled on first use
+        book = rules._rulebook()
     if mask > book.mask_limit:
         rules._duplicate(mask, None)
     if top is None:
