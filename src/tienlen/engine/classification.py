@@ -119,10 +119,6 @@ def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
         >>> classify(CLASSIC, "7h 7s"), classify(CLASSIC, "7s 8h")
         (<Combo PAIR '7s 7h'>, None)
     """
-    try:
-        book: Classifier = rules._classifier
-    except AttributeError:  # not compiled yet: compiled on first use
-        book = rules._rulebook()
     kind = type(cards)
     if kind is tuple or kind is list:  # parsed cards: the hot path
         listed: Sequence[Card] = cards  # type: ignore[assignment]  # (no `cast` call)
@@ -137,12 +133,16 @@ def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
     elif kind is _HAND or kind is _COMBO:  # already a mask
         held: Hand | Combo = cards  # type: ignore[assignment]  # (no `cast` call)
         mask = held._mask
-        if mask > _LOW_HALF and book.one_deck:
+        if mask > _LOW_HALF and rules._one_deck:
             rules._duplicate(mask, None)
     else:
         mask = rules._mask_of_any(cards)
     key = structural_key(mask)
-    if key not in book.valid:
+    try:
+        valid = rules._classifier.valid
+    except AttributeError:  # not compiled yet: compiled on first use
+        valid = rules._rulebook().valid
+    if key not in valid:
         return None
     if not _SEQUENCE_KINDS >> (key >> 12) & 1:  # a set: its interned combination
         return _SETS[mask]

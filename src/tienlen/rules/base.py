@@ -873,7 +873,7 @@ class BaseRules(_MadeOnFirstUse):
 
         Example:
             >>> import attrs
-            >>> from tienlen import CLASSIC, classify
+            >>> from tienlen import CLASSIC
             >>> @attrs.frozen
             ... class Named(BaseRules):  # adds nothing
             ...     pass
