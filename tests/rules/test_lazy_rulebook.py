@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import pickle
 import threading
+from typing import Any
 
 import attrs
 import pytest
@@ -194,3 +195,38 @@ def test_an_interrupted_compile_leaves_nothing_half_built(
     assert not _compiled(house)
     monkeypatch.undo()
     assert house.classify("7s 7h") == classify("7s 7h")
+
+
+def test_a_bad_bomb_table_is_refused_every_time() -> None:
+    """The bomb checks are shared by equal settings: a refusal is shared too."""
+    four, pairs = (
+        Shape.of(ComboKind.FOUR_OF_A_KIND),
+        Shape.of(ComboKind.CONSECUTIVE_PAIRS, 3),
+    )
+    rows = {Bomb(bomb=four, target=pairs), Bomb(bomb=pairs, target=four)}
+    for _ in range(2):
+        with pytest.raises(InvalidRulesError, match="beat"):
+            attrs.evolve(CLASSIC, name="both-ways", bombs=rows)
+
+
+@attrs.frozen
+class _NoFours(BaseRules):
+    """A class answering `max_top_rank` itself: no four of a kind exists."""
+
+    def max_top_rank(self, shape: Shape) -> Rank | None:
+        """As the base, but a four of a kind is no combination."""
+        if shape.kind is ComboKind.FOUR_OF_A_KIND:
+            return None
+        return super().max_top_rank(shape)
+
+
+def test_a_class_answering_its_own_questions_is_checked_by_them() -> None:
+    """Its answers are not taken from a preset's shared checks (nor given to it)."""
+    settings: dict[str, Any] = CLASSIC.__getstate__()
+    with pytest.raises(
+        InvalidRulesError, match="four of a kind, which is not a combination"
+    ):
+        _NoFours(**settings)
+    assert attrs.evolve(CLASSIC, name="again").is_bomb(
+        Shape.of(ComboKind.FOUR_OF_A_KIND)
+    )

@@ -980,18 +980,11 @@ class BaseRules(_MadeOnFirstUse):
         for problem in self._problems():
             msg = f"invalid rule set {short_repr(self.name, 80)}: {problem}"
             raise InvalidRulesError(msg)
-        for bomb in self.bombs:
-            for shape in (bomb.bomb, bomb.target):
-                if self.max_top_rank(shape) is None:
-                    msg = f"invalid rule set {short_repr(self.name, 80)}: bomb table uses {shape}, which is not a combination"
-                    raise InvalidRulesError(msg)
-        bombing = self._bombing()
-        for problem in _table_problems(bombing):
-            msg = f"invalid rule set {short_repr(self.name, 80)}: {problem}"
+        bomb_problem, bomb_shapes = _bomb_facts(self)
+        if bomb_problem is not None:
+            msg = f"invalid rule set {short_repr(self.name, 80)}: {bomb_problem}"
             raise InvalidRulesError(msg)
-        bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
-        bomb_shapes.update(Shape.from_code(code) for code, _ in bombing)
-        object.__setattr__(self, "_bomb_shapes", frozenset(bomb_shapes))
+        object.__setattr__(self, "_bomb_shapes", bomb_shapes)
         object.__setattr__(self, "_one_deck", self.decks == 1)
         object.__setattr__(
             self, "_mask_limit", _LOW_HALF if self.decks == 1 else _ANY_MASK
@@ -1059,8 +1052,31 @@ class BaseRules(_MadeOnFirstUse):
         """The keys of every combination under the rules (compiled on first use)."""
         return self._rulebook().valid
 
+    def _bomb_problem_and_shapes(self) -> tuple[str | None, frozenset[Shape]]:
+        """What is wrong with the bomb table, if anything, and every bomb shape (`is_bomb`)."""
+        for bomb in self.bombs:
+            for shape in (bomb.bomb, bomb.target):
+                if self.max_top_rank(shape) is None:
+                    return (
+                        f"bomb table uses {shape}, which is not a combination",
+                        frozenset(),
+                    )
+        bombing = self._bombing()
+        for problem in _table_problems(bombing):
+            return problem, frozenset()
+        bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
+        bomb_shapes.update(Shape.from_code(code) for code, _ in bombing)
+        return None, frozenset(bomb_shapes)
+
     def _prepare_packings(self) -> None:
         """Fix the order of the instant wins and the items of `_best_packing`, once."""
+        if (
+            not self.instant_wins and not self.bomb_values
+        ):  # most tables: nothing to fix
+            for name in ("_instant_order", "_count_tests", "_valued_items"):
+                object.__setattr__(self, name, ())
+            object.__setattr__(self, "_fewest_for_value", _bits.CARDS * 2 + 1)
+            return
         custom = [w for w in self.instant_wins if isinstance(w, CustomInstantWin)]
         order: tuple[InstantWinHand, ...] = (
             *(w for w in InstantWin if w in self.instant_wins),
@@ -2005,8 +2021,11 @@ def _tops_shared(rules: BaseRules) -> dict[Shape, Rank | None]:
     """The `max_top_rank` answers of the rule sets that read what *rules* reads.
 
     An ``attrs.evolve`` of a house rule that changes no length, kind or 2 on top
-    shares its preset's, so its checks ask nothing anew.
+    shares its preset's, so its checks ask nothing anew. A class that answers a rule
+    question its own way (`_changed_members`) keeps its own.
     """
+    if _changed_members(type(rules)):  # its answers may read more than these
+        return {}
     key = (type(rules), *(getattr(rules, name) for name in _TOP_SETTINGS))
     tops = _TOPS.get(key)
     if tops is None:
@@ -2014,6 +2033,38 @@ def _tops_shared(rules: BaseRules) -> dict[Shape, Rank | None]:
             _TOPS.clear()
         tops = _TOPS.setdefault(key, {})
     return tops
+
+
+_BOMB_SETTINGS: Final = (
+    "bombs",
+    "bomb_chain",
+    "pair_runs_beat_twos",
+    "longer_pair_runs_beat_shorter",
+)
+"""The settings besides `_TOP_SETTINGS` that `BaseRules._bomb_problem_and_shapes` reads."""
+_BOMB_FACTS: Final[dict[tuple[object, ...], tuple[str | None, frozenset[Shape]]]] = {}
+"""`BaseRules._bomb_problem_and_shapes` by the class and the settings it reads."""
+
+
+def _bomb_facts(rules: BaseRules) -> tuple[str | None, frozenset[Shape]]:
+    """`BaseRules._bomb_problem_and_shapes` of *rules*, shared by the rule sets reading the same.
+
+    A class that answers a rule question its own way (`_changed_members`) is asked
+    each time: its answers may read more than these settings.
+    """
+    if _changed_members(type(rules)):
+        return rules._bomb_problem_and_shapes()
+    key = (
+        type(rules),
+        *(getattr(rules, name) for name in _TOP_SETTINGS),
+        *(getattr(rules, name) for name in _BOMB_SETTINGS),
+    )
+    facts = _BOMB_FACTS.get(key)
+    if facts is None:
+        if len(_BOMB_FACTS) >= _TOPS_KEPT:
+            _BOMB_FACTS.clear()
+        facts = _BOMB_FACTS[key] = rules._bomb_problem_and_shapes()
+    return facts
 
 
 _COMPILING: Final = threading.RLock()
