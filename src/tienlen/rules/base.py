@@ -506,7 +506,7 @@ class Feed:
     """
 
     policy: type
-    """The policy class fed: `TurnPolicy`, `DealPolicy`, `StakeScorer` or `PokerScorer`."""
+    """The policy class fed (`TurnPolicy`, `DealPolicy`, `StakeScorer` or `PokerScorer`)."""
     field: str
     """The policy's field the setting gives its value."""
     convert: Callable[[Any], object]
