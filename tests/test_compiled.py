@@ -400,6 +400,8 @@ def tick(signum, frame):  # Ctrl-C's handler, while a game is played
 signal.signal(signal.SIGALRM, tick)
 rng, ticks, games = random.Random(1), 0, 0
 tables = [(rules, 4) for rules in RULESETS.values()] + [(CLASSIC_TWO_DECKS, 6)]
+for rules, players in tables:  # compile each rule book first (on first use, some ms)
+    GameState.deal(rules, players, seed=0).legal_actions()
 while ticks < 1000:
     try:
         signal.setitimer(signal.ITIMER_REAL, rng.uniform(0.00005, 0.002))

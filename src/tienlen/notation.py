@@ -242,10 +242,10 @@ _WRITERS: Final = (
 
 def _write_rules(rules: RuleSet) -> str:
     """A preset's name, or the nearest preset's and the settings that differ from it."""
-    if type(rules) is not BaseRules:
+    if not isinstance(rules, BaseRules) or not rules.answers_from_settings:
         problem = f"a rule set of class {type(rules).__name__} is code, not settings"
         raise NotationError("rules", None, problem)
-    return _write_settings(rules)
+    return _write_settings(rules.as_settings())
 
 
 @functools.lru_cache(maxsize=64)

@@ -31,7 +31,7 @@ import attrs
 
 from tienlen.cards import Rank
 from tienlen.combos import ComboKind
-from tienlen.errors import InvalidArgumentError
+from tienlen.errors import InvalidArgumentError, InvalidRulesError
 from tienlen.scoring import Finish, PokerScorer, Scorer, StakeScorer
 
 if TYPE_CHECKING:
@@ -273,6 +273,96 @@ class AfterPlay:
     """How many cards the play holds."""
     rank: Rank | None = attrs.field(default=None, validator=_optional(Rank))
     """The rank of the play's highest card (RULES §1.3)."""
+
+
+class _AskedPlay(AfterPlay):
+    """An `AfterPlay` as the engine puts it to a table's own policy (`asked_play`).
+
+    Reading a fact of the play that the policy's `TurnPolicy.reads` does not name
+    raises `InvalidRulesError` (and is remembered, `undeclared_read`): the engine
+    gives a policy only the facts it reads and remembers its answers by them, so a
+    policy reading another would see ``None`` and silently never fire.
+    """
+
+    __slots__ = ("_event", "_policy", "_reads", "_refusal")
+
+    def __getattribute__(self, name: str) -> Any:
+        get = object.__getattribute__
+        if name in PLAY_FACTS and name not in get(self, "_reads"):
+            refusal = _undeclared(get(self, "_policy"), name, get(self, "_reads"))
+            object.__setattr__(self, "_refusal", refusal)
+            raise refusal
+        return get(self, name)
+
+    def __repr__(self) -> str:
+        return repr(object.__getattribute__(self, "_event"))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _AskedPlay):
+            other = object.__getattribute__(other, "_event")
+        return bool(object.__getattribute__(self, "_event") == other)
+
+    def __hash__(self) -> int:
+        return hash(object.__getattribute__(self, "_event"))
+
+
+def _undeclared(policy: object, fact: str, reads: frozenset[str]) -> InvalidRulesError:
+    """The error for *policy* reading the play's *fact*, which its *reads* leaves out."""
+    name = type(policy).__name__
+    named = ", ".join(sorted(reads)) or "nothing"
+    wanted = ", ".join(repr(f) for f in sorted({*reads, fact}))
+    return InvalidRulesError(
+        f"turn policy {name}.after_play read the play's fact {fact!r}, which "
+        f"{name}.reads does not name (it names {named}): declare it, as "
+        f"reads = frozenset({{{wanted}}}); a policy is given only the facts it reads"
+    )
+
+
+def asked_play(
+    event: AfterPlay, policy: TurnPolicy, reads: frozenset[str]
+) -> AfterPlay:
+    """*event* as the engine puts it to *policy*, which declared it *reads* those facts.
+
+    The same event, except that reading a fact of the play (`PLAY_FACTS`) not in
+    *reads* raises `InvalidRulesError` naming the policy and the fact; the engine
+    also raises it once the policy answers (`undeclared_read`), in case the policy
+    caught it.
+
+    Example:
+        >>> @attrs.frozen
+        ... class BombsEndTricks(TurnPolicy):  # reads the bomb fact, declares nothing
+        ...     def after_play(self, seating, event):
+        ...         return (None, 0) if event.bomb else super().after_play(seating, event)
+        >>> policy = BombsEndTricks()
+        >>> event = asked_play(AfterPlay(player=0, locked=0, out=0), policy, policy.reads)
+        >>> event.player, event
+        (0, AfterPlay(player=0, locked=0, out=0, previous=None, bomb=None, chop=None, kind=None, size=None, rank=None))
+        >>> policy.after_play(Seating.of(1, 4), event)
+        Traceback (most recent call last):
+        ...
+        tienlen.errors.InvalidRulesError: turn policy BombsEndTricks.after_play read the play's fact 'bomb', which BombsEndTricks.reads does not name (it names nothing): ...
+    """
+    asked = object.__new__(_AskedPlay)
+    for field in attrs.fields(AfterPlay):
+        object.__setattr__(asked, field.name, getattr(event, field.name))
+    object.__setattr__(asked, "_event", event)
+    object.__setattr__(asked, "_policy", policy)
+    object.__setattr__(asked, "_reads", reads)
+    object.__setattr__(asked, "_refusal", None)
+    return asked
+
+
+def undeclared_read(event: AfterPlay) -> InvalidRulesError | None:
+    """The error `asked_play`'s *event* raised for a fact its policy did not declare, if any.
+
+    Example:
+        >>> print(undeclared_read(AfterPlay(player=0, locked=0, out=0)))
+        None
+    """
+    if type(event) is not _AskedPlay:
+        return None
+    refusal: InvalidRulesError | None = object.__getattribute__(event, "_refusal")
+    return refusal
 
 
 @attrs.frozen(kw_only=True)

@@ -242,8 +242,7 @@ class _BombsGoToSeatZero(TurnPolicy):
 
     def after_play(self, seating: Seating, event: AfterPlay) -> tuple[int | None, int]:
         """Seat 0 answers a bomb (if it may); otherwise as the base policy."""
-        assert event.kind is None  # a fact it does not read is not given
-        assert event.size is not None
+        assert event.size is not None  # reading `kind` would be refused (undeclared)
         if event.bomb and event.player != 0 and not (event.out | event.locked) & 1:
             return 0, event.locked
         return super().after_play(seating, event)

@@ -61,7 +61,6 @@ from tienlen.records import (
     rules_to_json,
 )
 from tienlen.rules import two_decks
-from tienlen.rules.base import WRITTEN_WHEN_SET
 
 PRESETS: tuple[BaseRules, ...] = tuple(RULESETS.values())
 PRESET_IDS = [rules.name for rules in PRESETS]
@@ -603,7 +602,7 @@ def written_settings(rules: BaseRules) -> list[str]:
     return [
         name
         for name in SETTINGS
-        if fields[name].metadata != WRITTEN_WHEN_SET
+        if not fields[name].metadata.get("written_when_set")
         or getattr(rules, name) != fields[name].default
     ]
 

@@ -131,12 +131,16 @@ def classify(rules: BaseRules, cards: str | Iterable[Card]) -> Combo | None:
     elif kind is _HAND or kind is _COMBO:  # already a mask
         held: Hand | Combo = cards  # type: ignore[assignment]  # (no `cast` call)
         mask = held._mask
-        if mask > _LOW_HALF and rules._classifier.one_deck:
+        if mask > _LOW_HALF and rules._one_deck:
             rules._duplicate(mask, None)
     else:
         mask = rules._mask_of_any(cards)
     key = structural_key(mask)
-    if key not in rules._classifier.valid:
+    try:
+        valid = rules._classifier.valid
+    except AttributeError:  # not compiled yet: compiled on first use
+        valid = rules._rulebook().valid
+    if key not in valid:
         return None
     if not _SEQUENCE_KINDS >> (key >> 12) & 1:  # a set: its interned combination
         return _SETS[mask]
@@ -162,7 +166,10 @@ def beats(rules: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
         masks = challenger._mask | incumbent._mask
     except AttributeError:
         raise TypeError(not_combos(challenger, incumbent)) from None
-    book: Classifier = rules._classifier
+    try:
+        book: Classifier = rules._classifier
+    except AttributeError:  # not compiled yet: compiled on first use
+        book = rules._rulebook()
     verdict = book.verdicts.get(a << 16 | b)  # keys are below 2**16
     if verdict is None or masks > book.mask_limit:
         return judge(rules, challenger, incumbent)
@@ -182,7 +189,10 @@ def beats_any(
         True
     """
     if type(play) is _COMBO and type(top) is _COMBO:  # `beats`, inlined
-        book: Classifier = rules._classifier
+        try:
+            book: Classifier = rules._classifier
+        except AttributeError:  # not compiled yet: compiled on first use
+            book = rules._rulebook()
         verdict = book.verdicts.get(play._key << 16 | top._key)
         if verdict is None or (play._mask | top._mask) > book.mask_limit:
             return judge(rules, play, top)
@@ -223,7 +233,10 @@ def judge(rules: BaseRules, challenger: Combo, incumbent: Combo) -> bool:
         False
     """
     a, b = challenger._key, incumbent._key
-    book: Classifier = rules._classifier
+    try:
+        book: Classifier = rules._classifier
+    except AttributeError:  # not compiled yet: compiled on first use
+        book = rules._rulebook()
     valid = book.valid
     if (
         a not in valid
@@ -259,7 +272,10 @@ def legal_plays(rules: BaseRules, hand: Hand, top: Combo | None = None) -> Plays
     if type(hand) is not _HAND:
         raise TypeError(f"expected a Hand, got {hand!r}")
     mask = hand._mask
-    book: Classifier = rules._classifier
+    try:
+        book: Classifier = rules._classifier
+    except AttributeError:  # not compiled yet: compiled on first use
+        book = rules._rulebook()
     if mask > book.mask_limit:
         rules._duplicate(mask, None)
     if top is None:

@@ -158,10 +158,11 @@ class BombTally:
     """Counts each seat's bombs and catches as a game is played (RULES §6.2, §6.6.2).
 
     A `tienlen.engine.referee.Tally`: `play_out` tells it every play before applying
-    it, and `tienlen.simulate` reports its counts. Under a `BaseRules` (the presets and
-    any table built from settings) it reads each play's key and asks the rule set
-    about each shape once (`BombAnswers`); any other rule set is asked about every
-    play (`count_any`).
+    it, and `tienlen.simulate` reports its counts. Under a `BaseRules` that answers its
+    rule questions itself (the presets, any table built from settings, a subclass
+    that overrides none of them) it reads each play's key and asks the rule set about
+    each shape once (`BombAnswers`); any other rule set is asked about every play
+    (`count_any`).
 
     Example:
         >>> import random
@@ -187,11 +188,13 @@ class BombTally:
     def count(self, state: GameState, play: Play, mask: int) -> None:
         """Count *play* (its cards *mask*), about to be played in *state*."""
         rules = state.rules
-        if type(rules) is not BaseRules:
-            self.count_any(rules, state, play)
-            return
         answers = self._answers
         if answers is None or answers.rules is not rules:
+            if not isinstance(rules, BaseRules) or overrides_rule_hooks(type(rules)):  # type: ignore[arg-type]  # classes hash
+                self.count_any(
+                    rules, state, play
+                )  # its answers may depend on the cards
+                return
             answers = self._answers = BombAnswers(rules)
         if not answers[KEYS[mask] >> 6]:
             return  # a catch is a bomb (RULES §6.6.2)

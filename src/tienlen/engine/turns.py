@@ -21,12 +21,19 @@ from tienlen.combos import ComboKind
 from tienlen.engine.answers import (
     checked_leader,
     checked_turn,
+    is_library_policy,
     optional_seat,
     policy_raised,
     question,
 )
 from tienlen.errors import InvalidArgumentError, InvalidStateError
-from tienlen.policies import PLAY_FACTS, AfterPass, AfterPlay
+from tienlen.policies import (
+    PLAY_FACTS,
+    AfterPass,
+    AfterPlay,
+    asked_play,
+    undeclared_read,
+)
 
 if TYPE_CHECKING:
     from tienlen.policies import Seating, TurnPolicy
@@ -302,7 +309,7 @@ class _PlayAnswers(_Answers):
         policy = self._policy
         players = self._seating.players
         beaten = _beaten(policy, event.previous, players)  # the previous play's player
-        nxt, locked = _after_play(policy, self._seating, event)
+        nxt, locked = _after_play(policy, self._seating, event, self.reads)
         if nxt is None:  # nobody may answer: the trick is over
             return self._new_trick(player, out, player, beaten)
         return nxt, locked, False, turn_key(nxt, player, locked, out, beaten)
@@ -360,20 +367,32 @@ class TurnTable:
                 self._end_locks.clear()
             event = play_event(key, self.reads)
             locks = self._end_locks[key] = _after_play(
-                self._policy, self._seating, event
+                self._policy, self._seating, event, self.reads
             )[1]
         return locks
 
 
 def _after_play(
-    policy: TurnPolicy, seating: Seating, event: AfterPlay
+    policy: TurnPolicy, seating: Seating, event: AfterPlay, reads: frozenset[str]
 ) -> tuple[int | None, int]:
-    """``policy.after_play(seating, event)``, checked (`tienlen.engine.answers`)."""
+    """``policy.after_play(seating, event)``, checked (`tienlen.engine.answers`).
+
+    A table's own policy is given the event as `asked_play` makes it: reading a fact
+    it does not declare in *reads* is an `InvalidRulesError` (issue 35), raised
+    whether or not the policy caught it.
+    """
+    told = event if is_library_policy(policy) else asked_play(event, policy, reads)
     try:
         untyped: Any = policy  # called untyped (`tienlen.engine.answers`)
-        answer: object = untyped.after_play(seating, event)
+        answer: object = untyped.after_play(seating, told)
     except Exception as error:
+        undeclared = undeclared_read(told)
+        if undeclared is not None:
+            raise undeclared from None
         raise policy_raised(policy, "after_play", question(event), error) from error
+    undeclared = undeclared_read(told)
+    if undeclared is not None:
+        raise undeclared
     asked = question(event)
     return checked_turn(policy, "after_play", asked, answer, seating.players, event.out)
 

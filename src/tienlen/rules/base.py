@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import enum
 import functools
+import inspect
 import itertools
 import operator
+import threading
 import types
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Iterator
@@ -51,7 +53,7 @@ from tienlen.engine.counts import (
     three_triples,
 )
 from tienlen.engine.kinds import KINDS
-from tienlen.engine.movegen import Tables, valid_keys
+from tienlen.engine.movegen import Tables, structural_key_fits, valid_keys
 from tienlen.engine.shapes import STRUCTURES
 from tienlen.engine.turns import facts_read
 from tienlen.errors import (
@@ -70,11 +72,13 @@ __all__ = [
     "Bomb",
     "CustomInstantWin",
     "Direction",
+    "Feed",
     "FirstLead",
     "GameEnd",
     "HandHolds",
     "InstantWin",
     "Scoring",
+    "policy_settings",
     "two_decks",
 ]
 
@@ -487,6 +491,118 @@ def _win_name_problems(name: str) -> Iterator[str]:
         yield f"the name is {len(name)} characters long, more than {WIN_NAME_LIMIT}"
 
 
+@attrs.frozen
+class Feed:
+    """Field metadata of a setting that feeds a policy: which field, and how (`policy_settings`).
+
+    A setting is written once, in `BaseRules`; the policy field it gives its value
+    is named in its metadata, and the rule set builds its policies from those names.
+
+    Example:
+        >>> import attrs
+        >>> feed = attrs.fields(BaseRules).game_end.metadata["feeds"]
+        >>> feed.policy.__name__, feed.field, feed.convert(GameEnd.FIRST_OUT)
+        ('TurnPolicy', 'ends_at_first_out', True)
+    """
+
+    policy: type
+    """The policy class fed (`TurnPolicy`, `DealPolicy`, `StakeScorer` or `PokerScorer`)."""
+    field: str
+    """The policy's field the setting gives its value."""
+    convert: Callable[[Any], object]
+    """The setting's value as the field's (`game_end` to ``ends_at_first_out``, say)."""
+
+
+def _same(value: object) -> object:
+    """The setting's value as it is: a flag feeding a flag of the same name."""
+    return value
+
+
+def _feeds(
+    policy: type, field: str, convert: Callable[[Any], object] = _same
+) -> MappingProxyType[str, object]:
+    """Field metadata: this setting gives *policy*'s *field* its value (through *convert*)."""
+    return MappingProxyType({_FEEDS: Feed(policy, field, convert)})
+
+
+_FEEDS: Final = "feeds"
+"""The field metadata key of a `Feed`."""
+
+
+def _is_first_out(end: GameEnd) -> bool:
+    """`BaseRules.game_end` as `TurnPolicy.ends_at_first_out`."""
+    return end is GameEnd.FIRST_OUT
+
+
+def _each_pays_winner(scoring: Scoring) -> bool:
+    """`BaseRules.scoring` as `StakeScorer.each_pays_winner`."""
+    return scoring is Scoring.EACH_PAYS_WINNER
+
+
+def policy_settings(
+    rules: type[BaseRules], policy: type
+) -> MappingProxyType[str, Feed]:
+    """The settings of the rule set class *rules* that feed *policy*, by name.
+
+    Read from the field metadata (`Feed`): each setting names the policy field it
+    fills, so adding one is one field written once.
+
+    Example:
+        >>> from tienlen.policies import DealPolicy, TurnPolicy
+        >>> {name: feed.field for name, feed in policy_settings(BaseRules, TurnPolicy).items()}
+        ... # doctest: +NORMALIZE_WHITESPACE
+        {'jump_in': 'jump_ins', 'continuation': 'continuation', 'game_end': 'ends_at_first_out',
+         'pass_locks_out': 'pass_locks_out', 'leader_after_going_out': 'leader_after_going_out',
+         'no_going_out_with_two': 'no_going_out_with_two',
+         'no_going_out_with_bomb': 'no_going_out_with_bomb', 'bomb_reopens_trick': 'bomb_reopens_trick'}
+        >>> list(policy_settings(BaseRules, DealPolicy))
+        ['spare_card_to_starter']
+    """
+    found = _POLICY_SETTINGS.get((rules, policy))
+    if found is None:
+        found = _POLICY_SETTINGS[rules, policy] = MappingProxyType(
+            {
+                field.name: feed
+                for field in attrs.fields(rules)
+                if isinstance(feed := field.metadata.get(_FEEDS), Feed)
+                and feed.policy is policy
+            }
+        )
+    return found
+
+
+def _changed_members(cls: type) -> frozenset[str]:
+    """What the `BaseRules` subclass *cls* answers otherwise: methods it overrides, settings it adds.
+
+    Methods and properties of `BaseRules` (private ones too, and the hook after
+    ``__init__``), compared as the class holds them; the generated dunders of an attrs
+    subclass are the same settings' and are not counted.
+    """
+    changed = _CHANGED.get(cls)
+    if changed is None:
+        overridden = {
+            name
+            for name, member in vars(BaseRules).items()
+            if (not name.startswith("__") or name == "__attrs_post_init__")
+            and isinstance(member, _MEMBERS)
+            and inspect.getattr_static(cls, name) is not member
+        }
+        base = {field.name for field in attrs.fields(BaseRules)}
+        added = {field.name for field in attrs.fields(cls)} - base
+        changed = _CHANGED[cls] = frozenset(overridden | added)
+    return changed
+
+
+_MEMBERS: Final = (types.FunctionType, property, classmethod, staticmethod)
+"""What a `BaseRules` member that answers a question may be (`_changed_members`)."""
+_CHANGED: Final[dict[type, frozenset[str]]] = {}
+"""`_changed_members`' answers, once per class."""
+
+
+_POLICY_SETTINGS: Final[dict[tuple[type, type], MappingProxyType[str, Feed]]] = {}
+"""`policy_settings`' answers, computed once per rule set class and policy class."""
+
+
 class _Contexts(dict[int, Any]):
     """A rule set's engine contexts by table size: rebuilt from it, so it pickles empty."""
 
@@ -496,8 +612,26 @@ class _Contexts(dict[int, Any]):
         return _Contexts, ()
 
 
+class _MadeOnFirstUse:
+    """The parts of a rule set made the first time they are needed, unset until then.
+
+    Slots of a plain base class rather than attrs fields, so that no method attrs
+    generates (``__eq__``, ``__repr__``, the ``__getstate__`` of an attrs subclass)
+    reads them, set or not.
+    """
+
+    __slots__ = ("_bomb_items", "_classifier")
+
+    _classifier: Classifier
+    """What `classify`, `beats` and `legal_plays` read (`tienlen.engine.classification`):
+    the rule book, compiled on first use (`BaseRules._rulebook`)."""
+    _bomb_items: _Items
+    """Every bomb combination as a `_best_packing` item worth 1 (`InstantWin.TWO_BOMBS`),
+    made when first asked (`BaseRules._bombs_as_items`)."""
+
+
 @attrs.frozen(kw_only=True)
-class BaseRules:
+class BaseRules(_MadeOnFirstUse):
     """A variant as data: every setting of RULES §11, with the rule questions it answers.
 
     The five presets (`CLASSIC`, `JUSTUS_PANG`, `KENNETH_LO`, `VIETCONG`, `POKER`) are
@@ -546,7 +680,9 @@ class BaseRules:
     """Cards dealt to each player with one deck (RULES §2.1)."""
     three_player_hand_size: int = 13
     """Cards each of three players gets, 13 or by agreement 17 (RULES §2.1, §4.1)."""
-    spare_card_to_starter: bool = False
+    spare_card_to_starter: bool = attrs.field(
+        default=False, metadata=_feeds(DealPolicy, "spare_card_to_starter")
+    )
     """With three players of 17 cards, whether the 52nd card goes to the starter (RULES §4.1, D-8)."""
     two_deck_hand_size: int | None = 13
     """Cards each with two decks (`decks` 2), or ``None`` for as many as deal equally."""
@@ -582,17 +718,29 @@ class BaseRules:
     """With *k*, n + k consecutive pairs beat n 2s for every n, besides the bomb table (RULES §12.3)."""
     longer_pair_runs_beat_shorter: bool = False
     """Whether a longer run of consecutive pairs beats any shorter one (RULES §12.6)."""
-    jump_in: frozenset[Shape] = attrs.field(default=frozenset(), converter=_shape_set)
+    jump_in: frozenset[Shape] = attrs.field(
+        default=frozenset(),
+        converter=_shape_set,
+        metadata=_feeds(TurnPolicy, "jump_ins", bool),
+    )
     """Shapes any player may play out of turn onto a 2, a pair of 2s or a bomb (RULES §6.4)."""
     first_lead: FirstLead = FirstLead.FIRST_GAME
     """When the lead must include 3♠ or the lowest dealt card (RULES §2.4, §5.3, §6.5)."""
     may_decline_first_lead: bool = False
     """Whether that player may pass instead, locking themselves out (RULES §3.3, D-6)."""
-    continuation: bool = False
+    continuation: bool = attrs.field(
+        default=False, metadata=_feeds(TurnPolicy, "continuation")
+    )
     """Justus Pang continuation and close (RULES §3.4, D-7)."""
-    game_end: GameEnd = GameEnd.LAST_HOLDER
+    game_end: GameEnd = attrs.field(
+        default=GameEnd.LAST_HOLDER,
+        metadata=_feeds(TurnPolicy, "ends_at_first_out", _is_first_out),
+    )
     """When the game ends (RULES §2.5, §4.4)."""
-    scoring: Scoring = Scoring.LOSER_PAYS_EACH
+    scoring: Scoring = attrs.field(
+        default=Scoring.LOSER_PAYS_EACH,
+        metadata=_feeds(StakeScorer, "each_pays_winner", _each_pays_winner),
+    )
     """How a game is paid (RULES §2.5, §4.4, §6.6)."""
     place_points: tuple[int, ...] = attrs.field(
         default=(4, 2, 1, 0), converter=_int_tuple
@@ -622,23 +770,43 @@ class BaseRules:
     """Points an instant win scores under `Scoring.POKER_POINTS` (RULES §6.7)."""
 
     # -- game-flow house rules and policies (RULES §7 ⚙, §12.7-§12.12) -----------
-    pass_locks_out: bool = True
+    pass_locks_out: bool = attrs.field(
+        default=True, metadata=_feeds(TurnPolicy, "pass_locks_out")
+    )
     """A pass locks the player out of the trick (RULES §1.5.3); False: §12.8."""
-    leader_after_going_out: LeaderAfterGoingOut = LeaderAfterGoingOut.NEXT_WITH_CARDS
+    leader_after_going_out: LeaderAfterGoingOut = attrs.field(
+        default=LeaderAfterGoingOut.NEXT_WITH_CARDS,
+        metadata=_feeds(TurnPolicy, "leader_after_going_out"),
+    )
     """Who leads after a player goes out unbeaten (RULES §12.10, D-1)."""
-    chop_chain: bool = True
+    chop_chain: bool = attrs.field(
+        default=True, metadata=_feeds(PokerScorer, "chop_chain")
+    )
     """Poker catches accumulate in a chain (D-18); False: each paid at once (§12.7)."""
-    frozen_multiplier: int = 1
+    frozen_multiplier: int = attrs.field(
+        default=1, metadata=_feeds(PokerScorer, "frozen_multiplier")
+    )
     """Multiplies what a frozen player pays ("frozen doubled": 2, RULES §12.7)."""
-    end_penalty_with_frozen: bool = True
+    end_penalty_with_frozen: bool = attrs.field(
+        default=True, metadata=_feeds(PokerScorer, "end_penalty_with_frozen")
+    )
     """The end penalty is paid with frozen players at the bottom (D-22)."""
-    catch_with_last_cards_scores: bool = True
+    catch_with_last_cards_scores: bool = attrs.field(
+        default=True, metadata=_feeds(PokerScorer, "catch_with_last_cards_scores")
+    )
     """A catch made with the catcher's own last cards scores (D-23)."""
-    no_going_out_with_two: bool = False
+    no_going_out_with_two: bool = attrs.field(
+        default=False, metadata=_feeds(TurnPolicy, "no_going_out_with_two")
+    )
     """A player may not go out with a play holding a 2 (RULES §12.12)."""
-    no_going_out_with_bomb: bool = False
+    no_going_out_with_bomb: bool = attrs.field(
+        default=False, metadata=_feeds(TurnPolicy, "no_going_out_with_bomb")
+    )
     """A player may not go out with a bomb (RULES §12.12)."""
-    bomb_reopens_trick: bool = attrs.field(default=False, metadata=WRITTEN_WHEN_SET)
+    bomb_reopens_trick: bool = attrs.field(
+        default=False,
+        metadata=WRITTEN_WHEN_SET | _feeds(TurnPolicy, "bomb_reopens_trick"),
+    )
     """A bomb played onto a play lets the players who passed answer it (RULES §12.13)."""
     custom_turn_policy: TurnPolicy | None = None
     """A turn policy of the table's own, instead of the one built from the settings."""
@@ -651,9 +819,9 @@ class BaseRules:
     def turn_policy(self) -> TurnPolicy:
         """Who acts and leads, and when the game ends (see `tienlen.policies`).
 
-        Built from `continuation`, `pass_locks_out`, `leader_after_going_out`,
-        `game_end`, `jump_in`, the limits on going out and `bomb_reopens_trick`,
-        unless `custom_turn_policy` is given.
+        Built from the settings that feed it (each names the `TurnPolicy` field it
+        gives its value in its field metadata, `policy_settings`), unless
+        `custom_turn_policy` is given.
 
         Example:
             >>> from tienlen import JUSTUS_PANG, KENNETH_LO
@@ -662,16 +830,7 @@ class BaseRules:
         """
         if self.custom_turn_policy is not None:
             return self.custom_turn_policy
-        return TurnPolicy(
-            continuation=self.continuation,
-            pass_locks_out=self.pass_locks_out,
-            leader_after_going_out=self.leader_after_going_out,
-            ends_at_first_out=self.game_end is GameEnd.FIRST_OUT,
-            jump_ins=bool(self.jump_in),
-            no_going_out_with_two=self.no_going_out_with_two,
-            no_going_out_with_bomb=self.no_going_out_with_bomb,
-            bomb_reopens_trick=self.bomb_reopens_trick,
-        )
+        return TurnPolicy(**self._fed(TurnPolicy))
 
     @property
     def deal_policy(self) -> DealPolicy:
@@ -684,11 +843,11 @@ class BaseRules:
         """
         if self.custom_deal_policy is not None:
             return self.custom_deal_policy
-        return DealPolicy(spare_card_to_starter=self.spare_card_to_starter)
+        return DealPolicy(**self._fed(DealPolicy))
 
     @property
     def scorer(self) -> Scorer:
-        """How a game is paid (built from `scoring` and the Poker money settings).
+        """How a game is paid: `scoring` chooses the scorer, the settings feeding it fill it.
 
         Example:
             >>> import attrs
@@ -701,27 +860,86 @@ class BaseRules:
         if self.custom_scorer is not None:
             return self.custom_scorer
         if self.scoring is Scoring.POKER_POINTS:
-            return PokerScorer(
-                chop_chain=self.chop_chain,
-                frozen_multiplier=self.frozen_multiplier,
-                end_penalty_with_frozen=self.end_penalty_with_frozen,
-                catch_with_last_cards_scores=self.catch_with_last_cards_scores,
-            )
-        return StakeScorer(each_pays_winner=self.scoring is Scoring.EACH_PAYS_WINNER)
+            return PokerScorer(**self._fed(PokerScorer))
+        return StakeScorer(**self._fed(StakeScorer))
 
-    _compiled: Tables = attrs.field(init=False, eq=False, repr=False)
-    _tables: Tables | None = attrs.field(init=False, eq=False, repr=False)
-    _valid: frozenset[int] = attrs.field(init=False, eq=False, repr=False)
+    @property
+    def answers_from_settings(self) -> bool:
+        """Whether every answer of this rule set comes from its settings, as `BaseRules`' do.
+
+        True for a `BaseRules`, and for a subclass that overrides none of its methods
+        and adds no setting: such a rule set is its settings, and records and notation
+        write it as them (`as_settings`). A subclass that changes a rule is code.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC
+            >>> @attrs.frozen
+            ... class Named(BaseRules):  # adds nothing
+            ...     pass
+            >>> @attrs.frozen
+            ... class NoTwos(BaseRules):
+            ...     def classify(self, cards):
+            ...         combo = super().classify(cards)
+            ...         return None if combo is None or "2" in str(combo) else combo
+            >>> settings = CLASSIC.__getstate__()
+            >>> CLASSIC.answers_from_settings, Named(**settings).answers_from_settings
+            (True, True)
+            >>> NoTwos(**settings).answers_from_settings
+            False
+        """
+        return not _changed_members(type(self))
+
+    def as_settings(self) -> BaseRules:
+        """This rule set as a `BaseRules` of the same settings (itself when it is one).
+
+        Raises:
+            InvalidRulesError: a subclass changes a rule (`answers_from_settings` is
+                false): its settings do not say what it plays.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC
+            >>> @attrs.frozen
+            ... class Named(BaseRules):
+            ...     pass
+            >>> named = Named(**CLASSIC.__getstate__())
+            >>> named == CLASSIC, named.as_settings() == CLASSIC, CLASSIC.as_settings() is CLASSIC
+            (False, True, True)
+        """
+        changed = _changed_members(type(self))
+        if changed:
+            msg = (
+                f"a rule set of class {type(self).__name__} is code, not settings: "
+                f"it changes {', '.join(sorted(changed))}"
+            )
+            raise InvalidRulesError(msg)
+        if type(self) is BaseRules:  # already the settings
+            return self
+        settings = {
+            f.name: getattr(self, f.name) for f in attrs.fields(BaseRules) if f.init
+        }
+        return BaseRules(**settings)
+
+    def _fed(self, policy: type) -> dict[str, Any]:
+        """The fields of *policy* as the settings feeding them give them (`policy_settings`)."""
+        feeds = policy_settings(type(self), policy)
+        return {
+            feed.field: feed.convert(getattr(self, name))
+            for name, feed in feeds.items()
+        }
+
     _one_deck: bool = attrs.field(init=False, eq=False, repr=False)
     _mask_limit: int = attrs.field(init=False, eq=False, repr=False)
     """The largest mask a combination may have: a card held twice exceeds it with one
     deck (RULES §1.1), so one comparison refuses duplicates on the hot paths."""
     _verdicts: _Verdicts = attrs.field(init=False, eq=False, repr=False)
     """`beats` answers by key pair (``a << 16 | b``), filled as they are asked."""
-    _classifier: Classifier = attrs.field(init=False, eq=False, repr=False)
-    """What `classify`, `beats` and `legal_plays` read (`tienlen.engine.classification`)."""
     _contexts: _Contexts = attrs.field(init=False, eq=False, repr=False)
     """What the games of this rule set share, per table size: `context_of`'s."""
+    _tops: dict[Shape, Rank | None] = attrs.field(init=False, eq=False, repr=False)
+    """`max_top_rank`'s answers, by shape, as they are asked: shared by the rule sets
+    whose settings it reads are the same (`_tops_shared`)."""
     _bomb_shapes: frozenset[Shape] = attrs.field(init=False, eq=False, repr=False)
     """Every bomb (`is_bomb`): the bomb table's and chain's, and the pair-run formulas'."""
     _instant_order: tuple[InstantWinHand, ...] = attrs.field(
@@ -732,8 +950,6 @@ class BaseRules:
         init=False, eq=False, repr=False
     )
     """Per win of `_instant_order`: its test on the per-rank counts alone, if it has one."""
-    _bomb_items: _Items = attrs.field(init=False, eq=False, repr=False)
-    """Every bomb combination as a `_best_packing` item worth 1 (`InstantWin.TWO_BOMBS`)."""
     _valued_items: _Items = attrs.field(init=False, eq=False, repr=False)
     """The `bomb_values` combinations as `_best_packing` items (`hand_value`)."""
     _fewest_for_value: int = attrs.field(init=False, eq=False, repr=False)
@@ -760,36 +976,20 @@ class BaseRules:
         for problem in _type_problems(self):
             msg = f"invalid rule set {short_repr(self.name, 80)}: {problem}"
             raise SettingTypeError(msg)
+        object.__setattr__(self, "_tops", _tops_shared(self))
         for problem in self._problems():
             msg = f"invalid rule set {short_repr(self.name, 80)}: {problem}"
             raise InvalidRulesError(msg)
-        for bomb in self.bombs:
-            for shape in (bomb.bomb, bomb.target):
-                if self.max_top_rank(shape) is None:
-                    msg = f"invalid rule set {short_repr(self.name, 80)}: bomb table uses {shape}, which is not a combination"
-                    raise InvalidRulesError(msg)
-        tables = self._compile()
-        for problem in _table_problems(tables):
-            msg = f"invalid rule set {short_repr(self.name, 80)}: {problem}"
+        bomb_problem, bomb_shapes = _bomb_facts(self)
+        if bomb_problem is not None:
+            msg = f"invalid rule set {short_repr(self.name, 80)}: {bomb_problem}"
             raise InvalidRulesError(msg)
-        object.__setattr__(self, "_compiled", tables)
-        # A rule depending on suits beyond the top card (RULES §12.2) is not in the
-        # compiled tables: the engine then asks `legal_plays`, which applies it.
-        object.__setattr__(self, "_tables", None if self.suited_straights else tables)
-        object.__setattr__(self, "_valid", tables.valid_keys)
+        object.__setattr__(self, "_bomb_shapes", bomb_shapes)
         object.__setattr__(self, "_one_deck", self.decks == 1)
         object.__setattr__(
             self, "_mask_limit", _LOW_HALF if self.decks == 1 else _ANY_MASK
         )
-        verdicts = _Verdicts()
-        object.__setattr__(self, "_verdicts", verdicts)
-        classifier = Classifier(
-            tables,
-            one_deck=self.decks == 1,
-            suited=self.suited_straights,
-            verdicts=verdicts,
-        )
-        object.__setattr__(self, "_classifier", classifier)
+        object.__setattr__(self, "_verdicts", _Verdicts())
         object.__setattr__(self, "_contexts", _Contexts())
         for shape, _ in self.bomb_values:
             if shape not in self._bomb_shapes:
@@ -797,8 +997,86 @@ class BaseRules:
                 raise InvalidRulesError(msg)
         self._prepare_packings()
 
+    def _rulebook(self) -> Classifier:
+        """The compiled rule book (`_classifier`): built on first use, then kept.
+
+        The settings are checked when the rule set is made; the move tables, which
+        take milliseconds, are compiled the first time a rule question needs them, so
+        ``attrs.evolve`` stays cheap. Built under a lock and stored whole, last: a
+        thread never sees half a rule book, and every thread gets the same one. The
+        hot paths read the `_classifier` slot and call this only when it is unset.
+
+        Example:
+            >>> import attrs
+            >>> from tienlen import CLASSIC
+            >>> house = attrs.evolve(CLASSIC, name="lazy")
+            >>> hasattr(house, "_classifier")  # not compiled yet
+            False
+            >>> house._rulebook() is house._rulebook() is house._classifier
+            True
+        """
+        try:
+            return self._classifier
+        except AttributeError:
+            pass
+        with _COMPILING:
+            try:
+                return self._classifier  # another thread compiled it meanwhile
+            except AttributeError:
+                pass
+            book = Classifier(
+                self._compile(),
+                one_deck=self.decks == 1,
+                suited=self.suited_straights,
+                verdicts=self._verdicts,
+            )
+            object.__setattr__(self, "_classifier", book)
+            return book
+
+    @property
+    def _compiled(self) -> Tables:
+        """The compiled move tables (`_rulebook`'s), compiled on first use."""
+        return self._rulebook().tables
+
+    @property
+    def _tables(self) -> Tables | None:
+        """The move tables the engine generates plays from, or ``None``.
+
+        A rule depending on suits beyond the top card (RULES §12.2) is not in the
+        compiled tables: the engine then asks `legal_plays`, which applies it.
+        """
+        return None if self.suited_straights else self._rulebook().tables
+
+    @property
+    def _valid(self) -> frozenset[int]:
+        """The keys of every combination under the rules (compiled on first use)."""
+        return self._rulebook().valid
+
+    def _bomb_problem_and_shapes(self) -> tuple[str | None, frozenset[Shape]]:
+        """What is wrong with the bomb table, if anything, and every bomb shape (`is_bomb`)."""
+        for bomb in self.bombs:
+            for shape in (bomb.bomb, bomb.target):
+                if self.max_top_rank(shape) is None:
+                    return (
+                        f"bomb table uses {shape}, which is not a combination",
+                        frozenset(),
+                    )
+        bombing = self._bombing()
+        for problem in _table_problems(bombing):
+            return problem, frozenset()
+        bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
+        bomb_shapes.update(Shape.from_code(code) for code, _ in bombing)
+        return None, frozenset(bomb_shapes)
+
     def _prepare_packings(self) -> None:
         """Fix the order of the instant wins and the items of `_best_packing`, once."""
+        if (
+            not self.instant_wins and not self.bomb_values
+        ):  # most tables: nothing to fix
+            for name in ("_instant_order", "_count_tests", "_valued_items"):
+                object.__setattr__(self, name, ())
+            object.__setattr__(self, "_fewest_for_value", _bits.CARDS * 2 + 1)
+            return
         custom = [w for w in self.instant_wins if isinstance(w, CustomInstantWin)]
         order: tuple[InstantWinHand, ...] = (
             *(w for w in InstantWin if w in self.instant_wins),
@@ -812,21 +1090,30 @@ class BaseRules:
         if InstantWin.SIX_PAIRS in order and not self.six_pairs_counts_sets:
             tests[order.index(InstantWin.SIX_PAIRS)] = six_exact_pairs  # D-21
         object.__setattr__(self, "_count_tests", tuple(tests))
-        bombs = [(shape, 1) for shape in self._bomb_shapes]
-        for name, valued in (
-            ("_bomb_items", bombs),
-            ("_valued_items", self.bomb_values),
-        ):
-            items = tuple(
-                (shape.kind.per_rank, shape.length, value, top.value)
-                for shape, value in valued
-                if (top := self.max_top_rank(shape)) is not None  # combinations only
-            )
-            object.__setattr__(self, name, items)
+        object.__setattr__(self, "_valued_items", self._items(self.bomb_values))
         sizes = [per_rank * length for per_rank, length, _, _ in self._valued_items]
         object.__setattr__(
             self, "_fewest_for_value", min(sizes, default=_bits.CARDS * 2 + 1)
         )
+
+    def _items(self, valued: Iterable[tuple[Shape, int]]) -> _Items:
+        """The `_best_packing` items of the *valued* shapes that are combinations here."""
+        return tuple(
+            (shape.kind.per_rank, shape.length, value, top.value)
+            for shape, value in valued
+            if (top := self.max_top_rank(shape)) is not None
+        )
+
+    def _bombs_as_items(self) -> _Items:
+        """Every bomb shape as a `_best_packing` item worth 1, made when first asked."""
+        try:
+            return self._bomb_items
+        except AttributeError:
+            items = self._items((shape, 1) for shape in self._bomb_shapes)
+            object.__setattr__(
+                self, "_bomb_items", items
+            )  # the same, if two threads race
+            return items
 
     def _problems(self) -> Iterable[str]:
         yield from _name_problems(self.name)
@@ -898,20 +1185,8 @@ class BaseRules:
         ):
             yield f"place_points needs a value for each of {self.max_players} places"
         yield from self._money_problems()
-        for flag in (
-            "pass_locks_out",
-            "chop_chain",
-            "end_penalty_with_frozen",
-            "catch_with_last_cards_scores",
-            "no_going_out_with_two",
-            "no_going_out_with_bomb",
-            "bomb_reopens_trick",
-        ):
-            if type(getattr(self, flag)) is not bool:
-                yield f"{flag} must be True or False, got {getattr(self, flag)!r}"
-        if not isinstance(self.leader_after_going_out, LeaderAfterGoingOut):
-            yield f"leader_after_going_out must be a LeaderAfterGoingOut, got {self.leader_after_going_out!r}"  # type: ignore[unreachable]
-        if type(self.frozen_multiplier) is not int or self.frozen_multiplier < 0:
+        # the types were checked before (`_type_problems`): what is left is ranges
+        if self.frozen_multiplier < 0:
             yield f"frozen_multiplier must be an int >= 0, got {self.frozen_multiplier!r}"
         yield from self._policy_problems()
         yield from self._custom_win_problems()
@@ -1040,6 +1315,14 @@ class BaseRules:
         """
         if not isinstance(shape, Shape):
             raise TypeError(f"expected a Shape, got {shape!r}")
+        tops = self._tops
+        top = tops.get(shape, _NOTHING)
+        if top is _NOTHING:
+            top = tops[shape] = self._top_rank(shape)
+        return top  # type: ignore[return-value]  # a Rank or None, as stored
+
+    def _top_rank(self, shape: Shape) -> Rank | None:
+        """`max_top_rank`, worked out (it remembers the answers in `_tops`)."""
         kind, length = shape.kind, shape.length
         if not self._forms(kind):
             return None
@@ -1171,8 +1454,58 @@ class BaseRules:
         found.discard(shape)
         return frozenset(s for s in found if self.max_top_rank(s) is not None)
 
+    def _bombing(self) -> frozenset[tuple[int, int]]:
+        """Every ``(bomb code, target code)``: which shape bombs which, at some rank.
+
+        What the compiled bomb table (`Tables.bombers`) holds, per shape rather than
+        per key: cheap enough to check at construction (`_table_problems`) and to
+        find every bomb shape (`is_bomb`) before anything is compiled. It reads the
+        rows, the chain and the pair-run formulas as `_bombs_against` does, with the
+        top card's rank only where it matters: a row's ``target_rank``, and the 2s
+        of RULES §12.3 (a shape reaches rank 2 when its highest top card is a 2).
+
+        Example:
+            >>> from tienlen import CLASSIC, Shape
+            >>> sorted(str(Shape.from_code(code)) for code, _ in CLASSIC._bombing())
+            ['3 consecutive pairs', '4 consecutive pairs', '5 consecutive pairs', 'four of a kind']
+        """
+        found: set[tuple[int, int]] = set()
+        top_of = self.max_top_rank
+
+        def add(bomb: Shape, target: Shape) -> None:
+            if bomb != target and top_of(bomb) is not None:
+                found.add((bomb.code, target.code))
+
+        for row in self.bombs:  # RULES §2.3: at the row's rank, or any
+            top = top_of(row.target)
+            if top is not None and (
+                row.target_rank is None
+                or row.target_rank.value in _ranks_of(row.target.code, top.value)
+            ):
+                add(row.bomb, row.target)
+        for at, target in enumerate(self.bomb_chain):  # RULES §6.3
+            if top_of(target) is not None:
+                for bomb in self.bomb_chain[at + 1 :]:
+                    add(bomb, target)
+        pairs = ComboKind.CONSECUTIVE_PAIRS
+        k = self.pair_runs_beat_twos
+        if k is not None:  # n + k pairs beat n 2s (RULES §12.3)
+            for target in _SET_SHAPES:
+                reach = target.size + k
+                if (
+                    top_of(target) is Rank.TWO
+                    and _SHORTEST_PAIR_RUN <= reach <= _LONGEST_RUN
+                ):
+                    add(Shape.of(pairs, reach), target)
+        if self.longer_pair_runs_beat_shorter:  # RULES §12.6
+            for target in _PAIR_RUNS:
+                if top_of(target) is not None:
+                    for n in range(target.length + 1, _LONGEST_RUN + 1):
+                        add(Shape.of(pairs, n), target)
+        return frozenset(found)
+
     def _compile(self) -> Tables:
-        """The compiled tables; sets `_bomb_shapes` first, which decide the leads (D-25)."""
+        """The compiled move tables, for `_rulebook` (the bomb shapes are known, D-25)."""
         max_rank: dict[int, int] = {}
         for code in STRUCTURES.values():
             top = self.max_top_rank(Shape.from_code(code))
@@ -1184,11 +1517,6 @@ class BaseRules:
             shapes = self._bombs_against(Shape.from_code(key >> 6), DECK[key & 63].rank)
             if shapes:
                 bombers[key] = tuple(sorted(shape.code for shape in shapes))
-        bomb_shapes = {bomb.bomb for bomb in self.bombs} | set(self.bomb_chain)
-        bomb_shapes.update(
-            Shape.from_code(code) for codes in bombers.values() for code in codes
-        )
-        object.__setattr__(self, "_bomb_shapes", frozenset(bomb_shapes))
         leadable = [code for code in max_rank if self.may_lead(Shape.from_code(code))]
         return Tables(max_rank, leadable, lambda _: bombers, valid)
 
@@ -1415,7 +1743,7 @@ class BaseRules:
             return test(counts)
         if win is InstantWin.TWO_BOMBS:
             listed = tuple(_count_list(hand.mask))
-            return _best_packing(listed, [], self._bomb_items) >= 2
+            return _best_packing(listed, [], self._bombs_as_items()) >= 2
         if win is InstantWin.ONE_COLOUR:  # 13 cards of one colour
             return one_colour(hand.mask)
         assert win is InstantWin.FOUR_THREES  # the only one left
@@ -1560,13 +1888,29 @@ def _type_problems(rules: BaseRules) -> Iterator[str]:
     Read from the annotations, so every setting is covered, including ones added later.
     A `bool` is not an `int` here, and an `int` not a `bool`.
     """
-    hints = _field_hints(type(rules))
-    for field in attrs.fields(type(rules)):
+    cls = type(rules)
+    hints = _field_hints(cls)
+    passed = _PASSED.setdefault(cls, {})
+    for field in attrs.fields(cls):
         if field.init:
-            value = getattr(rules, field.name)
-            hint = hints[field.name]
+            name = field.name
+            value = getattr(rules, name)
+            if passed.get(name, _NOTHING) is value:
+                continue  # the very value checked last (an evolve keeps the others)
+            hint = hints[name]
             if not _has_type(value, hint):
-                yield f"{field.name} must be {_describe(hint)}, got {value!r}"
+                yield f"{name} must be {_describe(hint)}, got {value!r}"
+            else:
+                passed[name] = value
+
+
+_PASSED: Final[dict[type, dict[str, object]]] = {}
+"""Per `BaseRules` class and setting, the value whose type was last found right.
+
+Settings are immutable values and an ``attrs.evolve`` hands the unchanged ones on as
+they are: a value that is that very object needs no second look."""
+_NOTHING: Final = object()
+"""No value checked yet (`_PASSED`)."""
 
 
 def _field_hints(cls: type) -> dict[str, Any]:
@@ -1627,18 +1971,104 @@ def _describe(hint: Any) -> str:
     return f"an {name}" if name[0] in "aeiouAEIOU" else f"a {name}"
 
 
-def _table_problems(tables: Tables) -> Iterator[str]:
-    """Bomb tables that contradict themselves (RULES §11).
+def _table_problems(bombing: frozenset[tuple[int, int]]) -> Iterator[str]:
+    """Bomb tables that contradict themselves (RULES §11), from `BaseRules._bombing`.
 
     Two shapes that each beat the other would break "beats" being asymmetric (RULES §1.3).
     """
-    beats_shape = {
-        (code, key >> 6) for key, codes in tables.bombers.items() for code in codes
-    }
-    for code, target in sorted(beats_shape):
-        if (target, code) in beats_shape and code < target:
+    for code, target in sorted(bombing):
+        if (target, code) in bombing and code < target:
             first, second = Shape.from_code(code), Shape.from_code(target)
             yield f"the bomb table lets {first} beat {second} and {second} beat {first}"
+
+
+_ALL_SHAPES: Final = tuple(Shape.from_code(code) for code in STRUCTURES.values())
+"""Every shape of every kind and length, whether a rule set plays it or not."""
+_SET_SHAPES: Final = tuple(s for s in _ALL_SHAPES if not s.kind.is_sequence)
+"""Every shape of cards of one rank (the n 2s of RULES §12.3)."""
+_PAIR_RUNS: Final = tuple(
+    s for s in _ALL_SHAPES if s.kind is ComboKind.CONSECUTIVE_PAIRS
+)
+"""Every length of consecutive pairs (RULES §12.6)."""
+
+
+@functools.cache
+def _ranks_of(code: int, top: int) -> tuple[int, ...]:
+    """The ranks (values) the top card of shape *code* may have, up to *top*.
+
+    A run needs room below its top card (`structural_key_fits`): the valid keys'.
+    """
+    return tuple(rank for rank in range(top + 1) if structural_key_fits(code, 4 * rank))
+
+
+_TOP_SETTINGS: Final = (
+    "kinds",
+    "decks",
+    *sorted(
+        {name for row in KINDS.values() for name in row.lengths or ()}
+        | {row.twos for row in KINDS.values() if row.twos is not None}
+    ),
+)
+"""The settings `BaseRules.max_top_rank` reads: the kinds, the decks and the ones the
+kind table names (lengths, 2s on top)."""
+_TOPS: Final[dict[tuple[object, ...], dict[Shape, Rank | None]]] = {}
+"""`BaseRules._tops` by the class and the values of `_TOP_SETTINGS`."""
+_TOPS_KEPT: Final = 256
+"""How many `_TOPS` entries are kept before it starts afresh."""
+
+
+def _tops_shared(rules: BaseRules) -> dict[Shape, Rank | None]:
+    """The `max_top_rank` answers of the rule sets that read what *rules* reads.
+
+    An ``attrs.evolve`` of a house rule that changes no length, kind or 2 on top
+    shares its preset's, so its checks ask nothing anew. A class that answers a rule
+    question its own way (`_changed_members`) keeps its own.
+    """
+    if _changed_members(type(rules)):  # its answers may read more than these
+        return {}
+    key = (type(rules), *(getattr(rules, name) for name in _TOP_SETTINGS))
+    tops = _TOPS.get(key)
+    if tops is None:
+        if len(_TOPS) >= _TOPS_KEPT:
+            _TOPS.clear()
+        tops = _TOPS.setdefault(key, {})
+    return tops
+
+
+_BOMB_SETTINGS: Final = (
+    "bombs",
+    "bomb_chain",
+    "pair_runs_beat_twos",
+    "longer_pair_runs_beat_shorter",
+)
+"""The settings besides `_TOP_SETTINGS` that `BaseRules._bomb_problem_and_shapes` reads."""
+_BOMB_FACTS: Final[dict[tuple[object, ...], tuple[str | None, frozenset[Shape]]]] = {}
+"""`BaseRules._bomb_problem_and_shapes` by the class and the settings it reads."""
+
+
+def _bomb_facts(rules: BaseRules) -> tuple[str | None, frozenset[Shape]]:
+    """`BaseRules._bomb_problem_and_shapes` of *rules*, shared by the rule sets reading the same.
+
+    A class that answers a rule question its own way (`_changed_members`) is asked
+    each time: its answers may read more than these settings.
+    """
+    if _changed_members(type(rules)):
+        return rules._bomb_problem_and_shapes()
+    key = (
+        type(rules),
+        *(getattr(rules, name) for name in _TOP_SETTINGS),
+        *(getattr(rules, name) for name in _BOMB_SETTINGS),
+    )
+    facts = _BOMB_FACTS.get(key)
+    if facts is None:
+        if len(_BOMB_FACTS) >= _TOPS_KEPT:
+            _BOMB_FACTS.clear()
+        facts = _BOMB_FACTS[key] = rules._bomb_problem_and_shapes()
+    return facts
+
+
+_COMPILING: Final = threading.RLock()
+"""Held while a rule set compiles its rule book (`BaseRules._rulebook`)."""
 
 
 _INSTANT_WIN_TESTS: Final[dict[InstantWin, Callable[[int], bool]]] = {
