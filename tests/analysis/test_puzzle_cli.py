@@ -100,7 +100,7 @@ def test_answer_and_vietnamese(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "answer: " in said
     found = puzzle(2, "vietcong")
     code, said = run(
-        monkeypatch, f"{found.answer}\n", "puzzle", "--rules", "vc", "--number", "2",
+        monkeypatch, f"{found.answer}\n", "puzzle", "--preset", "vc", "--number", "2",
         "--lang", "vi",
     )  # fmt: skip
     assert code == 0
@@ -113,7 +113,7 @@ def test_json(monkeypatch: pytest.MonkeyPatch) -> None:
     """``--json``: the puzzle alone with nothing read; the verdict after a play."""
     found = puzzle(4, "poker")
     code, said = run(
-        monkeypatch, "", "puzzle", "--rules", "poker", "--number", "4", "--json"
+        monkeypatch, "", "puzzle", "--preset", "poker", "--number", "4", "--json"
     )
     data = json.loads(said)
     assert code == 0
@@ -125,7 +125,7 @@ def test_json(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch,
         given + "\n",
         "puzzle",
-        "--rules",
+        "--preset",
         "poker",
         "--number",
         "4",
@@ -168,8 +168,8 @@ def test_a_terminal_asks_again_after_a_bad_line(
         ("", ["--number", "0"], "--number must be 1 to"),
         ("", ["--number", "100000"], "--number must be 1 to"),
         ("", ["--number", "3", "--seed", "1"], "--seed chooses a random puzzle"),
-        ("", ["--rules", "no-such-rules"], "unknown variant"),
-        ("", ["--rules", "classic-two-decks"], "no puzzle set ships"),
+        ("", ["--preset", "no-such-rules"], "unknown variant"),
+        ("", ["--preset", "classic-two-decks"], "no puzzle set ships"),
         ("", ["--number", "3", "--random"], "not allowed with argument"),
     ],
 )

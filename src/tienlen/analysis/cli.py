@@ -105,10 +105,10 @@ def _add_puzzle(
     sub = commands.add_parser(
         "puzzle", help=about, description=about, formatter_class=formatter
     )
-    sub.add_argument(
-        "--rules",
+    sub.add_argument(  # a set ships per preset: no --rules/--rules-file here
+        "--preset",
         default="classic",
-        help="the preset whose set to use (default classic)",
+        help="the preset whose shipped set to use (default classic)",
     )
     which = sub.add_mutually_exclusive_group()
     which.add_argument(
@@ -268,7 +268,7 @@ def report(review: GameAnalysis, rules: RuleSet, lang: str = "en") -> list[str]:
 
 def _puzzle(args: argparse.Namespace, out: IO[str]) -> int:
     """Show a puzzle, read a play, say whether it is the answer: 0 right, 1 wrong."""
-    puzzles = load_puzzles(args.rules)
+    puzzles = load_puzzles(args.preset)
     number = _puzzle_number(args, len(puzzles.puzzles))
     puzzle = puzzles.puzzles[number - 1]
     lang: str = args.lang

@@ -27,11 +27,13 @@ from typing import ClassVar, Final
 
 import attrs
 
-from tienlen import Action, GameState, Observation, SamplingError, sample_world
 from tienlen._checks import check_count
 from tienlen.analysis.solver import SolverLimitError, solve
 from tienlen.analysis.values import DEFAULT_BUDGET, DEFAULT_CANDIDATES, value_actions
+from tienlen.game import Action, GameState
 from tienlen.search.rollouts import check_decision
+from tienlen.search.sampling import SamplingError, sample_world
+from tienlen.seat import Observation
 
 __all__ = ["DEFAULT_PLAYER_NODES", "AnalysisPlayer"]
 

@@ -35,26 +35,14 @@ from typing import Final, TypeVar
 
 import attrs
 
-from tienlen import (
-    RULESETS,
-    Action,
-    BaseRules,
-    GameEnd,
-    GameState,
-    GreedyPlayer,
-    InvalidArgumentError,
-    Observation,
-    Pass,
-    Play,
-    RandomPlayer,
-    Rank,
-    RuleSet,
-    TienLenError,
-    play_game,
-)
 from tienlen._checks import check_count, check_type
 from tienlen.analysis.solver import SolverLimitError, solve
-from tienlen.rules import as_rules
+from tienlen.cards import Rank
+from tienlen.errors import InvalidArgumentError, TienLenError
+from tienlen.game import Action, GameState, Pass, Play
+from tienlen.players import GreedyPlayer, RandomPlayer, play_game
+from tienlen.rules import RULESETS, BaseRules, GameEnd, RuleSet, as_rules
+from tienlen.seat import Observation
 
 __all__ = [
     "DEFAULT_MAX_CARDS",

@@ -123,6 +123,12 @@ class ReviewDesk:
         workers: How many reviews run at once.
         budget: Worlds sampled per decision (`REVIEW_BUDGET`).
         queue: The most reviews in flight, every address together.
+
+    Example:
+        >>> import concurrent.futures
+        >>> desk = ReviewDesk(concurrent.futures.ThreadPoolExecutor, budget=2, queue=4)
+        >>> desk.budget, desk.queue, desk.full
+        (2, 4, False)
     """
 
     def __init__(
@@ -142,23 +148,47 @@ class ReviewDesk:
         self._cache: collections.OrderedDict[Key, Json] = collections.OrderedDict()
 
     def cached(self, key: Key) -> Json | None:
-        """The review of *key* already made, if it is still kept."""
+        """The review of *key* already made, if it is still kept.
+
+        Example:
+            >>> import concurrent.futures
+            >>> ReviewDesk(concurrent.futures.ThreadPoolExecutor).cached(("main", 1)) is None
+            True
+        """
         body = self._cache.get(key)
         if body is not None:
             self._cache.move_to_end(key)
         return body
 
     def pending(self, key: Key) -> Pending | None:
-        """The review of *key* being made, if any."""
+        """The review of *key* being made, if any.
+
+        Example:
+            >>> import concurrent.futures
+            >>> ReviewDesk(concurrent.futures.ThreadPoolExecutor).pending(("main", 1)) is None
+            True
+        """
         return self._pending.get(key)
 
     def busy(self, address: str) -> bool:
-        """Whether *address* has a review in flight already."""
+        """Whether *address* has a review in flight already.
+
+        Example:
+            >>> import concurrent.futures
+            >>> ReviewDesk(concurrent.futures.ThreadPoolExecutor).busy("127.0.0.1")
+            False
+        """
         return any(p.address == address for p in self._pending.values())
 
     @property
     def full(self) -> bool:
-        """Whether `queue` reviews are in flight."""
+        """Whether `queue` reviews are in flight.
+
+        Example:
+            >>> import concurrent.futures
+            >>> ReviewDesk(concurrent.futures.ThreadPoolExecutor, queue=1).full
+            False
+        """
         return len(self._pending) >= self.queue
 
     def start(self, key: Key, text: str, address: str) -> Pending:
@@ -167,6 +197,18 @@ class ReviewDesk:
         Raises:
             RuntimeError: the pool cannot take it (the pool is dropped: the next
                 review starts a new one).
+
+        Example:
+            >>> import concurrent.futures, random
+            >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+            >>> from tienlen.records import dumps, record
+            >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+            >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+            >>> desk = ReviewDesk(concurrent.futures.ThreadPoolExecutor, budget=2)
+            >>> pending = desk.start(("t", 1), dumps(record(game)), "::1")
+            >>> pending.address, desk.busy("::1")
+            ('::1', True)
+            >>> desk.shutdown()
         """
         if self._pool is None:
             self._pool = self.make_pool(self.workers)
@@ -183,6 +225,18 @@ class ReviewDesk:
 
         Each is cached; ``None`` for one that failed (not cached: asked again, it
         runs again). A broken pool (a worker died) is dropped.
+
+        Example:
+            >>> import concurrent.futures, random
+            >>> from tienlen import CLASSIC, GameState, GreedyPlayer, play_game
+            >>> from tienlen.records import dumps, record
+            >>> deal = GameState.deal(CLASSIC, players=2, seed=4)
+            >>> game = play_game(deal, [GreedyPlayer()] * 2, random.Random(0))
+            >>> desk = ReviewDesk(concurrent.futures.ThreadPoolExecutor, budget=2)
+            >>> _ = desk.start(("t", 1), dumps(record(game)), "::1").future.result()
+            >>> [(key, body is not None) for key, body, _ in desk.finished()]
+            [(('t', 1), True)]
+            >>> desk.shutdown()
         """
         done = [(k, p) for k, p in self._pending.items() if p.future.done()]
         for key, pending in done:
@@ -201,14 +255,28 @@ class ReviewDesk:
             yield key, body, pending.waiting
 
     def forget(self, table: str) -> None:
-        """Drop the reviews of *table* (removed), made or being made."""
+        """Drop the reviews of *table* (removed), made or being made.
+
+        Example:
+            >>> import concurrent.futures
+            >>> desk = ReviewDesk(concurrent.futures.ThreadPoolExecutor)
+            >>> desk.forget("main")
+            >>> desk.cached(("main", 1)) is None
+            True
+        """
         for key in [k for k in self._pending if k[0] == table]:
             self._pending.pop(key).future.cancel()
         for key in [k for k in self._cache if k[0] == table]:
             del self._cache[key]
 
     def shutdown(self, *, wait: bool = True) -> None:
-        """Stop the workers; a later review starts a new pool."""
+        """Stop the workers; a later review starts a new pool.
+
+        Example:
+            >>> import concurrent.futures
+            >>> desk = ReviewDesk(concurrent.futures.ThreadPoolExecutor)
+            >>> desk.shutdown()  # no pool yet: nothing to stop
+        """
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=wait, cancel_futures=True)
