@@ -20,6 +20,7 @@ from tienlen import (
     legal_plays,
     pickles,
 )
+from tienlen.engine.batch import Batch
 from tienlen.records import record, to_json
 
 
@@ -52,6 +53,7 @@ def _values() -> list[object]:
         Observation.of(state, 1),
         PlayerError(1, RandomPlayer(), None, problem="raised KeyError()"),
         CLASSIC,
+        Batch([state]),
     ]
 
 
@@ -59,6 +61,11 @@ def _same(loaded: object, value: object) -> bool:
     """Whether *loaded* is *value* again (actions pickle as a tuple, errors by their words)."""
     if isinstance(value, Actions):
         return loaded == tuple(value)
+    if isinstance(value, Batch):
+        return isinstance(loaded, Batch) and (loaded.plays, loaded.states) == (
+            value.plays,
+            value.states,
+        )
     if isinstance(value, Exception):
         return type(loaded) is type(value) and str(loaded) == str(value)
     return loaded == value

@@ -3,7 +3,7 @@
 A value's pickle names the function that rebuilds it. Had it named the class's own
 module, every move of that class inside the package would have broken the pickles
 written before. So the values whose classes live inside the engine (`GameState`,
-`GameSetup`, `Play`, `Combo`, `Plays` and a state's rule book) pickle as a call to a
+`GameSetup`, `Play`, `Combo`, `Plays`, `Batch` and a state's rule book) pickle as a call to a
 function of this module with plain data, registered with ``copyreg`` when ``tienlen``
 is imported. The values of public modules (`Card`, `Hand`, `Pass`, rule sets,
 results) pickle by their own module's name, which is public too.
@@ -36,12 +36,14 @@ from typing import IO, Final, TypeAlias, TypeVar
 import attrs
 
 from tienlen.combos import Combo, Plays
+from tienlen.engine.batch import Batch
 from tienlen.engine.plays import untrusted_play
 from tienlen.engine.rulebook import Context, context_of
 from tienlen.game import GameSetup, GameState, Play
 from tienlen.rules import RuleSet
 
 __all__ = [
+    "batch",
     "combo",
     "game_setup",
     "game_state",
@@ -119,6 +121,16 @@ def plays(masks: tuple[int, ...]) -> Plays:
         True
     """
     return Plays(masks)
+
+
+def batch() -> Batch:
+    """A `Batch` of no game yet, which its pickle's saved games then fill.
+
+    Example:
+        >>> len(batch().plays)
+        0
+    """
+    return Batch([])
 
 
 def _rule_book(rules: RuleSet, players: int) -> Context:
@@ -225,6 +237,13 @@ def _reduce_plays(value: Plays) -> _Reduced[Plays]:
     return plays, (value.masks,)
 
 
+def _reduce_batch(
+    games: Batch,
+) -> tuple[Callable[..., Batch], tuple[object, ...], object]:
+    _, _, fields = games.__reduce__()
+    return batch, (), fields
+
+
 def _reduce_rule_book(book: Context) -> _Reduced[Context]:
     return _rule_book, (book.rules, book.players)
 
@@ -235,3 +254,4 @@ copyreg.pickle(Play, _reduce_play)
 copyreg.pickle(Combo, _reduce_combo)
 copyreg.pickle(Plays, _reduce_plays)
 copyreg.pickle(Context, _reduce_rule_book)
+copyreg.pickle(Batch, _reduce_batch)

@@ -103,22 +103,49 @@ class Batch:
 
     @property
     def states(self) -> tuple[GameState, ...]:
-        """Each game's state now."""
+        """Each game's state now.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> start = GameState.from_hands(["3s 9h", "4d"], CLASSIC)
+            >>> Batch([start]).states == (start,)
+            True
+        """
         return tuple(self._states)
 
     @property
     def deciders(self) -> tuple[int, ...]:
-        """Each game's deciding seat."""
+        """Each game's deciding seat.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> Batch([GameState.from_hands(["4d", "3s 9h"], CLASSIC)]).deciders
+            (1,)
+        """
         return tuple(self._deciders)
 
     @property
     def plays(self) -> tuple[tuple[int, ...], ...]:
-        """The plays each game's decider is offered, as card masks."""
+        """The plays each game's decider is offered, as card masks.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState, Hand
+            >>> games = Batch([GameState.from_hands(["3s 9h", "4d"], CLASSIC)])
+            >>> [str(Hand(mask)) for mask in games.plays[0]]
+            ['3s']
+        """
         return tuple(self._plays)
 
     @property
     def passes(self) -> tuple[bool, ...]:
-        """Whether each game's decider may pass (for a seat asked about a jump-in, decline)."""
+        """Whether each game's decider may pass (for a seat asked about a jump-in, decline).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> start = GameState.from_hands(["3s 9h", "4d 5c"], CLASSIC)
+            >>> Batch([start]).passes, Batch([start.play("3s")]).passes
+            ((False,), (True,))
+        """
         return tuple(self._passes)
 
     def restart(self, game: int, state: GameState) -> None:
@@ -174,7 +201,13 @@ class Batch:
         self._polls = list(polls)
 
     def polling(self, game: int) -> bool:
-        """Whether game *game*'s decider is asked out of turn about a jump-in."""
+        """Whether game *game*'s decider is asked out of turn about a jump-in.
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState
+            >>> Batch([GameState.from_hands(["3s 9h", "4d"], CLASSIC)]).polling(0)
+            False
+        """
         return self._deciders[game] != self._states[game].to_act
 
     def step(
@@ -196,6 +229,13 @@ class Batch:
             InvalidArgumentError: not one mask per game, or a legal mask not
                 offered; no game moves.
             TypeError: a mask is not an integer (``bool`` is not).
+
+        Example:
+            >>> from tienlen import CLASSIC, GameState, Hand
+            >>> games = Batch([GameState.from_hands(["3s 9h", "4d 5c"], CLASSIC)])
+            >>> moved, seats, masks, over = games.step([Hand.parse("3s").mask])
+            >>> moved, seats, [str(Hand(mask)) for mask in masks], over, games.deciders
+            ([0], [0], ['3s'], [], (1,))
         """
         chosen = self._checked(masks)
         states, deciders = self._states, self._deciders

@@ -7,6 +7,7 @@ Needs the ``rl`` extra (numpy, PettingZoo, Gymnasium, RLCard): ``pip install
 
 from __future__ import annotations
 
+from tienlen.engine.batch import Batch
 from tienlen.rl.learned import LearnedPlayer, pretrained
 from tienlen.rl.registration import ENV_IDS, make_env
 from tienlen.rl.table import ACTIONS, ActionClass, ActionTable, UnknownActionError
@@ -16,6 +17,7 @@ __all__ = [
     "ENV_IDS",
     "ActionClass",
     "ActionTable",
+    "Batch",
     "LearnedPlayer",
     "UnknownActionError",
     "make_env",

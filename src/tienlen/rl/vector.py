@@ -9,7 +9,7 @@ game that ended. Game *e* of environment *i* is dealt from the seed ``(seed, i, 
 Decisions are those of `tienlen.rl.turns.Turns`, game for game: Poker seats that could
 jump in (RULES §6.4) are asked first, in play direction, PASS declining, and a class
 index plays the class filled with the decider's lowest suits. The step is built for
-speed: the games step on the engine's ints, together (`tienlen.engine.batch.Batch`:
+speed: the games step on the engine's ints, together (`tienlen.rl.Batch`:
 `tienlen.Actions.by_seat` in, `tienlen.GameState.apply_mask` out), observations live in an
 `tienlen.rl.observation.ObservationBatch`, updated with the actions of all games in one
 numpy pass, and masks come from the legal plays' card masks through the action table
