@@ -28,6 +28,7 @@ Example:
 from __future__ import annotations
 
 import copyreg
+import importlib
 import io
 import pickle
 from collections.abc import Callable
@@ -35,14 +36,17 @@ from typing import IO, Final, TypeAlias, TypeVar
 
 import attrs
 
+from tienlen._checks import short_repr
 from tienlen.combos import Combo, Plays
 from tienlen.engine.batch import Batch
 from tienlen.engine.plays import untrusted_play
 from tienlen.engine.rulebook import Context, context_of
+from tienlen.errors import InvalidStateError, TienLenError
 from tienlen.game import GameSetup, GameState, Play
 from tienlen.rules import RuleSet
 
 __all__ = [
+    "PickleError",
     "batch",
     "combo",
     "game_setup",
@@ -57,14 +61,25 @@ __all__ = [
 def game_state(fields: dict[str, object]) -> GameState:
     """The `GameState` of *fields*, as its ``__getstate__`` gives them.
 
+    Raises:
+        TypeError: *fields* is not a dict.
+        InvalidStateError: *fields* are not a pickled state's.
+
     Example:
         >>> from tienlen import CLASSIC
         >>> state = GameState.from_hands(["3s 7h", "4d"], CLASSIC)
         >>> game_state(state.__getstate__()) == state
         True
     """
+    if not isinstance(fields, dict):
+        msg = f"a GameState's fields are a dict, not {type(fields).__name__}"  # type: ignore[unreachable]  # checked at run time
+        raise TypeError(msg)
     state = GameState.__new__(GameState)
-    state.__setstate__(fields)
+    try:
+        state.__setstate__(fields)
+    except (LookupError, TypeError, ValueError, AttributeError) as error:
+        msg = f"not the fields of a pickled GameState: {short_repr(error)}"
+        raise InvalidStateError(msg) from None
     return state
 
 
@@ -146,6 +161,17 @@ def _rule_book(rules: RuleSet, players: int) -> Context:
     return context_of(rules, players)
 
 
+class PickleError(TienLenError, ValueError):
+    """Bytes that hold no pickle this version of tienlen can read (`loads`, `load`).
+
+    Example:
+        >>> loads(b"not a pickle")
+        Traceback (most recent call last):
+        ...
+        tienlen.pickles.PickleError: not a pickle tienlen can read: ...
+    """
+
+
 _MOVED: Final = {
     "tienlen._context": "tienlen.engine.rulebook",
     "tienlen._movegen": "tienlen.engine.movegen",
@@ -176,12 +202,12 @@ class _Reader(pickle.Unpickler):
             return _dropped
         if found is None:
             msg = f"{module}.{name} is no longer part of tienlen"
-            raise pickle.UnpicklingError(msg)
+            raise PickleError(msg)
         return found
 
 
 def _module(name: str) -> object:
-    return __import__(name, fromlist=["_"])
+    return importlib.import_module(name)
 
 
 def loads(data: bytes) -> object:
@@ -189,12 +215,19 @@ def loads(data: bytes) -> object:
 
     Unpickle only what you trust, as with ``pickle.loads``.
 
+    Raises:
+        TypeError: *data* is not bytes.
+        PickleError: *data* holds no pickle this version of tienlen can read.
+
     Example:
         >>> import pickle
         >>> from tienlen import CLASSIC
         >>> loads(pickle.dumps(CLASSIC)) == CLASSIC
         True
     """
+    if not isinstance(data, bytes | bytearray | memoryview):
+        msg = f"a pickle is bytes, not {type(data).__name__}"  # type: ignore[unreachable]  # checked at run time
+        raise TypeError(msg)
     return load(io.BytesIO(data))
 
 
@@ -203,13 +236,24 @@ def load(file: IO[bytes]) -> object:
 
     Unpickle only what you trust, as with ``pickle.load``.
 
+    Raises:
+        TypeError: *file* is no binary file.
+        PickleError: *file* holds no pickle this version of tienlen can read.
+
     Example:
         >>> import io, pickle
         >>> from tienlen import Hand
         >>> load(io.BytesIO(pickle.dumps(Hand.parse("3s 4d")))) == Hand.parse("3s 4d")
         True
     """
-    return _Reader(file).load()
+    reader = _Reader(file)
+    try:
+        return reader.load()
+    except TienLenError:
+        raise  # a value's own check, as refused when it was built
+    except Exception as error:  # any failure to read is this one error
+        msg = f"not a pickle tienlen can read: {short_repr(error)}"
+        raise PickleError(msg) from error
 
 
 _T = TypeVar("_T")

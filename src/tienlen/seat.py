@@ -294,7 +294,7 @@ class Player(Protocol):
 
     Example:
         >>> import random
-        >>> from tienlen import CLASSIC, GameState
+        >>> from tienlen import CLASSIC, GameState, play_game
         >>> class Lowest:
         ...     def act(self, observation, actions, rng):
         ...         return actions[0]  # the lowest single, or a pass
@@ -322,7 +322,7 @@ class Player(Protocol):
 
         Example:
             >>> import random
-            >>> from tienlen import CLASSIC, GameState
+            >>> from tienlen import CLASSIC, GameState, RandomPlayer
             >>> state = GameState.from_hands(["3s 4s", "5d 6d"], CLASSIC)
             >>> player: Player = RandomPlayer()
             >>> str(player.act(Observation.of(state, 0), state.legal_actions(), random.Random(2)))
@@ -350,7 +350,7 @@ class PlayerError(TienLenError, ValueError):
 
     Example:
         >>> import random
-        >>> from tienlen import CLASSIC, GameState, Pass
+        >>> from tienlen import CLASSIC, GameState, Pass, play_game
         >>> class Stubborn:
         ...     def act(self, observation, actions, rng):
         ...         return Pass(player=observation.seat)
@@ -358,7 +358,7 @@ class PlayerError(TienLenError, ValueError):
         >>> play_game(state, [Stubborn(), Stubborn()], random.Random(0))
         Traceback (most recent call last):
         ...
-        tienlen.players.PlayerError: player 0 (Stubborn) chose Pass(player=0), which is not one of its 2 legal actions: '3s', '3s 4s 5s'
+        tienlen.seat.PlayerError: player 0 (Stubborn) chose Pass(player=0), which is not one of its 2 legal actions: '3s', '3s 4s 5s'
 
     .. versionadded:: 0.1
     .. versionchanged:: 0.2
