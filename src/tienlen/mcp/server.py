@@ -10,7 +10,7 @@ Example:
     >>> import anyio
     >>> server = build_server()
     >>> sorted(tool.name for tool in anyio.run(server.list_tools))
-    ['act', 'close_game', 'evaluate', 'explain', 'legal_actions', 'new_game', 'observe', 'result']
+    ['act', 'close_game', 'evaluate', 'explain', 'join_table', 'legal_actions', 'new_game', 'observe', 'result']
 """
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ and returns its id and your view; act takes your action (card notation such as \
 "7h 7s" or "pass", or an index of legal_actions); the bots then play until it is \
 your turn again. observe shows your view, explain says why a play is or is not \
 legal with the rule, result gives the scores once the game is over, evaluate \
-measures you over duplicate deals (each deal played from every seat). Cards: rank \
+measures you over duplicate deals (each deal played from every seat). join_table \
+takes a seat at a running tienlen serve table instead (ws:// URL, table id, seat), \
+played with the same observe, legal_actions, act and result. Cards: rank \
 3-9, T, J, Q, K, A, 2 and suit s c d h (spades < clubs < diamonds < hearts). \
 lang="vi" answers in Vietnamese."""
 """What the server tells the client about itself, for the model."""
@@ -109,6 +111,24 @@ def build_server(tools: AgentTools | None = None) -> MCPServer:
             )
         )
 
+    @server.tool(
+        annotations=ToolAnnotations(read_only_hint=False, open_world_hint=True),
+        structured_output=False,
+    )
+    def join_table(
+        url: str, table: str, seat: int, name: str = "agent", lang: Lang = "en"
+    ) -> CallToolResult:
+        """Take a seat at a running tienlen serve table; returns a game id and your view.
+
+        url: the server's WebSocket, ws://host:port/ws (or wss://). table: the
+        table's id ("main" for the server's own). seat: your seat number. name: the
+        name the table shows. Then observe, legal_actions, act and result play it
+        as a local game; act waits for the server's answer and your next turn (30 s
+        at most: then observe again). Each hand's end is answered ready at once;
+        result gives the last finished hand's. close_game leaves the seat.
+        """
+        return serve_one(lambda: agent_tools.join_table(url, table, seat, name, lang))
+
     @server.tool(annotations=read_only, structured_output=False)
     def observe(game: str, lang: Lang = "en") -> CallToolResult:
         """Your view of a game: the moves since your last action, the top, your hand.
@@ -154,7 +174,7 @@ def build_server(tools: AgentTools | None = None) -> MCPServer:
 
     @server.tool(annotations=changes, structured_output=False)
     def close_game(game: str) -> CallToolResult:
-        """Forget a game (at most 100 are open; a new one replaces the oldest finished)."""
+        """Forget a game (at most 100 are open), or leave a joined table's seat."""
         return serve_one(lambda: agent_tools.close_game(game))
 
     return server

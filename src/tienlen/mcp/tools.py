@@ -30,6 +30,7 @@ from typing import Final
 
 import attrs
 
+from tienlen.cards import Hand
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -39,6 +40,7 @@ from tienlen.errors import (
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.game import Action, Pass, Play
 from tienlen.mcp.duplicate import duplicate_stats, frozen_deal
+from tienlen.mcp.remote import RemoteRefusalError, RemoteSeat
 from tienlen.mcp.session import AgentError, AgentGame, Move, rules_named
 from tienlen.messages import (
     LANGUAGES,
@@ -47,8 +49,10 @@ from tienlen.messages import (
     score_line,
     text,
 )
+from tienlen.players import Observation
 from tienlen.records import RecordError, rules_from_json, rules_to_json
 from tienlen.rules import BaseRules, RuleSet
+from tienlen.scoring import GameResult
 from tienlen.sections import rule_section
 from tienlen.server.protocol import action_json, refusal_json, seat_view
 
@@ -79,7 +83,9 @@ class Reply:
 
 def _refused(error: TienLenError, lang: str) -> Reply:
     """A refused request as a `Reply`: its code and its sentence in both languages."""
-    if isinstance(error, IllegalPlayError):
+    if isinstance(error, RemoteRefusalError):
+        refusal = error.refusal
+    elif isinstance(error, IllegalPlayError):
         refusal = refusal_json(error)
     elif isinstance(error, InvalidCardError):
         refusal = {
@@ -192,6 +198,8 @@ class AgentTools:
     def __init__(self) -> None:
         self.games: dict[str, AgentGame] = {}
         """The open games, by id, oldest first."""
+        self.seats: dict[str, RemoteSeat] = {}
+        """The seats taken at servers' tables (`join_table`), by game id."""
         self._next = 1
 
     # -- the tools -------------------------------------------------------------------
@@ -255,6 +263,40 @@ class AgentTools:
         self.games[game_id] = game
         return self._view(game_id, game, lang)
 
+    def join_table(
+        self,
+        url: str,
+        table: str,
+        seat: int,
+        name: str = "agent",
+        lang: str = "en",
+    ) -> Reply:
+        """Take *seat* at *table* of a running ``tienlen serve`` at *url* (``ws://…/ws``).
+
+        The seat is claimed as a remote bot claims it (docs/server.md), under
+        *name*; the answer is a game id and the seat's view, and `observe`,
+        `legal_actions`, `act`, `result` and `close_game` then play it as a local
+        game (`explain` and `evaluate` work on local games only). The table plays
+        on between hands: each hand's end is answered ``ready``, and `result` gives
+        the last finished hand's result. Refused (nothing joined): a bad URL
+        (``bad-argument``), no server answering in time (``unreachable``), a seat
+        the server refuses (``refused``: taken, no such table).
+
+        Example:
+            >>> AgentTools().join_table("ws://127.0.0.1:9/ws", "main", 0).data["refusal"]["code"]
+            'unreachable'
+        """
+        try:
+            lang = _check_lang(lang)
+            self._make_room()
+            joined = RemoteSeat(url, table, seat, name)
+        except TienLenError as error:
+            return _refused(error, lang if lang in LANGUAGES else "en")
+        game_id = f"g{self._next}"
+        self._next += 1
+        self.seats[game_id] = joined
+        return self._seat_view(game_id, joined, lang)
+
     def observe(self, game: str, lang: str = "en") -> Reply:
         """The agent's view of *game*: the table, its hand, the moves since it last acted.
 
@@ -266,7 +308,10 @@ class AgentTools:
             (0, [13, 13])
         """
         try:
-            return self._view(game, self._game(game), _check_lang(lang))
+            lang = _check_lang(lang)
+            if game in self.seats:
+                return self._seat_view(game, self.seats[game], lang)
+            return self._view(game, self._game(game), lang)
         except TienLenError as error:
             return _refused(error, "en")
 
@@ -281,6 +326,8 @@ class AgentTools:
         """
         try:
             lang = _check_lang(lang)
+            if game in self.seats:
+                return self._seat_legal(game, self.seats[game], lang)
             found = self._game(game)
         except TienLenError as error:
             return _refused(error, "en")
@@ -326,6 +373,8 @@ class AgentTools:
         """
         try:
             lang = _check_lang(lang)
+            if game in self.seats:
+                return self._seat_act(game, self.seats[game], action, lang)
             found = self._game(game)
             moves = found.act(action)
         except TienLenError as error:
@@ -368,14 +417,18 @@ class AgentTools:
         """
         try:
             lang = _check_lang(lang)
+            if game in self.seats:
+                return self._seat_result(game, self.seats[game], lang)
             found = self._game(game)
         except TienLenError as error:
             return _refused(error, "en")
         data: Json = {"game": game, "over": found.state.is_over}
         if not found.state.is_over:
             return Reply(text("agent.not_over", lang), data)
-        data.update(self._result_json(found))
-        return Reply("\n".join(self._result_lines(found, lang)), data)
+        result = found.state.final_result()
+        data.update(self._result_json(result))
+        lines = self._result_lines(result, found.seat, lang)
+        return Reply("\n".join(lines), data)
 
     def evaluate(self, games: Sequence[str], lang: str = "en") -> Reply:
         """The agent's duplicate evaluation over finished *games*, as `tienlen.evaluate`'s.
@@ -426,6 +479,9 @@ class AgentTools:
             >>> tools.close_game("g1").data, list(tools.games)
             ({'game': 'g1', 'closed': True}, [])
         """
+        if game in self.seats:
+            self.seats.pop(game).close()
+            return Reply(f"closed {game}", {"game": game, "closed": True})
         try:
             self._game(game)
         except TienLenError as error:
@@ -437,13 +493,16 @@ class AgentTools:
 
     def _game(self, game: object) -> AgentGame:
         found = self.games.get(game) if isinstance(game, str) else None
+        if found is None and game in self.seats:
+            msg = f"{game} is a seat at a server's table: explain and evaluate need a local game"
+            raise AgentError("remote-game", msg)
         if found is None:
             msg = f"no open game {game!r:.40} (open: {', '.join(self.games) or 'none'})"
             raise AgentError("no-game", msg)
         return found
 
     def _make_room(self) -> None:
-        if len(self.games) < MAX_OPEN_GAMES:
+        if len(self.games) + len(self.seats) < MAX_OPEN_GAMES:
             return
         for game_id, game in self.games.items():
             if game.state.is_over:
@@ -492,7 +551,9 @@ class AgentTools:
             "events": [_move_json(move) for move in recent],
             "yourTurn": game.waiting,
             "over": game.state.is_over,
-            "result": self._result_json(game) if game.state.is_over else None,
+            "result": self._result_json(game.state.final_result())
+            if game.state.is_over
+            else None,
         }
         return Reply("\n".join(self._view_lines(game_id, game, lang)), data)
 
@@ -517,7 +578,8 @@ class AgentTools:
                 for line in _move_lines(move, game.seat, lang)
             ]
         if game.state.is_over:
-            return [*lines, *AgentTools._result_lines(game, lang)]
+            result = game.state.final_result()
+            return [*lines, *AgentTools._result_lines(result, game.seat, lang)]
         if seen.top is None:
             lines.append(text("cli.top.none", lang))
         else:
@@ -537,9 +599,142 @@ class AgentTools:
             lines.append(text("agent.your_turn", lang))
         return lines
 
+    # -- a seat at a server's table ------------------------------------------------
+
+    def _seat_view(self, game_id: str, seat: RemoteSeat, lang: str) -> Reply:
+        """The agent's view of its seat at a server's table: text and JSON."""
+        view = dict(seat.view)
+        over = seat.between or seat.match_over
+        last = seat.finished[-1].result if seat.finished else None
+        recent = seat.moves[seat.last_decision :]
+        data: Json = {
+            "game": game_id,
+            "rules": None if seat.rules is None else seat.rules.name,
+            "seat": seat.seat,
+            "players": view.get("players"),
+            "bots": {},
+            "seed": None,
+            "view": view,
+            "events": [_move_json(move) for move in recent],
+            "yourTurn": seat.waiting,
+            "over": over,
+            "result": None if not over or last is None else self._result_json(last),
+            "table": seat.table,
+            "hand": seat.hand,
+            "handsFinished": len(seat.finished),
+            "matchOver": seat.match_over,
+            "connected": seat.closed is None,
+        }
+        rules = data["rules"]
+        header = text(
+            "agent.header",
+            lang,
+            game=game_id,
+            rules=rules,
+            seat=seat.seat,
+            players=data["players"],
+        )
+        lines = [
+            f"{header} ({_REMOTE['hand'][lang].format(table=seat.table, hand=seat.hand)})"
+        ]
+        if recent:
+            lines.append(text("agent.since", lang))
+            lines += [
+                f"  {line}"
+                for move in recent
+                for line in _move_lines(move, seat.seat, lang)
+            ]
+        if over and last is not None:
+            lines += self._result_lines(last, seat.seat, lang)
+        elif seat.rules is not None and view:
+            lines += self._table_lines(seat.observation(), lang)
+            if seat.waiting:
+                key = "cli.jump_in" if seat.jumping_in else "agent.your_turn"
+                lines.append(text(key, lang))
+            elif view.get("toAct") is not None:
+                lines.append(_REMOTE["waiting"][lang].format(player=view["toAct"]))
+        if seat.closed is not None:
+            lines.append(_REMOTE["closed"][lang].format(why=seat.closed))
+        return Reply("\n".join(lines), data)
+
     @staticmethod
-    def _result_json(game: AgentGame) -> Json:
-        result = game.state.final_result()
+    def _table_lines(seen: Observation, lang: str) -> list[str]:
+        """The top, every other seat's count of cards, and the agent's hand."""
+        if seen.top is None:
+            lines = [text("cli.top.none", lang)]
+        else:
+            top = seen.top.unicode()
+            lines = [text("agent.top", lang, cards=top, player=seen.last_player)]
+        for other in seen.opponents:
+            key = "cli.seat.passed" if other in seen.passed else "cli.seat"
+            cards = _count(seen.card_counts[other], lang)
+            lines.append(text(key, lang, player=other, cards=cards))
+        lines.append(text("cli.your_hand", lang, cards=seen.hand.unicode()))
+        return lines
+
+    @staticmethod
+    def _seat_legal(game_id: str, seat: RemoteSeat, lang: str) -> Reply:
+        """The seat's legal actions, as `legal_actions` lists a local game's."""
+        legal = seat.legal
+        rules = seat.rules
+        listed: list[Json] = []
+        for index, action in enumerate(legal):
+            combo = None
+            if action != "pass" and rules is not None:
+                combo = rules.classify(Hand.parse(action))
+            listed.append(
+                {
+                    "index": index,
+                    "action": action,
+                    "cards": None if action == "pass" else Hand.parse(action).unicode(),
+                    "kind": "pass" if combo is None else combo.kind.name.lower(),
+                }
+            )
+        shown = " | ".join(
+            text(
+                "agent.legal_action",
+                lang,
+                index=item["index"],
+                action=item["cards"] or text("word.pass", lang),
+            )
+            for item in listed
+        )
+        line = (
+            text("cli.legal", lang, plays=shown) if legal else text("agent.over", lang)
+        )
+        data: Json = {"game": game_id, "jumpingIn": seat.jumping_in, "actions": listed}
+        return Reply(line, data)
+
+    def _seat_act(
+        self, game_id: str, seat: RemoteSeat, action: str | int, lang: str
+    ) -> Reply:
+        """Play the agent's *action* at its seat; its view once the server answered."""
+        before = (seat.hand, len(seat.moves))
+        seat.act(action)
+        reply = self._seat_view(game_id, seat, lang)
+        mine = [
+            move
+            for move in seat.moves[before[1] :]
+            if seat.hand == before[0]
+            if move.action.player == seat.seat
+        ]
+        played = _move_json(mine[0]) if mine else None
+        return Reply(reply.text, dict(reply.data, accepted=True, action=played))
+
+    def _seat_result(self, game_id: str, seat: RemoteSeat, lang: str) -> Reply:
+        """The last finished hand's result at the agent's seat."""
+        data: Json = {"game": game_id, "over": bool(seat.finished)}
+        if not seat.finished:
+            return Reply(text("agent.not_over", lang), data)
+        last = seat.finished[-1]
+        data.update(
+            self._result_json(last.result), hand=last.hand, matchOver=last.match_over
+        )
+        lines = self._result_lines(last.result, seat.seat, lang)
+        return Reply("\n".join(lines), data)
+
+    @staticmethod
+    def _result_json(result: GameResult) -> Json:
         win = result.instant_win
         return {
             "finishOrder": list(result.finish_order),
@@ -559,9 +754,7 @@ class AgentTools:
         }
 
     @staticmethod
-    def _result_lines(game: AgentGame, lang: str) -> list[str]:
-        state = game.state
-        result = state.final_result()
+    def _result_lines(result: GameResult, seat: int, lang: str) -> list[str]:
         lines = [text("agent.over", lang)]
         if result.instant_win is not None:
             hand = instant_win_name(result.instant_win, lang)
@@ -576,12 +769,11 @@ class AgentTools:
         )
         lines.append(text("cli.scores", lang, scores=scores))
         lines += [f"  {score_line(item, lang)}" for item in result.items]
-        if game.seat in result.finish_order:
-            place = result.finish_order.index(game.seat) + 1
+        if seat in result.finish_order:
+            place = result.finish_order.index(seat) + 1
+            players = len(result.scores)
             named = place_name(place, len(result.finish_order), lang)
-            lines.append(
-                text("cli.your_place", lang, place=named, players=state.players)
-            )
+            lines.append(text("cli.your_place", lang, place=named, players=players))
         return lines
 
     @staticmethod
@@ -616,6 +808,19 @@ class AgentTools:
         data.update(message=messages, rule=rule, section=_section(rule))
         return Reply(messages[lang], data)
 
+
+_REMOTE: Final = {
+    "hand": {"en": "table {table}, hand {hand}", "vi": "bàn {table}, ván {hand}"},
+    "waiting": {
+        "en": "waiting for player {player}",
+        "vi": "đang chờ người chơi {player}",
+    },
+    "closed": {
+        "en": "not at the table any more: {why}",
+        "vi": "không còn ở bàn nữa: {why}",
+    },
+}
+"""The few lines only a seat at a server's table needs, in both languages."""
 
 _BEATING: Final = frozenset(
     {None, IllegalReason.DOES_NOT_BEAT, IllegalReason.WRONG_SHAPE}
