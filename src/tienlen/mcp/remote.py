@@ -6,8 +6,10 @@ the server's messages on a background event loop (`RemoteSeat.LOOP`, one thread
 for all seats), while the agent's tool calls, from any thread, read the latest view
 and send moves. `RemoteSeat.act` sends a move and waits, bounded, for the server's
 answer: the refusal (nothing changed), or the move played and then the agent's next
-decision (or the hand's end). Every hand's end is answered ``ready`` at once, so the
-table never waits for the agent between hands; the hand's result is kept.
+decision (or the hand's end). A hand's end is answered ``ready`` once the agent has
+been shown it (`RemoteSeat.shown_end`), or after `READY_AFTER` seconds if it does
+not look, so the table never waits long for the agent between hands; every finished
+hand's result is kept.
 
 The agent learns only what the server sends its seat: its view, the public actions
 and, once a hand is over, its result. The hands the server reveals then (``dealt``,
@@ -42,12 +44,21 @@ from tienlen.rules import BaseRules, InstantWin, as_combo
 from tienlen.scoring import GameResult, ScoreItem, ScoreKind
 from tienlen.server.protocol import action_from_json, dump, observation_from_view
 
-__all__ = ["CONNECT_TIMEOUT", "TURN_WAIT", "RemoteRefusalError", "RemoteSeat"]
+__all__ = [
+    "CONNECT_TIMEOUT",
+    "READY_AFTER",
+    "TURN_WAIT",
+    "FinishedHand",
+    "RemoteRefusalError",
+    "RemoteSeat",
+]
 
 CONNECT_TIMEOUT: Final = 10.0
 """Seconds to connect and be seated, and to see a move answered, before giving up."""
 TURN_WAIT: Final = 30.0
 """Seconds `RemoteSeat.act` waits for the agent's next decision after its move."""
+READY_AFTER: Final = 30.0
+"""Seconds after a hand's end the seat says ``ready`` if the agent was not shown it."""
 
 Json = dict[str, Any]
 
@@ -157,7 +168,8 @@ class RemoteSeat:
         self.table: Final = table
         self.seat: Final = seat
         self.timeout: Final = timeout
-        self.wait: Final = wait
+        self.wait = wait
+        """Seconds `act` waits for the agent's next decision after its move."""
         self._changed = threading.Condition()
         self._socket: Any = None
         self._task: asyncio.Task[None] | None = None
@@ -183,6 +195,9 @@ class RemoteSeat:
         """Whether the table's match is over (no more hands)."""
         self.closed: str | None = None
         """Why the connection ended, once it has."""
+        self.ready_after = READY_AFTER
+        """Seconds after a hand's end to say ``ready`` unless `shown_end` said it."""
+        self._owed: int | None = None  # the ended hand whose ``ready`` is not sent
         self._declined = -1  # the ply of a jump-in offer the agent declined
         self._refusal: Json | None = None
         self._join(name)
@@ -294,6 +309,14 @@ class RemoteSeat:
                 ),
                 self.wait,
             )
+
+    def shown_end(self) -> None:
+        """The agent was shown the hand's end: say ``ready`` for the next (if owed)."""
+        with self._changed:
+            owed, self._owed = self._owed, None
+        if owed is not None and self.closed is None:
+            with contextlib.suppress(AgentError):  # gone: nothing to be ready for
+                self._send({"type": "ready"})
 
     def close(self) -> None:
         """Give the seat back (``leave``) and disconnect; never raises."""
@@ -432,7 +455,24 @@ class RemoteSeat:
         result = _result(message["result"], self.rules, len(self.view["counts"]))
         self.finished.append(FinishedHand(int(message["hand"]), result, over))
         self.between, self.match_over = True, over
-        return None if over else {"type": "ready"}
+        if not over:
+            hand = self.hand
+            self._owed = hand
+            loop = asyncio.get_running_loop()
+            loop.call_later(
+                self.ready_after, lambda: loop.create_task(self._late(hand))
+            )
+        return None
+
+    async def _late(self, hand: int) -> None:
+        """Say ``ready`` for *hand*'s end if the agent was not shown it in time."""
+        with self._changed:
+            owed = self._owed == hand
+            if owed:
+                self._owed = None
+        if owed and self.closed is None:
+            with contextlib.suppress(Exception):  # closed meanwhile
+                await self._socket.send(dump({"v": 1, "type": "ready"}))
 
 
 def _move(before: Json, action: Action, after: Json | None) -> Move:

@@ -276,9 +276,10 @@ class AgentTools:
         The seat is claimed as a remote bot claims it (docs/server.md), under
         *name*; the answer is a game id and the seat's view, and `observe`,
         `legal_actions`, `act`, `result` and `close_game` then play it as a local
-        game (`explain` and `evaluate` work on local games only). The table plays
-        on between hands: each hand's end is answered ``ready``, and `result` gives
-        the last finished hand's result. Refused (nothing joined): a bad URL
+        game (`explain` and `evaluate` work on local games only). A hand's end is
+        shown as a local game's; once shown (or after
+        `tienlen.mcp.remote.READY_AFTER` seconds) the seat says ``ready`` and the
+        table deals the next hand; `result` gives the last finished hand's result. Refused (nothing joined): a bad URL
         (``bad-argument``), no server answering in time (``unreachable``), a seat
         the server refuses (``refused``: taken, no such table).
 
@@ -655,6 +656,8 @@ class AgentTools:
                 lines.append(_REMOTE["waiting"][lang].format(player=view["toAct"]))
         if seat.closed is not None:
             lines.append(_REMOTE["closed"][lang].format(why=seat.closed))
+        if over:
+            seat.shown_end()
         return Reply("\n".join(lines), data)
 
     @staticmethod
@@ -731,6 +734,7 @@ class AgentTools:
             self._result_json(last.result), hand=last.hand, matchOver=last.match_over
         )
         lines = self._result_lines(last.result, seat.seat, lang)
+        seat.shown_end()
         return Reply("\n".join(lines), data)
 
     @staticmethod
