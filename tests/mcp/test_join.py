@@ -8,6 +8,7 @@ end: no card another seat held at the time may appear in it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -370,3 +371,48 @@ def test_the_next_hand_waits_until_the_agent_saw_the_end(port: int) -> None:
         assert time.monotonic() < deadline, "the next hand was not dealt"
         time.sleep(0.02)
     tools.close_game(game)
+
+
+def test_a_hand_at_a_server_table_over_stdio(port: int) -> None:
+    """The SDK's own client joins through ``python -m tienlen mcp`` and plays a hand."""
+    from tests.mcp.test_stdio import connect, remote  # noqa: PLC0415  # needs mcp
+
+    async def run() -> tuple[Reply, Reply, Reply]:
+        async with connect() as session:
+            call = remote(session)
+            url = f"ws://127.0.0.1:{port}/ws"
+            joined = await call("join_table", {"url": url, "table": "main", "seat": 0})
+            game = joined.data["game"]
+            refused = None
+            deadline = time.monotonic() + DEADLINE
+            seen = joined
+            while seen.data["handsFinished"] == 0:
+                assert time.monotonic() < deadline, "the hand did not end in time"
+                view = seen.data["view"]
+                assert isinstance(view, dict)
+                illegal = _illegal(view) if seen.data["yourTurn"] else None
+                if refused is None and illegal is not None:
+                    action = {"game": game, "action": illegal, "lang": "vi"}
+                    refused = await call("act", action)
+                    again = await call("observe", {"game": game})
+                    assert again.data["view"] == seen.data["view"]  # nothing changed
+                if seen.data["yourTurn"]:
+                    seen = await call("act", {"game": game, "action": 0})
+                    assert not seen.error, seen.text
+                else:
+                    await asyncio.sleep(0.02)
+                    seen = await call("observe", {"game": game})
+            result = await call("result", {"game": game})
+            closed = await call("close_game", {"game": game})
+            assert closed.data == {"game": game, "closed": True}
+            assert refused is not None
+            return joined, refused, result
+
+    joined, refused, result = asyncio.run(run())
+    assert joined.data["view"]["seat"] == 0  # type: ignore[index]
+    assert refused.error
+    refusal = refused.data["refusal"]
+    assert isinstance(refusal, dict)
+    assert refusal["code"] in {"CANNOT_PASS", "DOES_NOT_BEAT", "WRONG_SHAPE"}
+    assert refused.text.startswith("Không hợp lệ")
+    _check_result(result, 1)

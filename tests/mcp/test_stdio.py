@@ -97,7 +97,7 @@ def test_games_over_stdio_leak_nothing_and_accept_nothing_illegal() -> None:
 
 @pytest.mark.slow
 def test_the_tools_are_listed_and_a_refusal_is_a_tool_error() -> None:
-    """The eight tools and their arguments; a jump-in declined; a refusal is an ``isError``."""
+    """The nine tools and their arguments; a jump-in declined; a refusal is an ``isError``."""
     tally = Tally()
 
     async def run() -> tuple[dict[str, set[str]], Reply, Reply]:
@@ -131,6 +131,7 @@ def test_the_tools_are_listed_and_a_refusal_is_a_tool_error() -> None:
         "result": {"game", "lang"},
         "evaluate": {"games", "lang"},
         "close_game": {"game"},
+        "join_table": {"url", "table", "seat", "name", "lang"},
     }
     assert not opened.error
     assert refused.error

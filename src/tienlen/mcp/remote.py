@@ -76,7 +76,7 @@ class RemoteRefusalError(AgentError):
         ('stale', 'late')
     """
 
-    def __init__(self, refusal: Json) -> None:
+    def __init__(self, refusal: dict[str, Any]) -> None:
         message = refusal.get("message")
         said = message.get("en") if isinstance(message, dict) else None
         super().__init__(str(refusal.get("code")), str(said))
@@ -128,7 +128,14 @@ class _Loop:
 
 @attrs.frozen
 class FinishedHand:
-    """A hand of the table that ended while the agent sat there, and its result."""
+    """A hand of the table that ended while the agent sat there, and its result.
+
+    Example:
+        >>> from tienlen import CLASSIC, GameState
+        >>> final = GameState.from_hands(["3s", "4d"], CLASSIC).play("3s")
+        >>> FinishedHand(1, final.result, match_over=False).result.scores
+        (1, -1)
+    """
 
     hand: int
     """The table's number of the hand."""
@@ -147,7 +154,9 @@ class RemoteSeat:
     Raises:
         AgentError: ``bad-argument`` (not a ws:// or wss:// URL), ``unreachable``
             (nothing answers, or not in time), ``refused`` (the server refused the
-            seat: taken, no such table, a bad name; its message says which).
+            seat: taken, no such table, a bad name; its message says which),
+            ``unavailable`` (the ``websockets`` package of ``tienlen[server]`` is
+            not installed).
     """
 
     LOOP: ClassVar = _Loop()
@@ -164,10 +173,14 @@ class RemoteSeat:
         wait: float = TURN_WAIT,
     ) -> None:
         self.url: Final = _check_url(url)
+        """The server's WebSocket address."""
         _check_arguments(table, seat, name)
         self.table: Final = table
+        """The table's id."""
         self.seat: Final = seat
+        """The agent's seat."""
         self.timeout: Final = timeout
+        """Seconds to connect, and to see a move answered."""
         self.wait = wait
         """Seconds `act` waits for the agent's next decision after its move."""
         self._changed = threading.Condition()
@@ -179,7 +192,7 @@ class RemoteSeat:
         """The table's number of the hand being played (or just ended)."""
         self.ply = 0
         """How many actions of the hand the seat has seen."""
-        self.view: Json = {}
+        self.view: dict[str, Any] = {}
         """The seat's latest view, as the server sent it (its ``state``)."""
         self.history: list[Action] = []
         """The hand's actions so far."""
@@ -206,7 +219,7 @@ class RemoteSeat:
 
     @property
     def legal(self) -> tuple[str, ...]:
-        """The agent's legal actions now, in notation: the server's list.
+        """The agent's legal actions now, in notation, as the server lists them.
 
         Offered a Poker jump-in, ``"pass"`` ends the list: "do not jump in".
         """
@@ -331,6 +344,13 @@ class RemoteSeat:
     # -- the connection -----------------------------------------------------------
 
     def _join(self, name: str) -> None:
+        try:
+            import websockets  # noqa: F401, PLC0415  # the server extra
+        except ImportError:
+            msg = (
+                'joining a table needs the server extra: pip install "tienlen[server]"'
+            )
+            raise AgentError("unavailable", msg) from None
         try:
             self.LOOP.run(self._connect(name), self.timeout + 1)
         except AgentError:
