@@ -65,7 +65,9 @@ BOT_KINDS: Final[Mapping[str, Callable[[], Player]]] = {
 class AgentError(TienLenError, ValueError):
     """A request the agent's tools refuse: *code* says which, the message says why.
 
-    Codes: ``no-game``, ``bad-argument``, ``game-over``, ``too-many-games``.
+    Codes: ``no-game``, ``bad-argument``, ``game-over``, ``too-many-games``; for a
+    seat at a server's table (`tienlen.mcp.remote`) also ``unreachable``,
+    ``refused``, ``unavailable``, ``timeout``, ``disconnected``, ``remote-game``.
 
     Example:
         >>> error = AgentError("no-game", "no open game 'g9'")
