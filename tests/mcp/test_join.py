@@ -24,6 +24,7 @@ from tests.server.harness import leaked
 from tests.server.serving import free_port, serving, start
 from tienlen import Card, Hand, Play
 from tienlen.mcp.remote import RemoteSeat
+from tienlen.mcp.session import AgentError
 from tienlen.mcp.tools import AgentTools, Reply
 
 DEADLINE = 25.0
@@ -416,3 +417,18 @@ def test_a_hand_at_a_server_table_over_stdio(port: int) -> None:
     assert refusal["code"] in {"CANNOT_PASS", "DOES_NOT_BEAT", "WRONG_SHAPE"}
     assert refused.text.startswith("Không hợp lệ")
     _check_result(result, 1)
+
+
+def test_a_server_that_never_answers_is_given_up_on() -> None:
+    """A port that accepts the connection but never answers: refused in time, no hang."""
+    import socket  # noqa: PLC0415
+
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen()
+        url = f"ws://127.0.0.1:{silent.getsockname()[1]}/ws"
+        started = time.monotonic()
+        with pytest.raises(AgentError) as refused:
+            RemoteSeat(url, "main", 0, timeout=0.5)
+        assert refused.value.code == "unreachable"
+        assert time.monotonic() - started < 5
