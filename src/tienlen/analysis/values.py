@@ -302,8 +302,8 @@ def _dealt_out(state: GameState) -> bool:
 
 
 def _players_left(state: GameState) -> int:
-    """How many players are still in the game."""
-    return sum(state.in_game(seat) for seat in range(state.players))
+    """How many players are still in the game (`GameState.in_game`, from its mask)."""
+    return state.players - state.out.bit_count()
 
 
 class _Endings:
