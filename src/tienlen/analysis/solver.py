@@ -212,7 +212,7 @@ class _Search:
         """Whether *state* is a zero-sum duel: stakes, two players left."""
         if not self.duels:
             return False
-        return sum(state.in_game(seat) for seat in range(state.players)) == 2
+        return state.players - state.out.bit_count() == 2  # `in_game`, from its mask
 
     def value(self, state: GameState, poll: int) -> _Scores:
         """The scores of *state* (at its *poll*-th decision) under best play."""
@@ -313,5 +313,5 @@ def _duel_children(state: GameState) -> Iterator[GameState]:
 
 def _first_of_two(order: tuple[int, ...], state: GameState) -> int:
     """Who of the two players left in *state* is first in *order*."""
-    pair = [seat for seat in range(state.players) if state.in_game(seat)]
+    pair = [seat for seat in range(state.players) if not state.out >> seat & 1]
     return min(pair, key=order.index)

@@ -6,7 +6,11 @@ pruning, plus any action asked for) by its expected final score and its chance o
 going out first, over worlds drawn from what that seat has seen
 (`tienlen.sample_world`). Every candidate is played out in the same worlds with the
 same rollout randomness (common random numbers), so the luck of the deal cancels
-between them. Beside each value is the *perfect-information* value of the action in
+between them. With *endgame_nodes*, a play-out that reaches a **known-hands
+ending** — two players left on a dealt-out deck, each knowing the other's hand —
+takes the solver's value there (best play by both, `solve`, within *endgame_nodes*
+positions) instead of playing on by the rollout policy: where every hand is known the
+values are then the solver's exact ones. Beside each value is the *perfect-information* value of the action in
 the true position, every hand shown: exact (`solve`) when the search is small enough,
 else a rollout of the true position.
 
@@ -38,8 +42,9 @@ import attrs
 
 from tienlen._checks import check_count, check_type
 from tienlen.analysis.solver import SolverLimitError, solve
+from tienlen.engine import referee
 from tienlen.errors import InvalidArgumentError
-from tienlen.game import Action, GameState, Pass
+from tienlen.game import Action, GameState, Pass, Play
 from tienlen.players import GreedyPlayer, Observation, Player
 from tienlen.search.rollouts import (
     apply_searched,
@@ -53,6 +58,7 @@ from tienlen.search.sampling import sample_world
 __all__ = [
     "DEFAULT_BUDGET",
     "DEFAULT_CANDIDATES",
+    "ENDGAME_NODES",
     "ActionValue",
     "Estimate",
     "best_actions",
@@ -64,6 +70,10 @@ DEFAULT_BUDGET: Final = 64
 quarter of a second of CPU for a 4-player classic decision, docs/analysis.md)."""
 DEFAULT_CANDIDATES: Final = 10
 """Actions valued per decision by default (the search bots' pruning)."""
+ENDGAME_NODES: Final = 2_000
+"""A node limit for the known-hands endings of the play-outs (`value_actions`'s
+*endgame_nodes*; about 50 ms of CPU a solve at most). Not the default: 0, the
+play-outs are the rollout policy's to the end (docs/analysis.md says why)."""
 PERFECT_NODES: Final = 5_000
 """The solver's node limit for the perfect-information column; past it, a rollout."""
 PERFECT_CARDS: Final = 10
@@ -182,6 +192,7 @@ def value_actions(
     include: Sequence[Action] = (),
     seed: int = 0,
     rollout: Player | None = None,
+    endgame_nodes: int = 0,
 ) -> list[ActionValue]:
     """Every candidate action of *seat* valued (best first), without the perfect column.
 
@@ -200,6 +211,7 @@ def value_actions(
     check_count("budget", budget, 1)
     check_count("max_candidates", max_candidates, 1)
     check_count("seed", seed, 0)
+    check_count("endgame_nodes", endgame_nodes, 0)
     if state.is_over:
         msg = "the game is over: there is no decision to value"
         raise InvalidArgumentError(msg)
@@ -218,6 +230,7 @@ def value_actions(
         if action not in searched:
             searched.append(action)
     rng = random.Random(seed)
+    endings = _Endings(endgame_nodes) if _dealt_out(state) and endgame_nodes else None
     scores: list[list[int]] = [[] for _ in searched]
     firsts = [0] * len(searched)
     for _ in range(budget):
@@ -226,7 +239,9 @@ def value_actions(
         for index, action in enumerate(searched):
             declining = seat if is_declined_jump_in(world, action) else None
             after = apply_searched(world, action)
-            final = _final(after, policy, random.Random(rollout_seed), declining)
+            final = _final(
+                after, policy, random.Random(rollout_seed), declining, endings
+            )
             scores[index].append(final[0][seat])
             firsts[index] += final[1] == seat
     values = [
@@ -247,14 +262,103 @@ def value_actions(
 
 
 def _final(
-    world: GameState, policy: Player, rng: random.Random, declining: int | None
+    world: GameState,
+    policy: Player,
+    rng: random.Random,
+    declining: int | None,
+    endings: _Endings | None,
 ) -> tuple[tuple[int, ...], int]:
-    """The scores of *world* played out by *policy*, and who went out first."""
-    if world.result is None:
-        result = play_out_result(world, policy, rng, declining)
-    else:
+    """The scores of *world* played out by *policy*, and who went out first.
+
+    With *endings*, a known-hands ending reached on the way (or *world* itself) is
+    valued by the solver, when it fits the node limit.
+    """
+    if world.result is not None:
         result = world.final_result()
+        return result.scores, result.finish_order[0]
+    if endings is None or declining is not None:
+        result = play_out_result(world, policy, rng, declining)
+        return result.scores, result.finish_order[0]
+    solved = endings.value(world)
+    if solved is not None:
+        return solved
+    watch = _Watch(endings)
+    players = [policy] * world.players
+    end = referee.play_out(
+        world, players, rng, watch, checked=not referee.trusts(policy)
+    )
+    if watch.ending is not None:
+        solved = endings.value(watch.ending)
+        if solved is not None:
+            return solved
+    result = end.final_result()
     return result.scores, result.finish_order[0]
+
+
+def _dealt_out(state: GameState) -> bool:
+    """Whether every card of the deck was dealt (the unseen cards are the others')."""
+    decks = state.rules.deal_size(state.players)[0]
+    return sum(len(hand) for hand in state.dealt) == 52 * decks
+
+
+def _players_left(state: GameState) -> int:
+    """How many players are still in the game (`GameState.in_game`, from its mask)."""
+    return state.players - state.out.bit_count()
+
+
+class _Endings:
+    """The solver's values of the known-hands endings of one decision's play-outs.
+
+    A known-hands ending is a position of a dealt-out deck with two players left:
+    each knows the other's hand (the cards neither holds nor saw played), so their
+    best play is the solver's. Values are cached by position; an ending past the
+    node limit is remembered as such and played out by the rollout policy.
+    """
+
+    def __init__(self, max_nodes: int) -> None:
+        self.max_nodes = max_nodes
+        self.cache: dict[GameState, tuple[tuple[int, ...], int] | None] = {}
+
+    def value(self, state: GameState) -> tuple[tuple[int, ...], int] | None:
+        """The solver's scores of *state* and who goes out first, if it is a known ending."""
+        if _players_left(state) != 2:
+            return None
+        if state in self.cache:
+            return self.cache[state]
+        answer: tuple[tuple[int, ...], int] | None
+        try:
+            solution = solve(state, max_nodes=self.max_nodes)
+        except SolverLimitError:
+            answer = None
+        else:
+            answer = solution.scores, _first_out(state, solution.line)
+        self.cache[state] = answer
+        return answer
+
+
+def _first_out(state: GameState, line: Sequence[Action]) -> int:
+    """Who goes out first when *line* is played from *state* to the end."""
+    if state.finish_order:
+        return state.finish_order[0]
+    for action in line:
+        state = state.apply(action)
+    return state.final_result().finish_order[0]
+
+
+class _Watch:
+    """A play-out's tally (`referee.Tally`) that notes where a known-hands ending starts."""
+
+    def __init__(self, endings: _Endings) -> None:
+        self.endings = endings
+        self.ending: GameState | None = None
+
+    def count(self, state: GameState, play: Play, mask: int) -> None:
+        """Note the position after *play* if it takes the third-last player out."""
+        if self.ending is not None or mask != state.hand_masks[play.player]:
+            return
+        after = state.apply(play)
+        if after.result is None and _players_left(after) == 2:
+            self.ending = after
 
 
 def perfect_value(
@@ -291,11 +395,13 @@ def best_actions(
     seed: int = 0,
     perfect: bool = True,
     rollout: Player | None = None,
+    endgame_nodes: int = 0,
 ) -> tuple[ActionValue, ...]:
     """The *k* best actions of *seat* by expected score over what *seat* has seen.
 
     Each candidate is played out in *budget* worlds drawn from *seat*'s information
-    (`sample_world`), everyone following *rollout* (a `GreedyPlayer` by default);
+    (`sample_world`), everyone following *rollout* (a `GreedyPlayer` by default)
+    (with *endgame_nodes*, until a known-hands ending, which the solver values);
     the same worlds and rollout randomness serve every candidate. Deterministic for
     a given *seed*. It costs *budget* × (candidates) rollouts, and with *perfect* a
     solver call (at most `PERFECT_NODES` positions) or a rollout per action returned.
@@ -311,6 +417,12 @@ def best_actions(
         seed: The seed of the worlds and the rollouts.
         perfect: Whether to add the perfect-information value.
         rollout: The policy of the play-outs.
+        endgame_nodes: The solver's node limit for a known-hands ending (two
+            players left on a dealt-out deck) reached by a play-out: within it the
+            play-out's value is the solver's (best play by both), past it the
+            ending is played out by *rollout*; 0 (the default) plays every
+            ending out by *rollout*. A declined Poker jump-in is always played
+            out by *rollout*. `ENDGAME_NODES` suits it.
 
     Raises:
         TypeError: an argument of the wrong type.
@@ -334,6 +446,7 @@ def best_actions(
         max_candidates=max_candidates,
         seed=seed,
         rollout=rollout,
+        endgame_nodes=endgame_nodes,
     )[:k]
     if perfect:
         values = [with_perfect(state, seat, value) for value in values]
