@@ -23,7 +23,7 @@ from tests.mcp.harness import RANK_PLURALS
 from tests.server.harness import leaked
 from tests.server.serving import free_port, serving, start
 from tienlen import Card, Hand, Play
-from tienlen.mcp.remote import RemoteSeat
+from tienlen.mcp._remote import RemoteSeat
 from tienlen.mcp.session import AgentError
 from tienlen.mcp.tools import AgentTools, Reply
 

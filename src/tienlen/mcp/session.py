@@ -66,7 +66,7 @@ class AgentError(TienLenError, ValueError):
     """A request the agent's tools refuse: *code* says which, the message says why.
 
     Codes: ``no-game``, ``bad-argument``, ``game-over``, ``too-many-games``; for a
-    seat at a server's table (`tienlen.mcp.remote`) also ``unreachable``,
+    seat at a server's table (`AgentTools.join_table <tienlen.mcp.tools.AgentTools.join_table>`) also ``unreachable``,
     ``refused``, ``unavailable``, ``timeout``, ``disconnected``, ``remote-game``.
 
     Example:

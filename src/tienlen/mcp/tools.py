@@ -39,8 +39,8 @@ from tienlen.errors import (
 )
 from tienlen.explain import explain_beats, why_not_combination
 from tienlen.game import Action, Pass, Play
+from tienlen.mcp._remote import RemoteRefusalError, RemoteSeat
 from tienlen.mcp.duplicate import duplicate_stats, frozen_deal
-from tienlen.mcp.remote import RemoteRefusalError, RemoteSeat
 from tienlen.mcp.session import AgentError, AgentGame, Move, rules_named
 from tienlen.messages import (
     LANGUAGES,
@@ -278,7 +278,7 @@ class AgentTools:
         `legal_actions`, `act`, `result` and `close_game` then play it as a local
         game (`explain` and `evaluate` work on local games only). A hand's end is
         shown as a local game's; once shown (or after
-        `tienlen.mcp.remote.READY_AFTER` seconds) the seat says ``ready`` and the
+        30 seconds) the seat says ``ready`` and the
         table deals the next hand; `result` gives the last finished hand's result. Refused (nothing joined): a bad URL
         (``bad-argument``), no server answering in time (``unreachable``), a seat
         the server refuses (``refused``: taken, no such table).
