@@ -75,6 +75,8 @@ nitpick_ignore_regex = [
     (r"py:class", r"AECEnv"),
     # Private type aliases in the signatures of private constructor arguments.
     (r"py:class", r"(tienlen\.[\w.]*\.)?_[A-Za-z]\w*"),
+    # Classes of private modules named in documented attributes' types.
+    (r"py:class", r"tienlen\.(\w+\.)*_[A-Za-z]\w*\.\w+"),
 ]
 
 # -- autodoc / napoleon ----------------------------------------------------------
