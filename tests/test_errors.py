@@ -60,6 +60,10 @@ ERROR_ARGUMENTS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
     "tienlen.records.RecordError": (("actions[3]", "not an action"), {}),
     "tienlen.notation.NotationError": (("hands", 32, "a card in two hands"), {}),
     "tienlen.mcp.session.AgentError": (("no-game", "no open game 'g9'"), {}),
+    "tienlen.mcp._remote.RemoteRefusalError": (
+        ({"code": "stale", "message": {"en": "late", "vi": "muộn"}},),
+        {},
+    ),
     "tienlen.seat.PlayerError": (
         (2, RandomPlayer(), Pass(player=2), [Play(player=2, cards="3s")]),
         {},

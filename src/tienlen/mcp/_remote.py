@@ -77,10 +77,17 @@ class RemoteRefusalError(AgentError):
     """
 
     def __init__(self, refusal: dict[str, Any]) -> None:
+        if not isinstance(refusal, dict):
+            msg = f"a refusal is a dict, not {type(refusal).__name__}"  # type: ignore[unreachable]  # checked at run time
+            raise TypeError(msg)
         message = refusal.get("message")
         said = message.get("en") if isinstance(message, dict) else None
         super().__init__(str(refusal.get("code")), str(said))
         self.refusal = refusal
+
+    def __reduce__(self) -> tuple[type[RemoteRefusalError], tuple[dict[str, Any]]]:
+        # Rebuilt from the refusal, so that it pickles (its arguments are not *args*).
+        return RemoteRefusalError, (self.refusal,)
 
 
 def _check_url(url: object) -> str:
