@@ -5,9 +5,10 @@ modules (`tienlen.engine`). Three checks, on the source:
 
 - no ``from m import _name`` (or ``import m._private``) outside the package that owns
   the private module or name;
-- outside `tienlen.engine`, no ``value._name`` read or written on anything but
-  ``self``/``cls`` unless the module itself defines ``_name`` (its own classes'
-  private fields): the engine's modules are the only ones that share internals;
+- outside `tienlen.engine` and `ENGINE_CLASSES`, no ``value._name`` read or written on
+  anything but ``self``/``cls`` unless the module itself defines ``_name`` (its own
+  classes' private fields): the engine's modules, and the public modules that define
+  its classes, are the only ones that share internals;
 - no ``type(player) is`` / ``in`` a set of library classes: a bot's capabilities are
   declared (`tienlen.players.Player`), never inferred from its exact type.
 
@@ -22,6 +23,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parent.parent / "src" / "tienlen"
+
+ENGINE_CLASSES = frozenset(
+    {"tienlen.actions", "tienlen.batch", "tienlen.combos", "tienlen.game"}
+)
+"""The public modules that define the engine's classes (issue 35: a public class is
+defined in a public module): compiled with the engine, they read its fields."""
 
 
 def module_name(path: Path) -> str:
@@ -89,7 +96,7 @@ def crossings(path: Path) -> Iterator[str]:
                 ):
                     yield f"{where}:{node.lineno}: import {alias.name}"
         elif isinstance(node, ast.Attribute) and is_private(node.attr):
-            if module.startswith("tienlen.engine."):
+            if module.startswith("tienlen.engine.") or module in ENGINE_CLASSES:
                 continue  # the engine's modules share its internals
             base = node.value
             if isinstance(base, ast.Name) and base.id in {"self", "cls", "mcs"}:

@@ -159,14 +159,14 @@ def test_a_run_of_doubled_cards_is_topped_by_its_highest_card() -> None:
 
 def test_only_sets_are_kept() -> None:
     """Looking runs up builds them without keeping them: the table stays bounded."""
-    from tienlen.engine.interned import _COMBOS  # noqa: PLC0415 - private
+    from tienlen.combos import BY_MASK  # noqa: PLC0415 - engine-level
 
-    combo_of = _COMBOS.__getitem__
+    combo_of = BY_MASK.__getitem__
 
     hand = Hand.parse("3s 3h 4s 4h 5s 5h 6s 6h 7s 7h 8s 8h")
-    before = len(_COMBOS)
+    before = len(BY_MASK)
     runs = [play.mask for play in legal_plays(hand) if play.kind.is_sequence]
     built = [combo_of(mask) for mask in runs]
-    assert len(_COMBOS) == before
+    assert len(BY_MASK) == before
     assert [combo.key for combo in built] == [structural_key(mask) for mask in runs]
     assert combo_of(runs[0]) is not built[0]

@@ -20,7 +20,7 @@ from tienlen import (
     legal_plays,
     pickles,
 )
-from tienlen.engine.batch import Batch
+from tienlen.batch import Batch
 from tienlen.records import record, to_json
 
 

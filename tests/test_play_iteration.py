@@ -26,9 +26,8 @@ from tienlen import (
     classify,
     legal_plays,
 )
+from tienlen.combos import _RUNS_AT_ONCE, BY_MASK, _interned
 from tienlen.engine.bits import rank_counts
-from tienlen.engine.interned import BY_MASK
-from tienlen.engine.listing import _RUNS_AT_ONCE, _interned
 from tienlen.engine.movegen import (
     _ALWAYS_LISTABLE,
     MAX_LISTED_PLAYS,

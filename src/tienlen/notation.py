@@ -29,12 +29,11 @@ from typing import Final
 
 import attrs
 
+from tienlen.actions import hand_of
 from tienlen.cards import DECK, Hand
-from tienlen.combos import Combo
+from tienlen.combos import Combo, make_combo
 from tienlen.engine import bits as _bits
 from tienlen.engine import positions as _positions
-from tienlen.engine.combination import make_combo
-from tienlen.engine.plays import hand_of
 from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import structural_key
 from tienlen.engine.successor import from_fields, with_fields

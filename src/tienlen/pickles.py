@@ -37,9 +37,9 @@ from typing import IO, Final, TypeAlias, TypeVar
 import attrs
 
 from tienlen._checks import short_repr
+from tienlen.actions import untrusted_play
+from tienlen.batch import Batch
 from tienlen.combos import Combo, Plays
-from tienlen.engine.batch import Batch
-from tienlen.engine.plays import untrusted_play
 from tienlen.engine.rulebook import Context, context_of
 from tienlen.errors import InvalidStateError, TienLenError
 from tienlen.game import GameSetup, GameState, Play

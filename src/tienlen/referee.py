@@ -34,9 +34,9 @@ import attrs
 from tienlen._checks import check_time_limit, check_type, short_repr
 from tienlen.actions import Action, Actions, Pass, Play
 from tienlen.engine import referee as bots
-from tienlen.engine.state import GameState
 from tienlen.engine.view import card_counts
 from tienlen.errors import IllegalPlayError, IllegalReason, InvalidArgumentError
+from tienlen.game import GameState
 from tienlen.players import Observation, Player
 
 __all__ = ["Decision", "Referee"]

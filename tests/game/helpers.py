@@ -37,7 +37,7 @@ from tienlen import (
     Rank,
     ScoreKind,
 )
-from tienlen.engine.state import FIELDS
+from tienlen.game import FIELDS
 from tienlen.policies import LeaderAfterGoingOut
 from tienlen.rules import two_decks
 from tienlen.scoring import StakeScorer

@@ -1,4 +1,4 @@
-"""`tienlen.engine.batch.Batch`: many games stepped together on ints, one decision each."""
+"""`tienlen.batch.Batch`: many games stepped together on ints, one decision each."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import random
 import pytest
 
 from tienlen import CLASSIC, POKER, RULESETS, GameState, Hand, IllegalPlayError
-from tienlen.engine.batch import Batch
+from tienlen.batch import Batch
 from tienlen.errors import InvalidArgumentError
 from tienlen.rules import BaseRules
 

@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 
 from tienlen import CLASSIC, POKER, GameState
-from tienlen.engine import state as state_module
+from tienlen import game as state_module
 from tienlen.engine import successor
-from tienlen.engine.state import DEFAULTS, FIELDS
+from tienlen.game import DEFAULTS, FIELDS
 
-ENGINE = Path(inspect.getfile(state_module)).parent
-"""The engine's folder: its sources lie beside the compiled modules in the compiled build."""
-STATE = (ENGINE / "state.py").read_text(encoding="utf-8")
-SUCCESSOR = (ENGINE / "successor.py").read_text(encoding="utf-8")
+PACKAGE = Path(inspect.getfile(state_module)).parent
+"""The package's folder: the sources lie beside the compiled modules in the compiled build."""
+STATE = (PACKAGE / "game.py").read_text(encoding="utf-8")
+SUCCESSOR = (PACKAGE / "engine" / "successor.py").read_text(encoding="utf-8")
 NOT_COPIED = "_serial"
 """The field `draft` leaves to `successor.seal`: a fresh trust token."""
 RESET = {"_listed": None}

@@ -17,8 +17,8 @@ import pytest
 
 import tienlen
 from tienlen import CLASSIC, POKER, GameState
-from tienlen.engine.state import FIELDS
 from tienlen.engine.successor import draft, fields_of, from_fields, seal, with_fields
+from tienlen.game import FIELDS
 
 
 def _states(rules: object, games: int) -> list[GameState]:

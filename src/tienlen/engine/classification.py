@@ -6,9 +6,8 @@ Python methods, each one call into the function of the same name here, and so do
 work (the cards' mask, its key, the remembered verdicts, the move generator) runs
 here, compiled in the compiled build. The functions read the masks and keys of
 `tienlen.Combo` and `tienlen.Hand` objects directly, which only the engine may, and
-what the rule set compiled for them from one `Classifier`. `Plays`, what
-``legal_plays`` returns (published as `tienlen.Plays`), lives here too, so that it is
-compiled with them.
+what the rule set compiled for them from one `Classifier`. `tienlen.Plays`, what
+``legal_plays`` returns, is `tienlen.combos`', compiled with them.
 """
 
 from __future__ import annotations
@@ -18,11 +17,9 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
 
 from tienlen.cards import Card, Hand, as_cards, as_hand
+from tienlen.combos import BY_MASK, Combo, Plays, make_combo
 from tienlen.engine import bits as _bits
-from tienlen.engine.combination import Combo, make_combo
-from tienlen.engine.interned import BY_MASK
 from tienlen.engine.kinds import KINDS, STRAIGHT
-from tienlen.engine.listing import Plays
 from tienlen.engine.movegen import Tables
 from tienlen.engine.shapes import structural_key
 from tienlen.errors import InvalidComboError

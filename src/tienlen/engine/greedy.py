@@ -19,13 +19,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Final
 
-from tienlen.actions import Action
+from tienlen.actions import Action, Actions, Play
 from tienlen.cards import Hand, Rank
 from tienlen.combos import Plays
 from tienlen.engine import bits as _bits
-from tienlen.engine.actions import Actions
 from tienlen.engine.keys import SEQUENCES, BombAnswers, bomb_answers, keys_of
-from tienlen.engine.plays import Play
 
 if TYPE_CHECKING:
     from tienlen.rules import RuleSet

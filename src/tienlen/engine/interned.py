@@ -1,58 +1,56 @@
-"""The combinations of trusted plays, interned by mask: `BY_MASK` (engine-level).
+"""Values interned by a combination's mask: `Interned`, the table behind `tienlen.combos.BY_MASK`.
 
-The engine turns a listed play's mask into its `tienlen.Combo` by one lookup:
-every one-deck set is built at import, a two-deck set when first asked, and a run on
-every lookup. Pure in the compiled build too: mypyc compiles no subclass of ``dict``,
-and a dict subclass is what lets ``map(BY_MASK.__getitem__, masks)`` run at C speed.
+The engine turns a listed play's mask into its `tienlen.Combo` by one lookup: every
+one-deck set is built when the table is made, a two-deck set when first asked, and a
+run on every lookup. Pure in the compiled build too: mypyc compiles no subclass of
+``dict``, and a dict subclass is what lets ``map(BY_MASK.__getitem__, masks)`` run at C
+speed. The table is told how to build a value (``make(mask, key)``), so this module
+knows no combination class and sits below `tienlen.combos`, which makes the table.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import Final, TypeVar
 
 from tienlen.engine.bits import RANKS
-from tienlen.engine.combination import COMPILED, Combo, make_combo
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.shapes import structural_key
 
-__all__ = ["BY_MASK"]
+__all__ = ["Interned"]
 
-
-_new: Final = object.__new__
-_set_mask: Final = Combo.__dict__["_mask"].__set__
-_set_key: Final = Combo.__dict__["_key"].__set__
-
-
-class _Combos(dict[int, Combo]):
-    """The combinations of trusted plays, by mask: the sets (1–4 cards of one rank) interned.
-
-    Every one-deck set (195) is built at import; a two-deck set (both copies of a card)
-    is built and kept when first looked up; a run is built on every lookup, and not
-    kept (there are millions). A dict subclass, so that ``map(getitem, masks)`` runs at
-    C speed for the sets.
-    """
-
-    def __missing__(self, mask: int) -> Combo:
-        key = structural_key(mask)
-        if COMPILED:
-            combo = make_combo(mask, key)
-        else:  # `make_combo`, inlined: every run against a top
-            combo = _new(Combo)
-            _set_mask(combo, mask)
-            _set_key(combo, key)
-        if key >> 12 not in _SEQUENCE_KINDS:
-            self[mask] = combo
-        return combo
-
+V = TypeVar("V")
 
 _SEQUENCE_KINDS: Final = frozenset(code for code, row in KINDS.items() if row.sequence)
 
 
-_COMBOS: Final = _Combos(
-    (mask << 4 * rank, make_combo(mask << 4 * rank, structural_key(mask << 4 * rank)))
-    for rank in range(RANKS)
-    for mask in range(1, 16)
-)
-BY_MASK: dict[int, Combo] = _COMBOS
-"""``BY_MASK[mask]``: the combination of a play's mask, interned if a set, else built
-(engine-level: the mask must be a combination's)."""
+class Interned(dict[int, V]):
+    """Values by a combination's mask: the sets (1–4 cards of one rank) interned.
+
+    Every one-deck set (195) is built when the table is made; a two-deck set (both
+    copies of a card) is built and kept when first looked up; a run is built on every
+    lookup, and not kept (there are millions). *make* builds a value from a mask and
+    its structural key.
+
+    Example:
+        >>> table = Interned(lambda mask, key: (mask, key))
+        >>> len(table), table[0b11] == (0b11, structural_key(0b11))
+        (195, True)
+        >>> run = 1 | 1 << 4 | 1 << 8
+        >>> table[run] == (run, structural_key(run)), run in table
+        (True, False)
+    """
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make: Callable[[int, int], V]) -> None:
+        sets = (mask << 4 * rank for rank in range(RANKS) for mask in range(1, 16))
+        super().__init__((mask, make(mask, structural_key(mask))) for mask in sets)
+        self._make = make
+
+    def __missing__(self, mask: int) -> V:
+        key = structural_key(mask)
+        value = self._make(mask, key)
+        if key >> 12 not in _SEQUENCE_KINDS:
+            self[mask] = value
+        return value

@@ -28,8 +28,8 @@ from tienlen.rules import CLASSIC, RuleSet
 from tienlen.rules.base import BaseRules
 
 if TYPE_CHECKING:
-    from tienlen.engine.plays import Play
-    from tienlen.engine.state import GameState
+    from tienlen.actions import Play
+    from tienlen.game import GameState
 
 __all__ = [
     "KEYS",

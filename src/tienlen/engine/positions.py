@@ -37,12 +37,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from tienlen.actions import hand_of
 from tienlen.cards import DECK
+from tienlen.combos import Combo
 from tienlen.engine import answers, successor
 from tienlen.engine import bits as _bits
-from tienlen.engine.combination import Combo
-from tienlen.engine.plays import hand_of
-from tienlen.engine.state import GameState
+from tienlen.game import GameState
 from tienlen.scoring import ChopChain, PokerScorer, ScoreItem, ScoreKind
 
 __all__ = ["Refused", "check"]

@@ -33,15 +33,13 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from tienlen._checks import short_repr
-from tienlen.actions import PASSES, Actions
+from tienlen.actions import FIELDS as ACTION_FIELDS
+from tienlen.actions import PASSES, Actions, make_play
 from tienlen.cards import Hand
-from tienlen.engine.actions import FIELDS as ACTION_FIELDS
 from tienlen.engine.movegen import Leads
-from tienlen.engine.plays import make_play
-from tienlen.engine.state import COMPILED
 from tienlen.engine.view import FIELDS, card_counts, game_view, seat_view
 from tienlen.errors import InvalidArgumentError, InvalidCardError
-from tienlen.game import Action, GameState, Pass, Play
+from tienlen.game import COMPILED, Action, GameState, Pass, Play
 from tienlen.seat import Observation, PlayerError
 
 if TYPE_CHECKING:

@@ -14,10 +14,10 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from tienlen.actions import hand_of
+from tienlen.combos import make_combo
 from tienlen.engine import answers
 from tienlen.engine import bits as _bits
-from tienlen.engine.combination import make_combo
-from tienlen.engine.plays import hand_of
 from tienlen.engine.shapes import KEYS
 from tienlen.engine.turns import MEMO_LIMIT, play_facts, turn_table
 from tienlen.policies import DealPolicy, Seating

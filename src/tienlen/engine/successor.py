@@ -21,15 +21,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
-from tienlen.actions import PASSES, TOKENS, Action
+from tienlen.actions import PASSES, TOKENS, Action, hand_of
 from tienlen.cards import DECK
 from tienlen.engine import answers, bits
-from tienlen.engine.plays import hand_of
 from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import SINGLE, shape_code, structural_key
-from tienlen.engine.state import COMPILED, FIELDS, GameSetup, GameState
 from tienlen.engine.turns import acting, turn_key, with_out
 from tienlen.errors import InvalidStateError
+from tienlen.game import COMPILED, FIELDS, GameSetup, GameState
 from tienlen.policies import Seating
 from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from tienlen.actions import Play, hand_of
 from tienlen.cards import DECK, Hand
-from tienlen.engine.combination import make_combo
-from tienlen.engine.plays import Play, hand_of
-from tienlen.engine.state import unwound
+from tienlen.combos import make_combo
+from tienlen.game import unwound
 
 if TYPE_CHECKING:
     from tienlen.game import GameState
@@ -166,7 +166,7 @@ def _played(view: SeatView) -> Hand:
     mask = 0
     log = view[LOG]
     while log is not None:
-        log, action = log  # the record's pairs (`tienlen.engine.state.Log`)
+        log, action = log  # the record's pairs (`tienlen.game.Log`)
         if type(action) is Play:
             mask |= action._mask
         elif type(action) is int:  # a play applied by its mask: ``mask << 4 | seat``

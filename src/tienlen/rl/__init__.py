@@ -7,7 +7,7 @@ Needs the ``rl`` extra (numpy, PettingZoo, Gymnasium, RLCard): ``pip install
 
 from __future__ import annotations
 
-from tienlen.engine.batch import Batch
+from tienlen.batch import Batch
 from tienlen.rl.learned import LearnedPlayer, pretrained
 from tienlen.rl.registration import ENV_IDS, make_env
 from tienlen.rl.table import ACTIONS, ActionClass, ActionTable, UnknownActionError

@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tienlen import GameState
-from tienlen.engine.batch import Batch
+from tienlen.batch import Batch
 from tienlen.errors import InvalidArgumentError
 from tienlen.rl._arrays import halves
 from tienlen.rl._checks import as_rules, check_count

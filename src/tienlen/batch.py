@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import SupportsIndex, cast
 
-from tienlen.engine.state import GameState, mask_index
 from tienlen.errors import InvalidArgumentError
+from tienlen.game import GameState, mask_index
 
 __all__ = ["Batch"]
 
