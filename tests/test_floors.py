@@ -61,6 +61,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tienlen.kinds",
             "tienlen.combos",
             "tienlen.actions",
+            "tienlen.setups",
             "tienlen.sections",
         ),
     ),

@@ -524,7 +524,7 @@ def test_the_state_imports_no_words() -> None:
     Nothing of the text floor at module level; `tienlen.messages` and
     `tienlen.explain` nowhere (the notation and SVG hooks defer by design).
     """
-    path = pathlib.Path(tienlen.__file__).parent / "engine" / "state.py"
+    path = pathlib.Path(tienlen.__file__).parent / "game.py"
     tree = ast.parse(path.read_text(encoding="utf-8"))
     text_floor = {"messages", "explain", "notation", "svg", "records", "sections"}
 
@@ -548,7 +548,7 @@ def test_the_state_reads_no_words() -> None:
     No string of its code (docstrings aside) has a letter outside ASCII: the pass
     words and verbs (*bỏ lượt*, *đánh*) are read by ``tienlen._action_text``.
     """
-    path = pathlib.Path(tienlen.__file__).parent / "engine" / "state.py"
+    path = pathlib.Path(tienlen.__file__).parent / "game.py"
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = {
         id(node.value)

@@ -62,7 +62,10 @@ def test_the_engine_classes_are_defined_in_public_modules() -> None:
         if "._" in cls.__module__ or ".engine" in cls.__module__
     }
     assert internal == {}
-    assert (GameState.__module__, GameSetup.__module__) == ("tienlen.game",) * 2
+    assert (GameState.__module__, GameSetup.__module__) == (
+        "tienlen.game",
+        "tienlen.setups",
+    )
     assert Actions.__module__ == tienlen.Play.__module__ == "tienlen.actions"
 
 

@@ -28,9 +28,10 @@ from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import SINGLE, shape_code, structural_key
 from tienlen.engine.turns import acting, turn_key, with_out
 from tienlen.errors import InvalidStateError
-from tienlen.game import COMPILED, FIELDS, GameSetup, GameState
+from tienlen.game import COMPILED, FIELDS, GameState
 from tienlen.policies import Seating
 from tienlen.scoring import Catch, ChopChain, Finish, GameResult, ScoreItem
+from tienlen.setups import GameSetup
 
 if TYPE_CHECKING:
     from tienlen.rules import RuleSet
