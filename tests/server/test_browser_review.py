@@ -49,6 +49,28 @@ LABELS = {
 }
 
 
+MIN_TARGET = 40
+"""The least width and height, in CSS pixels, of a control a thumb taps."""
+PROGRESS = {
+    "en": re.compile(r"^(\d+) of (\d+) decisions$"),
+    "vi": re.compile(r"^(\d+) trên (\d+) nước đi$"),
+}
+
+_RECORD_PROGRESS = """() => {
+  window.progressSeen = [];
+  const box = document.getElementById("review-progress");
+  const note = () => window.progressSeen.push({
+    shown: !box.hidden && box.getBoundingClientRect().height > 0,
+    count: document.getElementById("review-count").textContent,
+    value: document.getElementById("review-bar").value,
+    max: document.getElementById("review-bar").max,
+  });
+  new MutationObserver(note).observe(document.getElementById("review"),
+    {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+"""Note the progress indicator's state at every change of the review's dialog."""
+
+
 def _play_the_hand(page: Any) -> None:
     """Sit at seat 0 and play its first legal action each turn, to the hand's end."""
     page.evaluate("localStorage.setItem('tienlen:name', 'Ann'); join(0)")
@@ -111,8 +133,10 @@ def _another_hand_picked(page: Any) -> None:
     page.wait_for_function("ui.ended === null")
     _play_the_hand(page)
     page.wait_for_selector("#scores:not([hidden])")
+    page.evaluate(_RECORD_PROGRESS)
     page.locator("#review-open").click()
     page.wait_for_selector("#review-body:not([hidden])")
+    _progress_came_and_went(page, "vi")
     assert page.locator("#review-title").inner_text() == "Xem lại ván 2"
     assert page.locator("#review-hand option").all_inner_texts() == ["Ván 1", "Ván 2"]
     key_to(page, "#review-hand")
@@ -184,25 +208,6 @@ def test_a_finished_hand_is_reviewed_in_the_page(tmp_path: Path) -> None:
         shutil.copy(artifacts / "server-review.png", DOCS / "server-review.png")
 
 
-MIN_TARGET = 40
-"""The least width and height, in CSS pixels, of a control a thumb taps."""
-PROGRESS = re.compile(r"^(\d+) of (\d+) decisions$")
-
-_RECORD_PROGRESS = """() => {
-  window.progressSeen = [];
-  const box = document.getElementById("review-progress");
-  const note = () => window.progressSeen.push({
-    shown: !box.hidden && box.getBoundingClientRect().height > 0,
-    count: document.getElementById("review-count").textContent,
-    value: document.getElementById("review-bar").value,
-    max: document.getElementById("review-bar").max,
-  });
-  new MutationObserver(note).observe(document.getElementById("review"),
-    {subtree: true, childList: true, attributes: true, characterData: true});
-}"""
-"""Note the progress indicator's state at every change of the review's dialog."""
-
-
 def _fits(page: Any, selector: str) -> None:
     """*selector* fits the viewport's width and has nothing to scroll sideways."""
     box = page.evaluate(
@@ -225,12 +230,12 @@ def _thumb_sized(page: Any, selector: str) -> None:
     assert box["height"] >= MIN_TARGET, (selector, box)
 
 
-def _progress_came_and_went(page: Any) -> None:
+def _progress_came_and_went(page: Any, lang: str = "en") -> None:
     """The bar was shown with "n of m decisions", rising, then hidden with the review."""
     seen = page.evaluate("window.progressSeen")
     shown = [s for s in seen if s["shown"]]
     assert shown, seen
-    counts = [PROGRESS.match(s["count"]) for s in shown if s["count"]]
+    counts = [PROGRESS[lang].match(s["count"]) for s in shown if s["count"]]
     assert counts, shown
     told = [(int(m[1]), int(m[2])) for m in counts if m]
     assert len(told) == len(counts), shown

@@ -347,6 +347,7 @@ def test_the_same_review_asked_twice_runs_once_and_comes_once() -> None:
         ([1], "bad-message"),
         ({"hand": 1}, "bad-message"),
     ],
+    ids=["negative", "far", "4000-digits", "true", "float", "list", "object"],
 )
 def test_a_review_of_no_kept_hand_is_refused_briefly(hand: object, code: str) -> None:
     """No kept hand, or no number: one short error to the asker; nothing starts or changes."""
