@@ -115,7 +115,10 @@ class ProgressBoard:
     """
 
     _LAYOUT: Final = struct.Struct("<qqq")
-    """``done``, ``total``, ``stop``."""
+    """``done``, ``total``, ``stop``: the worker writes the first two, the server the third
+    (neither writes the other's, so a stop is never written over)."""
+    _COUNTS: Final = struct.Struct("<qq")
+    _STOP: Final = struct.Struct("<q")
 
     def __init__(self, path: str, mapped: mmap.mmap) -> None:
         self.path = path
@@ -154,7 +157,7 @@ class ProgressBoard:
     def tell(self, done: int, total: int) -> bool:
         """Write that *done* of *total* decisions are valued; ``False`` once stopped."""
         if self._mapped is not None:
-            self._LAYOUT.pack_into(self._mapped, 0, done, total, self._fields()[2])
+            self._COUNTS.pack_into(self._mapped, 0, done, total)
         return not self.stopped
 
     def read(self) -> tuple[int, int]:
@@ -165,7 +168,7 @@ class ProgressBoard:
     def stop(self) -> None:
         """Ask the worker to stop at its next decision."""
         if self._mapped is not None:
-            struct.pack_into("<q", self._mapped, 16, 1)
+            self._STOP.pack_into(self._mapped, self._COUNTS.size, 1)
 
     @property
     def stopped(self) -> bool:
