@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -19,6 +20,7 @@ from tests.server.browsing import (  # noqa: E402
     card_name,
     key_to,
     launch,
+    no_horizontal_scroll,
     symbols,
 )
 from tests.server.serving import serving  # noqa: E402
@@ -45,6 +47,28 @@ LABELS = {
         "blunder": "?? Nước sai nghiêm trọng",
     },
 }
+
+
+MIN_TARGET = 40
+"""The least width and height, in CSS pixels, of a control a thumb taps."""
+PROGRESS = {
+    "en": re.compile(r"^(\d+) of (\d+) decisions$"),
+    "vi": re.compile(r"^(\d+) trên (\d+) nước đi$"),
+}
+
+_RECORD_PROGRESS = """() => {
+  window.progressSeen = [];
+  const box = document.getElementById("review-progress");
+  const note = () => window.progressSeen.push({
+    shown: !box.hidden && box.getBoundingClientRect().height > 0,
+    count: document.getElementById("review-count").textContent,
+    value: document.getElementById("review-bar").value,
+    max: document.getElementById("review-bar").max,
+  });
+  new MutationObserver(note).observe(document.getElementById("review"),
+    {subtree: true, childList: true, attributes: true, characterData: true});
+}"""
+"""Note the progress indicator's state at every change of the review's dialog."""
 
 
 def _play_the_hand(page: Any) -> None:
@@ -109,8 +133,10 @@ def _another_hand_picked(page: Any) -> None:
     page.wait_for_function("ui.ended === null")
     _play_the_hand(page)
     page.wait_for_selector("#scores:not([hidden])")
+    page.evaluate(_RECORD_PROGRESS)
     page.locator("#review-open").click()
     page.wait_for_selector("#review-body:not([hidden])")
+    _progress_came_and_went(page, "vi")
     assert page.locator("#review-title").inner_text() == "Xem lại ván 2"
     assert page.locator("#review-hand option").all_inner_texts() == ["Ván 1", "Ván 2"]
     key_to(page, "#review-hand")
@@ -180,3 +206,106 @@ def test_a_finished_hand_is_reviewed_in_the_page(tmp_path: Path) -> None:
         context.close()
     if os.environ.get("TIENLEN_UPDATE_SCREENSHOT"):
         shutil.copy(artifacts / "server-review.png", DOCS / "server-review.png")
+
+
+def _fits(page: Any, selector: str) -> None:
+    """*selector* fits the viewport's width and has nothing to scroll sideways."""
+    box = page.evaluate(
+        """(selector) => {
+        const el = document.querySelector(selector), r = el.getBoundingClientRect();
+        return {left: r.left, right: r.right, scroll: el.scrollWidth, client: el.clientWidth,
+                width: window.innerWidth};
+      }""",
+        selector,
+    )
+    assert box["left"] >= 0, (selector, box)
+    assert box["right"] <= box["width"], (selector, box)
+    assert box["scroll"] <= box["client"], (selector, box)
+
+
+def _thumb_sized(page: Any, selector: str) -> None:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    assert box["width"] >= MIN_TARGET, (selector, box)
+    assert box["height"] >= MIN_TARGET, (selector, box)
+
+
+def _progress_came_and_went(page: Any, lang: str = "en") -> None:
+    """The bar was shown with "n of m decisions", rising, then hidden with the review."""
+    seen = page.evaluate("window.progressSeen")
+    shown = [s for s in seen if s["shown"]]
+    assert shown, seen
+    counts = [PROGRESS[lang].match(s["count"]) for s in shown if s["count"]]
+    assert counts, shown
+    told = [(int(m[1]), int(m[2])) for m in counts if m]
+    assert len(told) == len(counts), shown
+    assert [done for done, _ in told] == sorted(done for done, _ in told)
+    assert (
+        told[-1][0]
+        == told[-1][1]
+        == len(page.evaluate("ui.reviews[ui.review.hand].analysis.decisions"))
+    )
+    assert page.locator("#review-progress").is_hidden()
+
+
+def test_a_hand_is_reviewed_on_a_phone(tmp_path: Path) -> None:
+    """At 390×844, by touch: progress while the server analyses, then the review fits.
+
+    The bar and "n of m decisions" show while the review is made and go once it
+    comes; the moves and the graph fit without sideways scrolling, the flagged
+    moves are marked with the better play as cards, and the review's controls
+    (Review, Close, the Hand list after a second hand) are at least 40 px each way.
+    """
+    artifacts = Path(os.environ.get("TIENLEN_ARTIFACTS", tmp_path))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    options = ("--bot-delay", "0", "--players", "2", "--seed", "3")
+    with (
+        serving(tmp_path / "data", *options, "--review-budget", "8") as port,
+        sync_api.sync_playwright() as playwright,
+        tempfile.TemporaryDirectory() as profile,
+    ):
+        phone = launch(
+            playwright, profile, viewport={"width": 390, "height": 844}, has_touch=True
+        )
+        page = phone.new_page()
+        page.goto(f"http://127.0.0.1:{port}/#main")
+        page.wait_for_function("ui.connected && ui.view !== null")
+        _play_the_hand(page)
+        page.wait_for_selector("#scores:not([hidden])")
+        _thumb_sized(page, "#review-open")
+        page.evaluate(_RECORD_PROGRESS)
+        page.locator("#review-open").tap()
+        flagged = _review_shown(page, "en")
+        assert flagged > 0
+        _progress_came_and_went(page)
+        assert no_horizontal_scroll(page)
+        for part in ("#review", "#review-moves", "#review-graph", "#review-accuracy"):
+            _fits(page, part)
+        _fits(page, "#review-graph svg")
+        _thumb_sized(page, "#review-close")
+        page.locator("#review-moves > li.flagged").first.scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "server-review-phone.png"))
+        page.locator("#review-close").tap()
+        assert page.locator("#review").is_hidden()
+        page.locator("#next").tap()
+        page.wait_for_function("ui.ended === null")
+        _play_the_hand(page)
+        page.wait_for_selector("#scores:not([hidden])")
+        page.evaluate(_RECORD_PROGRESS)
+        page.locator("#review-open").tap()
+        page.wait_for_selector("#review-body:not([hidden])")
+        _progress_came_and_went(page)
+        for control in ("#review-close", "#review-hand"):
+            _thumb_sized(page, control)
+        page.locator("#review-hand").select_option("1")  # made already: at once
+        page.wait_for_function(
+            "document.querySelector('#review-title').textContent === 'Review of hand 1'"
+        )
+        assert page.locator("#review-moves > li.flagged").count() == flagged
+        for part in ("#review", "#review-moves", "#review-graph svg"):
+            _fits(page, part)
+        phone.close()
+    if os.environ.get("TIENLEN_UPDATE_SCREENSHOT"):
+        shutil.copy(
+            artifacts / "server-review-phone.png", DOCS / "server-review-phone.png"
+        )

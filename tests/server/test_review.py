@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, cast
@@ -43,6 +44,12 @@ class HeldPool(concurrent.futures.Executor):
         for future, fn, args in jobs:
             if future.set_running_or_notify_cancel():
                 future.set_result(fn(*args))
+
+
+@pytest.fixture(autouse=True)
+def _boards_in(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The reviews' progress boards in the test's own directory (a held review keeps its)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
 
 
 def _hub(pool: HeldPool | None = None, **options: Any) -> Hub:
@@ -186,8 +193,8 @@ def test_one_review_in_flight_per_address() -> None:
     assert len(pool.jobs) == 2
     pool.run()
     hub.tick()
-    assert _types(first) == ["review"]
-    assert _types(other) == ["review"]
+    assert _types(first) == ["reviewProgress", "review"]
+    assert _types(other) == ["reviewProgress", "review"]
     second.send(
         {"type": "review", "hand": 1}
     )  # the address's review is made: a new one

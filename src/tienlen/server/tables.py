@@ -59,7 +59,7 @@ from tienlen.rules.registry import presets
 from tienlen.server import protocol
 from tienlen.server.names import NameRefusedError, seat_name
 from tienlen.server.protocol import Json, dump
-from tienlen.server.reviews import HANDS_KEPT, REVIEW_BUDGET, ReviewDesk
+from tienlen.server.reviews import HANDS_KEPT, REVIEW_BUDGET, Report, ReviewDesk
 from tienlen.server.storage import SavedTable, Storage
 
 __all__ = [
@@ -678,6 +678,7 @@ class Hub:
         if client.closed:
             return
         client.closed = True
+        self.reviews.withdraw(client)  # a review it alone waited for stops
         table = client.table
         if table is None:
             return
@@ -1134,7 +1135,10 @@ class Hub:
         """Review a finished hand of the client's table: ``review`` once it is made.
 
         Made once in the reviews' pool (`ReviewDesk`), then cached; while it is
-        made the client gets ``reviewing``, and whoever asks for it too waits for it.
+        made the client gets ``reviewing``, then ``reviewProgress`` now and then,
+        and whoever asks for it too waits for it. A client waits for one review at
+        most: asking for another gives up the one it waited for, which stops if
+        nobody else waits for it (`ReviewDesk.withdraw`).
         """
         table = client.table
         if table is None:
@@ -1148,37 +1152,61 @@ class Hub:
             )
         text = table.finished.get(hand)
         if text is None:
-            raise ServerError("no-hand", f"no finished hand {hand} kept at this table")
+            raise ServerError(
+                "no-hand", f"no finished hand {str(hand)[:20]} kept at this table"
+            )
         key = (table.id, hand)
+        if self.reviews.waited_for(client) == key:
+            self._emit(client, {"type": "reviewing", "hand": hand})  # asked again
+            return
         body = self.reviews.cached(key)
         if body is not None:
+            self.reviews.withdraw(client)
             self._emit(client, {"type": "review", "hand": hand, **body})
             return
         pending = self.reviews.pending(key)
         if pending is None:
-            if self.reviews.busy(client.address):
+            if self.reviews.busy(client.address, besides=client):
                 raise ServerError(
                     "review-busy", "a review asked from your address is being made"
                 )
             if self.reviews.full:
                 raise ServerError("busy", "too many reviews are being made: try later")
+            self.reviews.withdraw(client)
             try:
-                pending = self.reviews.start(key, text, client.address)
+                pending = self.reviews.start(key, text, client)
             except (RuntimeError, concurrent.futures.BrokenExecutor):
                 _log.exception("tienlen server: the reviews' pool failed")
                 raise ServerError("internal", "the review could not start") from None
-        if client not in pending.waiting:
+        else:
+            self.reviews.withdraw(client)
             pending.waiting.append(client)
         self._emit(client, {"type": "reviewing", "hand": hand})
 
-    def _reviewed(self) -> None:
-        """Send the reviews made to who waits for them, each between hands.
+    def _review_progress(self, report: Report) -> None:
+        """Tell a review's waiters how far it is: ``reviewProgress`` (no card)."""
+        message: Json = {
+            "type": "reviewProgress",
+            "hand": report.key[1],
+            "done": report.done,
+            "total": report.total,
+        }
+        for client in report.waiting:
+            if isinstance(client, Connection) and not client.closed:
+                self._emit(client, message)
 
-        A review names the cards of a finished hand: it waits for the end of the
-        hand its client's table plays, so that no message of a hand in play names
-        a card.
+    def _reviewed(self) -> None:
+        """Tell the reviews' progress; send the reviews made to who waits, between hands.
+
+        Progress names no card and goes at once. A review names the cards of a
+        finished hand: it waits for the end of the hand its client's table plays,
+        so that no message of a hand in play names a card.
         """
-        for (_, hand), body, waiting in self.reviews.finished():
+        for report in self.reviews.progress(self.now()):
+            self._review_progress(report)
+        for (_, hand), body, waiting, last in self.reviews.finished():
+            if last is not None:
+                self._review_progress(last)
             for client in waiting:
                 if not isinstance(client, Connection):
                     continue  # only _review puts clients there

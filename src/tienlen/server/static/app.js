@@ -61,6 +61,7 @@ const TEXT = {
     labels: { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" },
     lost: (n) => `lost ${n} points of win chance`,
     reviewFailed: "The review could not be made.",
+    reviewProgress: (done, total) => `${done} of ${total} decisions`,
     errors: {} }, // the server's own English message
   vi: { connecting: "đang kết nối…", connected: "đã vào bàn", watching: "đang xem", play: "Đánh", pass: "Bỏ lượt",
     scores: "Điểm", next: "Ván mới", rematch: "Chơi lại", sit: "Ngồi đây", you: "bạn",
@@ -118,6 +119,7 @@ const TEXT = {
     labels: { inaccuracy: "Nước chưa chính xác", mistake: "Nước sai", blunder: "Nước sai nghiêm trọng" },
     lost: (n) => `mất ${n} điểm cơ hội thắng`,
     reviewFailed: "Không phân tích được ván này.",
+    reviewProgress: (done, total) => `${done} trên ${total} nước đi`,
     errors: { // by the server's error code; any other code shows its English message
       stale: "Ván đã sang lượt khác, hãy thử lại.",
       "between-hands": "Đang giữa hai ván.",
@@ -162,6 +164,7 @@ const ui = {
   createSeat: null, // the seat the New table dialog keeps for its creator
   review: null, // the review shown: {hand, error}
   reviews: {}, // the reviews received, by hand number
+  reviewProgress: {}, // how far each review being made is, by hand number: {done, total}
 };
 
 const $ = (id) => document.getElementById(id);
@@ -243,6 +246,10 @@ function receive(message) {
       ui.matchOver = true;
       break;
     case "reviewing":
+      return;
+    case "reviewProgress":
+      ui.reviewProgress[message.hand] = { done: message.done, total: message.total };
+      renderReview();
       return;
     case "review":
       ui.reviews[message.hand] = message;
@@ -519,7 +526,7 @@ function renderHistory() {
 // The server analyses the hand (once: the next viewer gets it at once); the page draws it.
 function openReview(hand, focus = true) {
   ui.review = { hand, error: null };
-  if (!ui.reviews[hand]) send({ type: "review", hand });
+  if (!ui.reviews[hand]) { delete ui.reviewProgress[hand]; send({ type: "review", hand }); }
   if (!$("review").open) $("review").showModal();
   renderReview();
   if (focus) $("review-close").focus();
@@ -535,6 +542,7 @@ function renderReview() {
   $("review-title").textContent = words.reviewOf(hand);
   renderReviewPick(hand);
   $("review-status").textContent = ui.review.error ? ui.review.error[ui.lang] : data ? "" : words.analysing;
+  renderReviewProgress(!data && !ui.review.error ? ui.reviewProgress[hand] || null : undefined);
   $("review-body").hidden = !data;
   if (!data) return;
   const decisions = {};
@@ -550,6 +558,19 @@ function renderReview() {
   $("review-moves").replaceChildren(...data.actions.map((action, index) =>
     reviewMove(action, decisions[index], (data.explanations || {})[index])));
   if (focused) $("review-moves").focus();
+}
+
+// While the server analyses: a bar, at first without a value, then "n of m decisions"; hidden once done.
+function renderReviewProgress(progress) {
+  const bar = $("review-bar");
+  $("review-progress").hidden = progress === undefined;
+  if (progress === undefined) return;
+  if (progress) {
+    bar.max = progress.total; bar.value = progress.done;
+  } else {
+    bar.removeAttribute("value"); // indeterminate: the first decision is being valued
+  }
+  $("review-count").textContent = progress ? TEXT[ui.lang].reviewProgress(progress.done, progress.total) : "";
 }
 
 // The match's finished hands the server keeps (its last 8), to review another one.
@@ -592,7 +613,8 @@ function svgNode(tag, attributes, text) {
 // One line per seat: its chance of going out first after each of its moves (the move played, valued).
 function reviewGraph(data, players) {
   const words = TEXT[ui.lang];
-  const width = 640, height = 240, left = 44, right = 12, top = 12, bottom = 28 + 18 * Math.ceil(players / 2);
+  // Drawn at the width it is shown at (a phone's ~350 px up to 640), so its words keep their size.
+  const width = Math.round(Math.min(640, Math.max(320, $("review-graph").clientWidth || 640))), height = 240, left = 44, right = 12, top = 12, bottom = 28 + 18 * Math.ceil(players / 2);
   const plotH = height - top - bottom, plotW = width - left - right;
   const moves = Math.max(1, data.actions.length - 1);
   const x = (index) => left + (plotW * index) / moves;
