@@ -258,3 +258,16 @@ def test_a_localized_refusal_pickles() -> None:
         "no",
     )
     assert json.loads(json.dumps(copy.localized)) == copy.localized
+
+
+@pytest.mark.parametrize(
+    "name", ["Open seat 1", "open  SEAT", "Ghế trống 2", "ghế-trống"]
+)
+def test_a_name_that_reads_as_an_open_seat_is_refused(name: str) -> None:
+    """Nobody sits down looking like a seat still free (``bad-name``)."""
+    hub, _, _, table_id, _ = waiting_table()
+    friend = Client(hub)
+    friend.send({"type": "join", "table": table_id, "seat": 1, "name": name})
+    [error] = errors(friend)
+    assert error["code"] == "bad-name", error
+    assert hub.tables[table_id].seats[1].open
