@@ -166,7 +166,6 @@ def test_leaving_a_persons_seat_at_a_waiting_table_opens_it_again() -> None:
         ({"seats": ["open"] * 9}, "2 to 8 seats"),
         ({"seats": {"0": "open"}}, "each one of open"),
         ({"seats": ["open"] * 4, "bots": ["greedy"] * 4}, "seats or bots"),
-        ({"seats": ["open", "greedy"], "players": "2"}, "players must be 2 to 8"),
     ],
 )
 def test_a_bad_seat_list_is_refused_and_nothing_is_made(
