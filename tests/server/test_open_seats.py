@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.server.harness import Client, Clock, join, make_hub, snapshot
+from tests.server.harness import Client, Clock, join, leaked, make_hub, snapshot
 from tienlen import CLASSIC, Hand
+from tienlen.server.protocol import observation_from_view
 from tienlen.server.tables import Hub, ServerError
 
 PLAN = ["open", "open", "greedy", "random"]
@@ -52,12 +53,13 @@ def test_a_table_with_open_seats_deals_nothing_until_they_are_taken() -> None:
     ]
     assert [seat["cards"] for seat in full["table"]["seats"]] == [0] * 4
     state = full["state"]
-    assert "hand" not in state
-    assert "legal" not in state
+    assert (state["seat"], state["hand"], state["legal"]) == (0, "", [])
+    seen = observation_from_view(state, CLASSIC, [])  # as a remote seat reads it
+    assert (len(seen.hand), seen.to_act, seen.card_counts) == (0, None, (0,) * 4)
     assert state["toAct"] is None
     assert state["counts"] == [0] * 4
-    for card in table.state.hand(0):  # the hand to come is nobody's yet
-        assert str(card) not in "".join(creator.inbox)
+    for text in creator.inbox:  # the hand to come is nobody's yet
+        assert leaked(text, table.state.hand(0)) == []
 
 
 def test_the_last_open_seat_taken_deals_the_hand_to_everyone() -> None:

@@ -1815,7 +1815,18 @@ class Hub:
         state = table.state
         if table.waiting:  # nothing dealt: nobody to act, no cards
             view = protocol.public_view(Observation.of(state, 0))
-            return {**view, "toAct": None, "counts": table.counts()}
+            view.update(toAct=None, lastPlayer=None, counts=table.counts())
+            if seat is not None:  # a seat's view, of an empty hand
+                view.update(
+                    seat=seat,
+                    hand="",
+                    legal=[],
+                    jumpingIn=False,
+                    mustInclude=None,
+                    mayDecline=False,
+                    mayContinue=False,
+                )
+            return view
         if seat is None:
             return protocol.public_view(Observation.of(state, 0))
         if legal is None:
