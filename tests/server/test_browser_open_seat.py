@@ -4,7 +4,7 @@ The creator uploads a house-rules file in the New table dialog (a bad one first:
 the library's refusal shows in the dialog, in Vietnamese, and nothing is made),
 keeps seat 1 open for a person, and waits; a second browser context opens the
 share link, takes the open seat under a name of its own, and the hand is dealt
-to both.
+to both. At a second table, the creator fills its open seat with a bot and starts.
 """
 
 from __future__ import annotations
@@ -102,6 +102,23 @@ def _friend_takes_the_seat(friend: Any, link: str) -> None:
     )
 
 
+def _creator_starts_with_bots(page: Any) -> None:
+    """Another table with seat 2 open: **Fill with bots and start** deals at once."""
+    page.locator("#new").click()
+    page.set_input_files("#rules-file", files=[])
+    page.select_option("#seat-2", "open")
+    page.locator("#create").click()
+    page.wait_for_function(
+        "ui.info && ui.you === 0 && openSeats().length === 1", timeout=WAIT
+    )
+    page.locator("#fill-start").click()
+    page.wait_for_function("ui.view.hand && ui.view.hand.length > 0", timeout=WAIT)
+    assert page.locator("#waiting").is_hidden()
+    kinds = page.evaluate("ui.info.seats.map((s) => s.kind)")
+    assert kinds == ["human", "house", "house", "house"]
+    assert page.locator("#hand .card").count() == 13
+
+
 def test_a_friend_takes_the_open_seat_by_the_link_and_the_hand_is_dealt(
     tmp_path: Path,
 ) -> None:
@@ -138,4 +155,5 @@ def test_a_friend_takes_the_open_seat_by_the_link_and_the_hand_is_dealt(
         names = page.locator("#totals-table td:first-child").all_inner_texts()
         assert names[:2] == ["Ann (you)", "Bình"]
         friend_context.close()
+        _creator_starts_with_bots(page)
         creator_context.close()
