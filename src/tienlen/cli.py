@@ -49,7 +49,7 @@ from tienlen.messages import (
     text,
 )
 from tienlen.players import GreedyPlayer, Observation, Player, RandomPlayer, play_game
-from tienlen.records import rules_from_json
+from tienlen.records import rules_from_file
 from tienlen.rules import (
     BaseRules,
     as_combo,
@@ -350,13 +350,7 @@ def rules_from_args(args: argparse.Namespace) -> BaseRules:
     except (ValueError, RecursionError) as error:
         msg = f"the rules file {path!r} is not JSON: {error}"
         raise _BadInputError(msg, "cli.rules_file", path=repr(path)) from None
-    version = 2
-    if isinstance(data, dict) and "rules" in data:  # a whole record: its rules
-        version = data.get("version", version)
-        if type(version) is not int:
-            version = 2
-        data = data["rules"]
-    return rules_from_json(data, "rules", version=version)
+    return rules_from_file(data)
 
 
 def _table_rules(args: argparse.Namespace) -> BaseRules:

@@ -64,6 +64,7 @@ __all__ = [
     "read_json",
     "read_setting",
     "record",
+    "rules_from_file",
     "rules_from_json",
     "rules_to_json",
     "setting_names",
@@ -777,6 +778,38 @@ def rules_from_json(
     if "decks" not in decoded:
         decoded = _legacy_decks(decoded, players)
     return _build_rules(name, decoded, where)
+
+
+def rules_from_file(data: object) -> BaseRules:
+    """The rule set a rules file holds, decoded: a rule set or a whole game record.
+
+    A house-rules file (``tienlen --rules-file``, the server's New table dialog) holds
+    a rule set as `rules_to_json` writes it, or a game record (`to_json`), whose
+    rules are taken (read at the record's ``version``).
+
+    Raises:
+        RecordError: no rule set: an unknown setting, a wrong type, settings that
+            contradict each other.
+
+    Example:
+        >>> import attrs
+        >>> from tienlen import CLASSIC
+        >>> house = attrs.evolve(CLASSIC, name="ours", twos_in_straights=True)
+        >>> rules_from_file(rules_to_json(house)) == house
+        True
+        >>> rules_from_file({"version": 2, "rules": rules_to_json(house)}) == house
+        True
+        >>> rules_from_file({"name": "x", "settings": {"decks": "two"}})
+        Traceback (most recent call last):
+        tienlen.records.RecordError: invalid game record at rules.settings.decks: ...
+    """
+    version = VERSION
+    if isinstance(data, dict) and "rules" in data:  # a whole record: its rules
+        version = data.get("version", version)
+        if type(version) is not int:
+            version = VERSION
+        data = data["rules"]
+    return rules_from_json(data, "rules", version=version)
 
 
 def _rules_name(name: object, where: str) -> str:

@@ -281,7 +281,7 @@ def _new_table(page: Any, artifacts: Path) -> str:
     presets = page.locator("#variant option").all_inner_texts()
     assert presets == ["classic", "justus-pang", "kenneth-lo", "vietcong", "poker"]
     bots = page.locator("#seat-1 option").evaluate_all("(os) => os.map((o) => o.value)")
-    assert bots == ["you", "random", "greedy", "pimc", "ismcts"]
+    assert bots == ["you", "open", "random", "greedy", "pimc", "ismcts"]
     page.select_option("#variant", "classic")
     page.locator("#house summary").click()
     rule = page.locator('input[data-setting="no_going_out_with_bomb"]')

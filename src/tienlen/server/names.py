@@ -42,6 +42,8 @@ _HOUSE: Final = ("bot", "máy")
 ``Bot 2 · greedy`` and ``Máy 2 · greedy``."""
 _SEAT: Final = ("seat", "ghế")
 _YOU: Final = ("you", "bạn")
+_OPEN: Final = ("open seat", "ghế trống")
+"""What the page calls a seat kept for a person, as in ``Open seat 2``."""
 _MOST_SEATS: Final = 8
 
 
@@ -77,10 +79,12 @@ def page_labels(bots: Iterable[str]) -> dict[str, str]:
         >>> labels = page_labels(["random"])
         >>> labels["bot2random"], labels["máy2random"], labels["máy2"], labels["seat3"]
         ('bot 2 · random', 'máy 2 · random', 'máy 2', 'seat 3')
+        >>> labels["ghếtrống1"]
+        'ghế trống 1'
     """
-    labels = [*_HOUSE, *_YOU]
+    labels = [*_HOUSE, *_YOU, *_OPEN]
     for seat in range(_MOST_SEATS):
-        labels += [f"{word} {seat}" for word in (*_SEAT, *_HOUSE)]
+        labels += [f"{word} {seat}" for word in (*_SEAT, *_HOUSE, *_OPEN)]
         for bot in bots:
             labels += [f"{house} {seat} · {bot}" for house in _HOUSE]
     return {_label_key(label): label for label in labels}

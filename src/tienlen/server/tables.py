@@ -33,11 +33,12 @@ import os
 import random
 import secrets
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Final
 
 import attrs
 
+from tienlen import messages
 from tienlen._workers import start_worker
 from tienlen.errors import IllegalPlayError, TienLenError
 from tienlen.game import Action, GameState, Pass, Play
@@ -50,6 +51,7 @@ from tienlen.records import (
     loads,
     read_json,
     record,
+    rules_from_file,
     rules_from_json,
     rules_to_json,
     to_json,
@@ -64,6 +66,8 @@ from tienlen.server.storage import SavedTable, Storage
 
 __all__ = [
     "BOTS",
+    "MAX_RULES_FILE",
+    "OPEN",
     "SLOW_BOTS",
     "Connection",
     "Hub",
@@ -72,6 +76,7 @@ __all__ = [
     "Table",
     "derived_preset",
     "process_workers",
+    "rules_file",
     "trick_start",
 ]
 
@@ -107,7 +112,8 @@ _ADDRESSES_KEPT: Final = 4096
 class ServerError(TienLenError, ValueError):
     """A client's message refused: its machine-readable *code* and a sentence.
 
-    *text* defaults to the code; *refusal* is the engine's refusal of an illegal move.
+    *text* defaults to the code; *refusal* is the engine's refusal of an illegal move;
+    *localized* the refusal in English and Vietnamese (a rules file's, `rules_file`).
 
     Example:
         >>> error = ServerError("no-table", "no table 'x'")
@@ -120,10 +126,13 @@ class ServerError(TienLenError, ValueError):
         code: str,
         text: str | None = None,
         refusal: IllegalPlayError | None = None,
+        localized: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(code if text is None else text)
         self.code = code
         self.refusal = refusal
+        self.localized = None if localized is None else dict(localized)
+        """The refusal in each language (``{"en", "vi"}``), when the library words it."""
 
 
 def _hash(token: str) -> str:
@@ -229,6 +238,10 @@ class Seat:
     """Whether the seat's bot plays it, its client gone longer than the grace."""
     moved: bool = False
     """Whether whoever claimed the seat has played a move there (`Hub.abandoned`)."""
+    person: bool = False
+    """Whether the table was made with this seat kept for a person (``"open"``)."""
+    open: bool = False
+    """Whether the seat waits for a person: the table deals once none does."""
 
     @property
     def by_bot(self) -> bool:
@@ -248,12 +261,20 @@ class Seat:
             ('greedy bot', 'seat 1')
             >>> "ab" in str(Seat(1, token_hash="ab").to_json(5))
             False
+            >>> Seat(2, person=True, open=True).to_json(0)["kind"]
+            'open'
         """
         kind = "house" if self.token_hash is None else self.remote
+        if self.open:
+            kind = "open"
         return {
             "seat": self.index,
             "name": self.name
-            or (f"seat {self.index}" if self.token_hash else f"{self.bot} bot"),
+            or (
+                f"seat {self.index}"
+                if self.token_hash or self.open
+                else f"{self.bot} bot"
+            ),
             "kind": kind,
             "bot": self.bot,
             "connected": self.connections > 0,
@@ -348,6 +369,30 @@ class Table:
     """Where the current trick starts in the hand's history (`Hub._apply` keeps it)."""
     finished: dict[int, str] = attrs.Factory(dict)
     """The records of the last `HANDS_KEPT` finished hands, by number, for reviews."""
+    host_hash: str | None = None
+    """The SHA-256 of the creator's ``host`` credential, while the table waits."""
+
+    @property
+    def open_seats(self) -> int:
+        """How many seats wait for a person (`Seat.open`).
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> Hub().create_table(CLASSIC, seed=1, open_seats=[0, 2]).open_seats
+            2
+        """
+        return sum(seat.open for seat in self.seats)
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the table waits for people: no hand is dealt until none is open.
+
+        Example:
+            >>> from tienlen import CLASSIC
+            >>> Hub().create_table(CLASSIC, seed=1, open_seats=[1]).waiting
+            True
+        """
+        return self.open_seats > 0
 
     @property
     def players(self) -> int:
@@ -381,18 +426,22 @@ class Table:
             >>> table.legal(seat) == list(table.state.legal_actions())
             True
         """
-        if self.between or self.state.to_act is None:
+        if self.between or self.waiting or self.state.to_act is None:
             return []
         return [a for a in self.state.legal_actions() if a.player == seat]
 
     def counts(self) -> list[int]:
-        """Cards held by seat.
+        """Cards held by seat (none while the table waits: nothing is dealt).
 
         Example:
             >>> from tienlen import CLASSIC
             >>> Hub().create_table(CLASSIC, seed=1).counts()
             [13, 13, 13, 13]
+            >>> Hub().create_table(CLASSIC, seed=1, open_seats=[0]).counts()
+            [0, 0, 0, 0]
         """
+        if self.waiting:
+            return [0] * self.players
         return [len(self.state.hand(seat)) for seat in range(self.players)]
 
     def meta(self) -> dict[str, object]:
@@ -422,6 +471,8 @@ class Table:
                     "token": seat.token_hash,
                     "remote": seat.remote,
                     "moved": seat.moved,
+                    "person": seat.person,
+                    "open": seat.open,
                 }
                 for seat in self.seats
             ],
@@ -449,6 +500,7 @@ class Table:
             "results": [protocol.result_json(r, cards=False) for r in self.match.games],
             "grace": self.grace,
             "clock": self.clock,
+            "open": self.open_seats,
             "seats": [seat.to_json(counts[seat.index]) for seat in self.seats],
         }
 
@@ -465,7 +517,7 @@ class Table:
             >>> from tienlen import CLASSIC
             >>> table = Hub().create_table(CLASSIC, seed=1)
             >>> table.summary()
-            {'rules': 'classic', 'changed': 0, 'players': 4, 'hand': 1, 'handsPlayed': 0, 'matchOver': False, 'seated': 0}
+            {'rules': 'classic', 'changed': 0, 'players': 4, 'hand': 1, 'handsPlayed': 0, 'matchOver': False, 'seated': 0, 'open': 0}
             >>> table.id in str(table.summary())
             False
             >>> house = attrs.evolve(CLASSIC, name="<b>x.example</b>", twos_in_straights=False)
@@ -484,7 +536,119 @@ class Table:
             "handsPlayed": len(self.match.games),
             "matchOver": self.match_over,
             "seated": sum(seat.token_hash is not None for seat in self.seats),
+            "open": self.open_seats,
         }
+
+
+OPEN: Final = "open"
+"""A ``create`` message's word for a seat kept for a person (its ``seats``)."""
+
+
+def _seat_plan(message: Mapping[str, object]) -> list[str] | None:
+    """A ``create`` message's ``seats``: `OPEN` or a house bot's name each; ``None`` if absent.
+
+    Raises:
+        ServerError: ``bad-message``: not a list of those, no seat open for a
+            person (a table of bots only is made with ``bots``), or given with
+            ``bots``.
+
+    Example:
+        >>> _seat_plan({"seats": ["open", "pimc", "greedy"]})
+        ['open', 'pimc', 'greedy']
+        >>> _seat_plan({"seats": ["greedy", "greedy"]})
+        Traceback (most recent call last):
+        tienlen.server.tables.ServerError: seats: at least one "open" seat, for a person
+    """
+    plan = message.get("seats")
+    if plan is None:
+        return None
+    if "bots" in message:
+        raise ServerError("bad-message", "seats or bots, not both")
+    kinds = [OPEN, *BOTS]
+    if (
+        not isinstance(plan, list)
+        or not 2 <= len(plan) <= 8
+        or not all(isinstance(kind, str) and kind in kinds for kind in plan)
+    ):
+        raise ServerError(
+            "bad-message", f"seats: 2 to 8 seats, each one of {', '.join(kinds)}"
+        )
+    if OPEN not in plan:
+        raise ServerError(
+            "bad-message", 'seats: at least one "open" seat, for a person'
+        )
+    return [str(kind) for kind in plan]
+
+
+MAX_RULES_FILE: Final = 12 * 1024
+"""The most characters of a house-rules file a ``create`` message may carry."""
+
+
+def rules_file(upload: object) -> BaseRules:
+    """The rule set of a ``create`` message's ``rulesFile``: ``{"name", "text"}``.
+
+    *text* is the file as ``tienlen --rules-file`` reads it: a rule set or a game
+    record (`tienlen.records.rules_from_file`), at most `MAX_RULES_FILE` characters;
+    *name* (optional, at most 100 characters) is the file's name, for the refusal.
+
+    Raises:
+        ServerError: ``bad-message`` for no such object; ``bad-rules-file`` for a
+            file the library refuses, with its refusal in English and Vietnamese.
+
+    Example:
+        >>> from tienlen import POKER
+        >>> from tienlen.records import rules_to_json
+        >>> rules_file({"text": json.dumps(rules_to_json(POKER))}) == POKER
+        True
+        >>> try:
+        ...     rules_file({"name": "ours.json", "text": '{"name": "x", "settings": 1}'})
+        ... except ServerError as error:
+        ...     print(error.localized["vi"])
+        không đọc được luật chơi trong tệp 'ours.json': invalid game record at rules.settings: expected an object, got 1
+    """
+    if (
+        type(upload) is not dict
+        or not upload.keys() <= {"name", "text"}
+        or not isinstance(upload.get("text"), str)
+        or not isinstance(upload.get("name", ""), str)
+        or len(upload.get("name", "")) > 100
+    ):
+        raise ServerError(
+            "bad-message", 'rulesFile: {"name": the file\'s name, "text": its text}'
+        )
+    text, name = str(upload["text"]), repr(str(upload.get("name", "")))
+    try:
+        if len(text) > MAX_RULES_FILE:
+            raise RecordError(  # noqa: TRY301  # refused as the library's refusals are
+                "rules", f"the file is larger than {MAX_RULES_FILE:,} characters"
+            )
+        return rules_from_file(read_json(text))
+    except RecordError as error:
+        said = {
+            lang: f"{messages.text('cli.rules_file', lang, path=name)}: {error}"
+            for lang in ("en", "vi")
+        }
+        raise ServerError("bad-rules-file", said["en"], localized=said) from None
+
+
+def _asked_rules(message: Mapping[str, object]) -> BaseRules:
+    """The rules a ``create`` message asks for: ``rules`` (a preset or its JSON) or ``rulesFile``.
+
+    Raises:
+        ServerError: ``bad-rules``, ``bad-rules-file`` (`rules_file`), or
+            ``bad-message`` for both.
+    """
+    if "rulesFile" in message:
+        if "rules" in message:
+            raise ServerError("bad-message", "rules or rulesFile, not both")
+        return rules_file(message["rulesFile"])
+    rules_data = message.get("rules", "classic")
+    try:
+        if isinstance(rules_data, str):
+            return get_rules(rules_data)
+        return rules_from_json(rules_data)
+    except (TienLenError, TypeError) as error:
+        raise ServerError("bad-rules", str(error)[:300]) from None
 
 
 def _settings_number(
@@ -639,6 +803,7 @@ class Hub:
             "ready": self._ready,
             "rematch": self._rematch,
             "leave": self._leave,
+            "start": self._start,
             "ping": self._ping,
             "review": self._review,
         }
@@ -704,6 +869,8 @@ class Hub:
             message["in"] = kind
         if error.refusal is not None:
             message["refusal"] = protocol.refusal_json(error.refusal)
+        if error.localized is not None:
+            message["localized"] = dict(error.localized)
         self._emit(client, message)
 
     def _limited(self, client: Connection) -> bool:
@@ -788,12 +955,15 @@ class Hub:
         clock: float | None = None,
         table_id: str | None = None,
         permanent: bool = False,
+        open_seats: Collection[int] = (),
     ) -> Table:
         """A new table with its first hand dealt; every seat played by its bot until claimed.
 
         *seed* fixes every deal of the table (for tests and demonstrations: the
         operator's choice, never a client's); ``None`` draws one from
         ``random.SystemRandom``. A *permanent* table is never removed for being idle.
+        The seats of *open_seats* wait for people: the table deals its first hand
+        once each is taken (`Table.waiting`), or its creator starts it (``start``).
 
         Raises:
             ServerError: bad settings, or the process holds `max_tables` tables.
@@ -815,10 +985,17 @@ class Hub:
             raise ServerError(
                 "bad-message", f"bots: one of {sorted(BOTS)} per seat ({players})"
             )
+        people = set(open_seats)
+        if not people <= set(range(players)):
+            raise ServerError("bad-message", f"open seats: 0 to {players - 1}")
+        seats = [
+            Seat(index, bot, person=index in people, open=index in people)
+            for index, bot in enumerate(names)
+        ]
         table = Table(
             id=table_id or secrets.token_urlsafe(6),
             rules=rules,
-            seats=[Seat(index, bot) for index, bot in enumerate(names)],
+            seats=seats,
             match=match,
             state=match.deal(),
             hands=hands,
@@ -830,7 +1007,8 @@ class Hub:
         )
         self._save_meta(table, required=True)
         self.tables[table.id] = table
-        self._started(table)
+        if not table.waiting:
+            self._started(table)
         return table
 
     def _table(self, message: Mapping[str, object]) -> Table:
@@ -847,15 +1025,9 @@ class Hub:
         return seat
 
     def _create(self, client: Connection, message: dict[str, object]) -> None:
-        rules_data = message.get("rules", "classic")
-        try:
-            if isinstance(rules_data, str):
-                rules = get_rules(rules_data)
-            else:
-                rules = rules_from_json(rules_data)
-        except (TienLenError, TypeError) as error:
-            raise ServerError("bad-rules", str(error)[:300]) from None
-        players = message.get("players", 4)
+        rules = _asked_rules(message)
+        plan = _seat_plan(message)
+        players = message.get("players", 4 if plan is None else len(plan))
         bots = message.get("bots", ())
         hands = message.get("hands")
         if "seed" in message:
@@ -880,6 +1052,14 @@ class Hub:
             raise ServerError("bad-message", "grace must be a number")
         clock = _settings_number(message, "clock", self.clock_seconds, low=1)
         names = [str(b) for b in bots]
+        people: list[int] = []
+        if plan is not None:
+            if len(plan) != players:
+                raise ServerError(
+                    "bad-message", f"seats: one per seat ({players}), not {len(plan)}"
+                )
+            people = [index for index, kind in enumerate(plan) if kind == OPEN]
+            names = ["greedy" if kind == OPEN else kind for kind in plan]
         bucket = self._may_create(client.address, names)
         table = self.create_table(
             rules,
@@ -889,12 +1069,18 @@ class Hub:
             seed=None if self.seeds is None else self.seeds(),
             grace=grace,
             clock=clock,
+            open_seats=people,
         )
         table.owner = client.address
         bucket.take()
         self._server_creates.take()
         client.created += 1
-        self._emit(client, {"type": "created", "table": table.id})
+        created: Json = {"type": "created", "table": table.id}
+        if table.waiting:
+            host = secrets.token_urlsafe(32)
+            table.host_hash = _hash(host)
+            created["host"] = host
+        self._emit(client, created)
 
     def _may_create(self, address: str, bots: Sequence[str]) -> _Bucket:
         """*address*'s creation bucket, when it may create a table with *bots* now.
@@ -984,18 +1170,23 @@ class Hub:
         if role not in {"human", "bot"}:
             raise ServerError("bad-message", 'as must be "human" or "bot"')
         token = secrets.token_urlsafe(32)
-        before = (seat.token_hash, seat.name, seat.remote, seat.taken_over)
+        before = (seat.token_hash, seat.name, seat.remote, seat.taken_over, seat.open)
         seat.token_hash, seat.name, seat.remote = _hash(token), name, str(role)
-        seat.taken_over = seat.moved = False
+        seat.taken_over = seat.moved = seat.open = False
         try:
             self._save_meta(table, required=True)
         except ServerError:
-            seat.token_hash, seat.name, seat.remote, seat.taken_over = before
+            (seat.token_hash, seat.name, seat.remote, seat.taken_over, seat.open) = (
+                before
+            )
             raise
         self._attach(client, table, index)
         self._emit(
             client, {"type": "joined", "table": table.id, "seat": index, "token": token}
         )
+        if before[4] and not table.waiting:  # the last open seat: the hand is dealt
+            self._begin(table)
+            return
         self._full(client)
         self._broadcast(table, skip=client)
         self._next_hand(table)
@@ -1032,6 +1223,11 @@ class Hub:
     def _parse(self, table: Table, seat: int, message: dict[str, object]) -> Action:
         if table.between:
             raise ServerError("between-hands", "the hand is over")
+        if table.waiting:
+            raise ServerError(
+                "waiting",
+                f"no hand yet: the table waits for {table.open_seats} players",
+            )
         index, text = message.get("index"), message.get("action")
         self._check_ply(table, message.get("ply"), by_index=index is not None)
         if index is not None:
@@ -1117,6 +1313,7 @@ class Hub:
         seat = table.seats[index]
         seat.token_hash, seat.remote, seat.name, seat.taken_over = None, "", "", False
         seat.connections, seat.away_since, seat.moved = 0, None, False
+        seat.open = seat.person and table.waiting  # a person's seat waits again
         for other in table.connections:
             if other.seat == index:
                 other.seat = None  # a spectator now
@@ -1124,6 +1321,36 @@ class Hub:
         self._save_meta(table)
         self._broadcast(table)
         self._advance(table)
+
+    def _start(self, client: Connection, message: dict[str, object]) -> None:
+        """The creator deals now: house bots take the seats still open (greedy)."""
+        table, _ = self._seated(client)
+        if not table.waiting:
+            raise ServerError("not-waiting", "the table is not waiting for players")
+        host = message.get("host")
+        if (
+            not isinstance(host, str)
+            or table.host_hash is None
+            or not hmac.compare_digest(_hash(host), table.host_hash)
+        ):
+            raise ServerError(
+                "not-host", "only the table's creator may start it with seats open"
+            )
+        opened = [seat for seat in table.seats if seat.open]
+        for seat in opened:
+            seat.open = False
+        try:
+            self._save_meta(table, required=True)
+        except ServerError:
+            for seat in opened:
+                seat.open = True
+            raise
+        self._begin(table)
+
+    def _begin(self, table: Table) -> None:
+        """Every open seat is taken: deal the first hand to everyone at the table."""
+        table.host_hash = None
+        self._deal(table)
 
     def _ping(self, client: Connection, message: dict[str, object]) -> None:
         del message
@@ -1342,6 +1569,8 @@ class Hub:
         state = table.state
         if table.between or state.to_act is None or table.thinking is not None:
             return None
+        if table.waiting:
+            return None  # nothing is dealt yet
         if all(seat.token_hash is None for seat in table.seats):
             return None  # nobody sits at the table: the bots wait
         if table.polled is not state:
@@ -1612,6 +1841,20 @@ class Hub:
         """
         seat = client.seat
         state = table.state
+        if table.waiting:  # nothing dealt: nobody to act, no cards
+            view = protocol.public_view(Observation.of(state, 0))
+            view.update(toAct=None, lastPlayer=None, counts=table.counts())
+            if seat is not None:  # a seat's view, of an empty hand
+                view.update(
+                    seat=seat,
+                    hand="",
+                    legal=[],
+                    jumpingIn=False,
+                    mustInclude=None,
+                    mayDecline=False,
+                    mayContinue=False,
+                )
+            return view
         if seat is None:
             return protocol.public_view(Observation.of(state, 0))
         if legal is None:
@@ -1624,7 +1867,7 @@ class Hub:
     def _legal_by_seat(table: Table) -> dict[int, list[str]]:
         """Every seat's legal actions now, from one `GameState.legal_actions` call."""
         legal: dict[int, list[str]] = {}
-        if table.between or table.state.to_act is None:
+        if table.between or table.waiting or table.state.to_act is None:
             return legal
         for action in table.state.legal_actions():
             legal.setdefault(action.player, []).append(str(action))
@@ -1633,6 +1876,8 @@ class Hub:
     def _clock_left(self, table: Table) -> float | None:
         """Seconds the seat to act has left on the move clock; ``None`` without one."""
         if table.clock is None or table.between or table.state.to_act is None:
+            return None
+        if table.waiting:
             return None
         return round(max(0.0, table.clock - (self.now() - table.turn_since)), 1)
 
@@ -1852,6 +2097,8 @@ class Hub:
                         token if isinstance(token, str) else None,
                         str(item["remote"]),
                         moved=item.get("moved") is True,
+                        person=item.get("person") is True,
+                        open=item.get("open") is True,
                     )
                 )
         except (

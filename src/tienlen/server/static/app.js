@@ -21,7 +21,11 @@ const TEXT = {
     whoAreYou: "Your name at the table", noLimit: "no limit", clockOff: "off",
     seconds: (n) => `${n} s`, youSit: "you", share: "Share this table", copy: "Copy",
     copied: "Copied", tableTitle: "Table", noHouseRules: "no house rules",
-    openNote: "Whoever opens the table's link may take any bot's seat.",
+    openNote: "An open seat waits for a person: the first hand is dealt once every open seat is taken. Whoever opens the table's link may take an open seat or a bot's.",
+    openSeat: "open (a person)", open: "Open seat", waitingFor: (n) => `Waiting for ${n} ${n === 1 ? "player" : "players"}…`,
+    takeOpen: "Take the open seat", fillStart: "Fill with bots and start",
+    rulesFile: "House-rules file (optional: replaces the rules above)",
+    rulesFileTooBig: (kb) => `The house-rules file is larger than ${kb} KB.`,
     bot: (name, slow) => `${name} bot${slow ? " (searches: slower)" : ""}`,
     sitAt: (seat, name) => `Sit here: seat ${seat}, now ${name}`,
     rulesLine: (name, changed) => `Rules: ${name}${changed ? ", with house rules:" : ""}`,
@@ -79,7 +83,11 @@ const TEXT = {
     sitDown: "Ngồi vào bàn", whoAreYou: "Tên của bạn ở bàn", noLimit: "không giới hạn",
     clockOff: "không tính giờ", seconds: (n) => `${n} giây`, youSit: "bạn", share: "Chia sẻ bàn này",
     copy: "Chép", copied: "Đã chép", tableTitle: "Bàn", noHouseRules: "không có luật riêng",
-    openNote: "Ai mở đường dẫn của bàn đều có thể ngồi vào ghế của máy.",
+    openNote: "Ghế trống chờ người chơi: ván đầu được chia khi mọi ghế trống đã có người. Ai mở đường dẫn của bàn đều có thể ngồi vào ghế trống hoặc ghế của máy.",
+    openSeat: "để trống (cho người chơi)", open: "Ghế trống", waitingFor: (n) => `Đang chờ ${n} người chơi…`,
+    takeOpen: "Ngồi vào ghế trống", fillStart: "Cho máy ngồi các ghế trống và bắt đầu",
+    rulesFile: "Tệp luật riêng (không bắt buộc: thay cho luật ở trên)",
+    rulesFileTooBig: (kb) => `Tệp luật riêng lớn hơn ${kb} KB.`,
     bot: (name, slow) => `máy ${name}${slow ? " (tìm kiếm: chậm hơn)" : ""}`,
     sitAt: (seat, name) => `Ngồi đây: ghế ${seat}, đang là ${name}`,
     rulesLine: (name, changed) => `Luật: ${name}${changed ? ", có luật riêng:" : ""}`,
@@ -132,6 +140,9 @@ const TEXT = {
       "too-many-tables": "Bạn đã mở quá nhiều bàn.",
       "too-many-bots": "Bạn đã dùng quá nhiều máy mạnh (pimc, ismcts).",
       "bad-rules": "Các luật riêng này không đi với nhau được.",
+      waiting: "Chưa chia bài: bàn đang chờ người chơi.",
+      "not-host": "Chỉ người mở bàn mới bắt đầu được khi còn ghế trống.",
+      "not-waiting": "Bàn không còn chờ người chơi.",
       "bad-name": "Tên này không dùng được.",
       "not-seated": "Hãy ngồi vào bàn hoặc xem bàn trước.",
       "hand-in-play": "Ván đang chơi: chỉ xem lại được giữa hai ván.",
@@ -202,6 +213,7 @@ function receive(message) {
   switch (message.type) {
     case "created":
       if (typeof ui.createSeat === "number") sessionStorage.setItem("tienlen:sit:" + message.table, String(ui.createSeat));
+      if (message.host) sessionStorage.setItem("tienlen:host:" + message.table, message.host); // for "start"
       location.hash = "#" + encodeURIComponent(message.table); // a new page for it
       return;
     case "joined":
@@ -263,7 +275,7 @@ function receive(message) {
         localStorage.removeItem("tienlen:seat:" + ui.tableId);
         send({ type: "watch", table: ui.tableId });
       }
-      if (message.in === "create") { $("options-error").textContent = errorText(message)[ui.lang]; return; }
+      if (message.in === "create") { $("options-error").textContent = (message.localized || errorText(message))[ui.lang]; return; }
       if (message.in === "review") { if (ui.review) ui.review.error = errorText(message); renderReview(); return; }
       if (message.in === "join" && message.code === "bad-name") { askName(ui.joining, errorText(message)); return; }
       ui.refusal = message.refusal || { message: errorText(message) };
@@ -370,7 +382,7 @@ function render() {
   document.querySelectorAll("[data-i18n-label]").forEach((el) => el.setAttribute("aria-label", t(el.dataset.i18nLabel)));
   renderNotice();
   if (!ui.info || !ui.view) return;
-  renderSeats(); renderCentre(); renderHand(); renderHistory(); renderAbout(); renderTotals(); renderScores();
+  renderSeats(); renderCentre(); renderHand(); renderWaiting(); renderHistory(); renderAbout(); renderTotals(); renderScores();
   renderReview();
   restoreFocus(key);
 }
@@ -427,7 +439,7 @@ function renderSeats() {
     const play = element("div", "last-play");
     if (last !== null) play.appendChild(cardsLine(last));
     div.appendChild(play);
-    if (ui.you === null && seat.kind === "house") {
+    if (ui.you === null && (seat.kind === "house" || seat.kind === "open")) {
       const sit = element("button", "", t("sit"));
       sit.type = "button"; sit.dataset.focus = "sit:" + seat.seat;
       sit.setAttribute("aria-label", TEXT[ui.lang].sitAt(seat.seat, nameOf(seat.seat)));
@@ -473,7 +485,8 @@ function renderCentre() {
 // A house seat is named by its seat and bot; a player by the name they chose.
 function nameOf(index) {
   const seat = ui.info.seats[index];
-  const name = seat.kind === "house" ? `${t("house")} ${index} · ${seat.bot}` : (seat.name || t("seat") + " " + index);
+  const name = seat.kind === "house" ? `${t("house")} ${index} · ${seat.bot}`
+    : seat.kind === "open" ? `${t("open")} ${index}` : (seat.name || t("seat") + " " + index);
   return index === ui.you ? `${name} (${t("you")})` : name;
 }
 
@@ -736,6 +749,7 @@ function fillSeats() {
     const select = document.createElement("select");
     select.id = "seat-" + seat; label.htmlFor = select.id; select.dataset.seat = seat;
     select.append(Object.assign(element("option", "", t("youSit")), { value: "you" }),
+      Object.assign(element("option", "", t("openSeat")), { value: "open" }),
       ...ui.bots.map((bot) => Object.assign(element("option", "", TEXT[ui.lang].bot(bot.name, bot.slow)), { value: bot.name })));
     select.value = before[seat] || (seat === 0 ? "you" : "greedy");
     select.onchange = () => { // one seat is the creator's
@@ -756,9 +770,46 @@ function createMessage() {
   const seats = [...$("seat-list").querySelectorAll("select")].map((s) => s.value);
   const hands = $("hands").value.trim();
   ui.createSeat = seats.includes("you") ? seats.indexOf("you") : null;
-  return { type: "create", rules: changed ? { name, settings } : name, players: seats.length,
-    bots: seats.map((s) => (s === "you" ? "greedy" : s)),
+  // A person's seat, the creator's included, is "open": the table deals once each is taken.
+  const people = seats.some((s) => s === "you" || s === "open");
+  const sitting = people ? { seats: seats.map((s) => (s === "you" ? "open" : s)) } : { bots: seats };
+  return { type: "create", rules: changed ? { name, settings } : name, players: seats.length, ...sitting,
     hands: hands === "" ? null : Number(hands), clock: $("clock").value === "" ? null : Number($("clock").value) };
+}
+
+// -- seats kept for people, and a house-rules file -------------------------------------
+
+const RULES_FILE_MAX = 12 * 1024; // characters: the server's MAX_RULES_FILE
+const openSeats = () => (ui.info ? ui.info.seats.filter((s) => s.kind === "open") : []);
+const hostToken = () => sessionStorage.getItem("tienlen:host:" + ui.tableId);
+
+// While seats wait for people: how many, a seat to take, and the creator's "start now".
+function renderWaiting() {
+  const open = openSeats();
+  $("waiting").hidden = !open.length;
+  if (!open.length) return;
+  $("waiting-text").textContent = TEXT[ui.lang].waitingFor(open.length);
+  $("take-open").hidden = ui.you !== null;
+  $("fill-start").hidden = ui.you === null || !hostToken();
+}
+
+function takeOpenSeat() {
+  const [seat] = openSeats();
+  if (!seat) return;
+  localStorage.getItem("tienlen:name") ? join(seat.seat) : askName(seat.seat, null);
+}
+
+// The dialog's message, with the chosen house-rules file in place of the rules (read here,
+// checked by the server); null, and the reason shown, for a file too large to send.
+async function withRulesFile(message) {
+  const file = $("rules-file").files[0];
+  if (!file) return message;
+  if (file.size > RULES_FILE_MAX) {
+    $("options-error").textContent = TEXT[ui.lang].rulesFileTooBig(RULES_FILE_MAX / 1024);
+    return null;
+  }
+  const { rules, ...rest } = message;
+  return { ...rest, rulesFile: { name: file.name.slice(0, 100), text: await file.text() } };
 }
 
 function askName(seat, error) {
@@ -860,13 +911,16 @@ $("new").onclick = openOptions;
 $("variant").onchange = fillOptions;
 $("players").onchange = fillSeats;
 $("cancel").onclick = () => $("options").close();
-$("options-form").onsubmit = (event) => {
+$("options-form").onsubmit = async (event) => {
   event.preventDefault();
   const name = $("opt-name").value.trim();
   if (name) localStorage.setItem("tienlen:name", name);
   $("options-error").textContent = "";
-  send(createMessage());
+  const message = await withRulesFile(createMessage());
+  if (message) send(message);
 };
+$("take-open").onclick = takeOpenSeat;
+$("fill-start").onclick = () => send({ type: "start", host: hostToken() });
 $("name-form").onsubmit = (event) => {
   event.preventDefault();
   localStorage.setItem("tienlen:name", $("name-input").value.trim());
