@@ -86,7 +86,14 @@ Key = tuple[str, int]
 
 
 class Waiter(Protocol):
-    """Who waits for a review: anything with a network address (the hub's connections)."""
+    """Who waits for a review: anything with a network address (the hub's connections).
+
+    Example:
+        >>> from types import SimpleNamespace
+        >>> client: Waiter = SimpleNamespace(address="::1")
+        >>> client.address
+        '::1'
+    """
 
     address: str
 
@@ -127,7 +134,14 @@ class ProgressBoard:
 
     @classmethod
     def create(cls) -> ProgressBoard:
-        """A new board at nought, in a new file of the temporary directory."""
+        """A new board at nought, in a new file of the temporary directory.
+
+        Example:
+            >>> board = ProgressBoard.create()
+            >>> board.read(), board.stopped, Path(board.path).exists()
+            ((0, 0), False, True)
+            >>> board.remove()
+        """
         fd, path = tempfile.mkstemp(prefix="tienlen-review-", suffix=".progress")
         try:
             os.write(fd, bytes(cls._LAYOUT.size))
@@ -141,6 +155,19 @@ class ProgressBoard:
 
         Raises:
             FileNotFoundError: the board was removed.
+
+        Example:
+            >>> board = ProgressBoard.create()
+            >>> board.tell(2, 9)
+            True
+            >>> worker = ProgressBoard.attach(board.path)
+            >>> worker.read()
+            (2, 9)
+            >>> worker.close(); board.remove()
+            >>> ProgressBoard.attach(board.path)
+            Traceback (most recent call last):
+            ...
+            FileNotFoundError: [Errno 2] No such file or directory: '...'
         """
         fd = os.open(path, os.O_RDWR)
         try:
@@ -155,34 +182,81 @@ class ProgressBoard:
         return done, total, stop
 
     def tell(self, done: int, total: int) -> bool:
-        """Write that *done* of *total* decisions are valued; ``False`` once stopped."""
+        """Write that *done* of *total* decisions are valued; ``False`` once stopped.
+
+        Example:
+            >>> board = ProgressBoard.create()
+            >>> board.tell(1, 4), board.read()
+            (True, (1, 4))
+            >>> board.remove()
+        """
         if self._mapped is not None:
             self._COUNTS.pack_into(self._mapped, 0, done, total)
         return not self.stopped
 
     def read(self) -> tuple[int, int]:
-        """``(done, total)`` as last told; ``(0, 0)`` before the first decision."""
+        """``(done, total)`` as last told; ``(0, 0)`` before the first decision.
+
+        Example:
+            >>> board = ProgressBoard.create()
+            >>> board.read()
+            (0, 0)
+            >>> board.remove()
+        """
         done, total, _ = self._fields()
         return done, total
 
     def stop(self) -> None:
-        """Ask the worker to stop at its next decision."""
+        """Ask the worker to stop at its next decision.
+
+        Example:
+            >>> board = ProgressBoard.create()
+            >>> board.stop()
+            >>> board.tell(1, 4)
+            False
+            >>> board.remove()
+        """
         if self._mapped is not None:
             self._STOP.pack_into(self._mapped, self._COUNTS.size, 1)
 
     @property
     def stopped(self) -> bool:
-        """Whether `stop` was called (or the board closed)."""
+        """Whether `stop` was called (or the board closed).
+
+        Example:
+            >>> board = ProgressBoard.create()
+            >>> board.stopped
+            False
+            >>> board.close()
+            >>> board.stopped
+            True
+            >>> board.remove()
+        """
         return self._fields()[2] != 0
 
     def close(self) -> None:
-        """Unmap the board (twice is fine)."""
+        """Unmap the board (twice is fine).
+
+        Example:
+            >>> board = ProgressBoard.create()
+            >>> board.close(); board.close()
+            >>> board.read()
+            (0, 0)
+            >>> board.remove()
+        """
         mapped, self._mapped = self._mapped, None
         if mapped is not None:
             mapped.close()
 
     def remove(self) -> None:
-        """Close the board and delete its file (the server's side; twice is fine)."""
+        """Close the board and delete its file (the server's side; twice is fine).
+
+        Example:
+            >>> board = ProgressBoard.create()
+            >>> board.remove(); board.remove()
+            >>> Path(board.path).exists()
+            False
+        """
         self.close()
         Path(self.path).unlink(missing_ok=True)
 
@@ -257,7 +331,15 @@ def review_json(
 
 @attrs.define(eq=False)
 class Pending:
-    """A review being made: its answer to come, its board, and who waits for it."""
+    """A review being made: its answer to come, its board, and who waits for it.
+
+    Example:
+        >>> board = ProgressBoard.create()
+        >>> pending = Pending(("t1", 0), concurrent.futures.Future(), board, [])
+        >>> pending.told, pending.address
+        (0, '')
+        >>> board.remove()
+    """
 
     key: Key
     future: concurrent.futures.Future[Json]
@@ -272,7 +354,16 @@ class Pending:
 
     @property
     def address(self) -> str:
-        """The address whose one review in flight this is: its first waiter's."""
+        """The address whose one review in flight this is: its first waiter's.
+
+        Example:
+            >>> from types import SimpleNamespace
+            >>> board = ProgressBoard.create()
+            >>> first, second = SimpleNamespace(address="a"), SimpleNamespace(address="b")
+            >>> Pending(("t1", 0), concurrent.futures.Future(), board, [first, second]).address
+            'a'
+            >>> board.remove()
+        """
         return self.waiting[0].address if self.waiting else ""
 
 
@@ -283,7 +374,12 @@ def _waits(pending: Pending, waiter: Waiter) -> bool:
 
 @attrs.frozen
 class Report:
-    """A review's progress to tell its waiters: *done* of *total* decisions valued."""
+    """A review's progress to tell its waiters: *done* of *total* decisions valued.
+
+    Example:
+        >>> Report(("t1", 3), (), 5, 20).done
+        5
+    """
 
     key: Key
     waiting: tuple[Waiter, ...]
