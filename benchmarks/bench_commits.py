@@ -13,6 +13,10 @@ Run from the repository root, with a worktree of the older commit beside it::
     git worktree add --detach /tmp/before 44c6aa1
     .venv/bin/python benchmarks/bench_commits.py /tmp/before .          # 6 rounds, ~2 min
     .venv/bin/python benchmarks/bench_commits.py --rounds 20 --only VectorEnv /tmp/before .
+    .venv/bin/python benchmarks/bench_commits.py --installed /tmp/old/bin/python /tmp/new/bin/python
+
+With ``--installed`` the arguments are interpreters: each child runs one and times the
+build installed for it (a compiled wheel in a venv), with this checkout's loops.
 
 Every row is a time (lower is better), so a ratio below 1 means the checkout is faster
 than the first one. The loops are ``bench_core``'s classify and beats, ``bench_realuse``'s
@@ -31,7 +35,10 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
 
 BATCHES = 5
 """Batches per row in a child; the fastest is kept."""
@@ -110,24 +117,42 @@ def time_rows(only: str) -> dict[str, float]:
     return timings
 
 
-def run_child(checkout: Path, only: str) -> dict[str, float]:
-    """`time_rows` in a fresh process that imports from *checkout*."""
+@dataclass(frozen=True)
+class Side:
+    """One side of the comparison: the interpreter a child runs and where it imports from."""
+
+    label: str
+    python: str
+    path: tuple[str, ...]
+    """``PYTHONPATH``: a checkout's ``src`` and ``benchmarks``, or only this checkout's
+    ``benchmarks`` for an installed build."""
+
+
+def checkout_side(checkout: Path) -> Side:
+    """*checkout*'s sources, run by this interpreter."""
+    path = (str(checkout / "src"), str(checkout / "benchmarks"))
+    return Side(checkout.name, sys.executable, path)
+
+
+def installed_side(python: Path) -> Side:
+    """The build installed for the interpreter *python* (a compiled wheel in a venv)."""
+    return Side(str(python), str(python), (str(HERE),))
+
+
+def run_child(side: Side, only: str) -> dict[str, float]:
+    """`time_rows` in a fresh process of *side*."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(
-        [str(checkout / "src"), str(checkout / "benchmarks")]
-    )
-    env.setdefault(
-        "TIENLEN_PERF_DIR", str(Path(__file__).resolve().parents[2] / "shared" / "perf")
-    )
-    done = subprocess.run(  # noqa: S603  # this interpreter, this script
-        [sys.executable, __file__, "--child", "--only", only],
+    env["PYTHONPATH"] = os.pathsep.join(side.path)
+    env.setdefault("TIENLEN_PERF_DIR", str(HERE.parents[1] / "shared" / "perf"))
+    done = subprocess.run(  # noqa: S603  # an interpreter the user named, this script
+        [side.python, __file__, "--child", "--only", only],
         check=False,
         env=env,
         capture_output=True,
         text=True,
     )
     if done.returncode:
-        sys.exit(f"{checkout}: {done.stderr}")
+        sys.exit(f"{side.label}: {done.stderr}")
     result: dict[str, float] = json.loads(done.stdout)
     return result
 
@@ -136,6 +161,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "checkouts", nargs="*", type=Path, help="the first is the baseline"
+    )
+    parser.add_argument(
+        "--installed",
+        action="store_true",
+        help="the arguments are interpreters, each timing the build installed for it",
     )
     parser.add_argument(
         "--rounds", type=int, default=6, help="alternating rounds (default 6)"
@@ -149,22 +179,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(json.dumps(time_rows(args.only)))
         return 0
     if len(args.checkouts) < 2:
-        parser.error("give at least two checkouts")
-    checkouts = [path.resolve() for path in args.checkouts]
-    samples: dict[Path, list[dict[str, float]]] = {path: [] for path in checkouts}
+        parser.error("give at least two checkouts (or interpreters)")
+    make = installed_side if args.installed else checkout_side
+    sides = [make(path.absolute()) for path in args.checkouts]  # a venv's link kept
+    samples: dict[Side, list[dict[str, float]]] = {side: [] for side in sides}
     for round_ in range(args.rounds):
-        for path in checkouts if round_ % 2 == 0 else checkouts[::-1]:
-            samples[path].append(run_child(path, args.only))
-    base = checkouts[0]
-    print("row | " + " | ".join(path.name for path in checkouts))
+        for side in sides if round_ % 2 == 0 else sides[::-1]:
+            samples[side].append(run_child(side, args.only))
+    base = sides[0]
+    print("row | " + " | ".join(side.label for side in sides))
     for row in samples[base][0]:
         base_time = statistics.median(sample[row] for sample in samples[base])
         ratios = [  # each round's ratio, then their median: slow drift cancels
             statistics.median(
                 mine[row] / theirs[row]
-                for mine, theirs in zip(samples[path], samples[base], strict=True)
+                for mine, theirs in zip(samples[side], samples[base], strict=True)
             )
-            for path in checkouts
+            for side in sides
         ]
         cells = " | ".join(f"{ratio:.3f}" for ratio in ratios)
         print(f"{row} ({base_time * 1e6:,.0f} µs) | {cells}")
