@@ -44,7 +44,6 @@ COMPILED_MODULES = (
     "engine/rulebook.py",
     "engine/positions.py",
     "engine/keys.py",
-    "engine/successor.py",
     "engine/view.py",
     # reads what a bot returned through `Any` (compiled, a read typed `int` checks the
     # type) and sets its PlayerError's cause by hand (mypyc ignores `raise ... from`)

@@ -56,7 +56,6 @@ from tienlen.engine import (
     rulebook,
     shapes,
     shuffle,
-    successor,
     turns,
     view,
 )
@@ -79,7 +78,6 @@ CORE: tuple[ModuleType, ...] = (
     rulebook,
     positions,
     keys,
-    successor,
     view,
     referee,
     classification,

@@ -2,9 +2,11 @@
 
 `FLOORS` lists them from the ground up, each with the modules it holds; a module is on
 the first floor with a pattern that names it. An import counts wherever it is written:
-at the top, inside a function, or under ``if TYPE_CHECKING``. The one import allowed to
-point up is a presentation hook deferred by design (``_repr_svg_``, as python-chess's),
-which loads `tienlen.svg` only when a notebook draws the value.
+at the top, inside a function, or under ``if TYPE_CHECKING``. The imports allowed to
+point up are presentation hooks deferred by design (`PRESENTATION_HOOKS`): ``_repr_svg_``,
+as python-chess's, loads `tienlen.svg` only when a notebook draws the value, and a
+state's ``notation()`` and ``from_notation()`` load `tienlen.notation`, which writes and
+reads the position's text (as ``board.fen()`` does in python-chess).
 
 `RAISED` lists the imports that still point up, each ``importer -> imported``, and
 `TIED` the groups of one floor that still import each other in a cycle: the debt the
@@ -82,7 +84,6 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "tienlen.engine.rulebook",
             "tienlen.engine.keys",
-            "tienlen.engine.successor",
             "tienlen.engine.positions",
             "tienlen.engine.view",
             "tienlen.game",
@@ -135,15 +136,14 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 """The floors from the ground up: a name and the modules on it (``fnmatch`` patterns)."""
 
-PRESENTATION_HOOKS = frozenset({"_repr_svg_"})
-"""Functions whose import of `tienlen.svg` is deferred by design (drawn on demand)."""
+PRESENTATION_HOOKS: dict[str, str] = {
+    "_repr_svg_": "tienlen.svg",
+    "notation": "tienlen.notation",
+    "from_notation": "tienlen.notation",
+}
+"""Functions whose import of one text-floor module is deferred by design, and that module."""
 
-RAISED: frozenset[str] = frozenset(
-    {
-        # the state writes and reads its notation
-        "tienlen.game -> tienlen.notation",
-    }
-)
+RAISED: frozenset[str] = frozenset()
 """The imports that still point up (``importer -> imported``): the floors' debt."""
 
 TIED: frozenset[frozenset[str]] = frozenset(
@@ -206,15 +206,13 @@ def _target(module: str, node: ast.ImportFrom, name: str) -> str:
 def imports(module: str) -> Iterator[tuple[str, ast.AST]]:
     """The package's modules *module* imports, each with the node that does."""
     tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
-    hooks = {
-        id(inner)
+    hooks = {  # the node of each hook's import, and the one module it may load
+        id(inner): PRESENTATION_HOOKS[node.name]
         for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef) and node.name in PRESENTATION_HOOKS
         for inner in ast.walk(node)
     }
     for node in ast.walk(tree):
-        if id(node) in hooks:
-            continue
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -225,7 +223,7 @@ def imports(module: str) -> Iterator[tuple[str, ast.AST]]:
             found = name
             while found and found not in MODULES:
                 found = found.rpartition(".")[0]
-            if found and found != module:
+            if found and found != module and hooks.get(id(node)) != found:
                 yield found, node
 
 
@@ -307,18 +305,6 @@ def test_no_cycle_outside_the_debt() -> None:
         ), f"a cycle outside the debt: {group}"
 
 
-ORDER_BOUND: frozenset[str] = frozenset(
-    {
-        # `GameState` (`tienlen.game`) imports its transitions back at its bottom
-        "tienlen.engine.successor",
-        "tienlen.engine.positions",
-        "tienlen.notation",
-    }
-)
-"""Modules that break ``import tienlen`` when the package imports them first: the
-order-dependence left by the bottom imports of `RAISED`'s cycles."""
-
-
 def _first_import_fails(package: Path, init: str, module: str) -> bool:
     """Whether ``import tienlen`` fails once its ``__init__`` imports *module* first."""
     future = "from __future__ import annotations\n"
@@ -348,7 +334,7 @@ def test_import_order_is_free(tmp_path: Path) -> None:
     adapters = len(FLOORS) - 1  # they may import the package itself, as users do
     modules = sorted(m for m in MODULES if floor_of(m) < adapters)
     failing = {m for m in modules if _first_import_fails(package, init, m)}
-    assert failing == ORDER_BOUND
+    assert failing == set()
 
 
 if __name__ == "__main__":

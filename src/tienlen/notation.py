@@ -36,9 +36,8 @@ from tienlen.engine import bits as _bits
 from tienlen.engine import positions as _positions
 from tienlen.engine.rulebook import context_of
 from tienlen.engine.shapes import structural_key
-from tienlen.engine.successor import from_fields, with_fields
 from tienlen.errors import InvalidArgumentError, TienLenError
-from tienlen.game import GameSetup, GameState
+from tienlen.game import GameSetup, GameState, from_fields, with_fields
 from tienlen.policies import Seating
 from tienlen.records import (
     CUSTOM_POLICIES,

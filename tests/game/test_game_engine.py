@@ -1,8 +1,7 @@
 """The engine owns the state; one transition; ints underneath (issue 21 items 1-2).
 
-`GameState` lives in the public module `tienlen.game`, its transitions in
-`tienlen.engine.successor`. Every way to act
-ends in `tienlen.engine.successor.after`, and `GameState.apply_mask` applies a listed
+`GameState` and its transitions live in the public module `tienlen.game`.
+Every way to act ends in `tienlen.game.after`, and `GameState.apply_mask` applies a listed
 mask without building an object, anything else checked exactly as `apply` checks.
 """
 
@@ -27,9 +26,9 @@ from tienlen import (
     InvalidStateError,
     Pass,
     Play,
+    game,
 )
 from tienlen.actions import Actions
-from tienlen.engine import successor
 from tienlen.game import GameSetup
 
 PRESETS = list(tienlen.RULESETS.values())
@@ -85,7 +84,7 @@ def test_a_pickle_naming_the_public_module_loads() -> None:
 
 def test_the_engine_imports_first_in_a_fresh_process() -> None:
     """Importing an engine module before anything else works (no import cycle)."""
-    for module in ("tienlen.engine.successor", "tienlen.actions", "tienlen.combos"):
+    for module in ("tienlen.game", "tienlen.actions", "tienlen.combos"):
         code = f"import {module}; import tienlen; print(tienlen.GameState.__name__)"
         done = subprocess.run(  # noqa: S603 - this interpreter, our own code
             [sys.executable, "-c", code], capture_output=True, text=True, check=False
@@ -183,9 +182,9 @@ def test_membership_reads_the_listed_masks(rules: object) -> None:
 
 
 def test_from_fields_is_the_door_for_a_position() -> None:
-    """`successor.from_fields` builds an equal state that plays on the same."""
+    """`game.from_fields` builds an equal state that plays on the same."""
     state = GameState.from_hands(["3s 4s 9h", "5d 6d 9c"], CLASSIC).play("3s")
-    copy = successor.from_fields(successor.fields_of(state))
+    copy = game.from_fields(game.fields_of(state))
     assert copy == state
     assert copy.legal_actions().masks == state.legal_actions().masks
     assert copy.play("5d") == state.play("5d")

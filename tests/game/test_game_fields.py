@@ -18,15 +18,15 @@ import pytest
 
 from tienlen import CLASSIC, POKER, GameState
 from tienlen import game as state_module
-from tienlen.engine import successor
 from tienlen.game import DEFAULTS, FIELDS
 
 PACKAGE = Path(inspect.getfile(state_module)).parent
 """The package's folder: the sources lie beside the compiled modules in the compiled build."""
 STATE = (PACKAGE / "game.py").read_text(encoding="utf-8")
-SUCCESSOR = (PACKAGE / "engine" / "successor.py").read_text(encoding="utf-8")
+SUCCESSOR = STATE
+"""The transitions' source: the same module since the state and its transition merged."""
 NOT_COPIED = "_serial"
-"""The field `draft` leaves to `successor.seal`: a fresh trust token."""
+"""The field `draft` leaves to `seal`: a fresh trust token."""
 RESET = {"_listed": None}
 """The fields `draft` sets instead of copying (a state's own caches), and to what."""
 
@@ -178,7 +178,7 @@ def test_the_by_name_fills_set_every_field(rules: object) -> None:
         if not state.is_over:
             state = state.apply(state.legal_actions()[pick])
     assert state.history
-    built = successor.from_fields(successor.fields_of(state))
+    built = state_module.from_fields(state_module.fields_of(state))
     loaded = pickle.loads(pickle.dumps(state))  # noqa: S301 - our own bytes
     for copy in (built, loaded):
         assert type(copy) is GameState

@@ -1,6 +1,6 @@
 """A `GameState` is a small slotted, frozen object, built by one draft path (issue 11 §1).
 
-Successors are copied into a draft (`tienlen.engine.successor.draft`), changed and
+Successors are copied into a draft (`tienlen.game.draft`), changed and
 sealed; these tests pin that the copy leaves no field out, that equality is the
 position, and that what users hold stays immutable (issue 21: a plain class that mypyc
 compiles). That the field list is written once is `test_game_fields.py`.
@@ -17,8 +17,7 @@ import pytest
 
 import tienlen
 from tienlen import CLASSIC, POKER, GameState
-from tienlen.engine.successor import draft, fields_of, from_fields, seal, with_fields
-from tienlen.game import FIELDS
+from tienlen.game import FIELDS, draft, fields_of, from_fields, seal, with_fields
 
 
 def _states(rules: object, games: int) -> list[GameState]:

@@ -40,9 +40,9 @@ from itertools import pairwise
 from tienlen.actions import hand_of
 from tienlen.cards import DECK
 from tienlen.combos import Combo
-from tienlen.engine import answers, successor
+from tienlen.engine import answers
 from tienlen.engine import bits as _bits
-from tienlen.game import GameState
+from tienlen.game import GameState, lowest_holder
 from tienlen.scoring import ChopChain, PokerScorer, ScoreItem, ScoreKind
 
 __all__ = ["Refused", "check"]
@@ -106,7 +106,7 @@ def _opening(state: GameState, dealt: list[int]) -> tuple[int | None, int | None
     if rules.lead_must_include(
         first_game=setup.first_game, after_instant_win=setup.after_instant_win
     ):
-        card, holder = successor.lowest_holder(rules, dealt, setup.dealer)
+        card, holder = lowest_holder(rules, dealt, setup.dealer)
         return holder, card
     return setup.leader, None
 
