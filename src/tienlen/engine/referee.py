@@ -183,7 +183,10 @@ class Referee:
         else:  # where ``object.__setattr__`` is a checked Python call
             seen.__dict__["_view"] = view
         player = self._players[seat]
-        choice: object  # whatever the bot returned: read untyped until checked
+        # Whatever the bot returned is read untyped until checked: compiled, a call
+        # typed to return an `Action` would refuse ``None`` before `resolve` could.
+        bot: Any = player
+        choice: object
         if type(offered) is not Actions:  # a jump-in offer (rare)
             choice = self.decide(seat, seen, offered)
         elif not self._trusted[seat]:
@@ -191,7 +194,7 @@ class Referee:
         else:
             handed = offered if self._declared[seat] else offered._detached()
             try:
-                choice = player.act(seen, handed, self._rng)
+                choice = bot.act(seen, handed, self._rng)
             except Exception as error:
                 raise _raised(seat, player, error) from error
             except BaseException as error:  # `SystemExit`, `KeyboardInterrupt`
@@ -221,13 +224,14 @@ class Referee:
                 longer than the time limit.
         """
         player = self._players[seat]
+        bot: Any = player  # its answer read untyped (see `ask`)
         printed = fingerprint(handed)
         limit = self._limit
         start = elapsed = 0.0
         if limit is not None:
             start = time.perf_counter()
         try:
-            choice = player.act(seen, handed, self._rng)
+            choice = bot.act(seen, handed, self._rng)
         except Exception as error:
             raise _raised(seat, player, error) from error
         except BaseException as error:  # `SystemExit`, `KeyboardInterrupt`
