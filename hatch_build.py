@@ -29,7 +29,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 PACKAGE = "tienlen"
 COMPILED_MODULES = (
     # the public modules that define the engine's classes (issue 35: a public class is
-    # defined in a public module); an attrs class there (`Pass`) stays a Python class
+    # defined in a public module)
     "combos.py",
     "actions.py",
     "game.py",

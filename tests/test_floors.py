@@ -62,6 +62,7 @@ FLOORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tienlen._action_text",
             "tienlen.kinds",
             "tienlen.combos",
+            "tienlen.passes",
             "tienlen.actions",
             "tienlen.setups",
             "tienlen.sections",

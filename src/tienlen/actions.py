@@ -31,32 +31,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from types import FunctionType
 from typing import Any, Final, Protocol, Self, SupportsIndex, cast, overload
 
-import attrs
-
 from tienlen.cards import Card, Hand, as_hand
+from tienlen.engine.bits import player_index
 from tienlen.engine.movegen import native_sequence
+from tienlen.passes import PASSES, Pass
 
 __all__ = ["Action", "Actions", "Pass", "Play"]
-
-
-def player_index(player: object) -> int:
-    """*player* as a plain `int` seat number.
-
-    Raises:
-        TypeError: *player* is not an integer (``True``, ``1.0``, ``"1"``).
-
-    Example:
-        >>> player_index(2)
-        2
-        >>> player_index(True)
-        Traceback (most recent call last):
-        ...
-        TypeError: a player is an int, got True
-    """
-    if isinstance(player, bool) or not isinstance(player, SupportsIndex):
-        msg = f"a player is an int, got {player!r}"
-        raise TypeError(msg)
-    return operator.index(player)
 
 
 class Play:
@@ -235,34 +215,11 @@ COMPILED: Final = not isinstance(hand_of, FunctionType)
 """Whether this module is compiled (mypyc builds no Python functions)."""
 
 
-@attrs.frozen(kw_only=True)
-class Pass:
-    """A player passing (RULES §1.5.2); by default it locks them out of the trick (§1.5.3).
-
-    Raises:
-        TypeError: *player* is not an integer.
-
-    Example:
-        >>> str(Pass(player=1))
-        'pass'
-    """
-
-    player: int = attrs.field(converter=player_index)
-    """Who passes."""
-
-    def __str__(self) -> str:
-        return "pass"
-
-
 Action = Play | Pass
 """What a player does on their turn (or, for a Poker jump-in, out of it)."""
 
 _untrusted_play: Final = untrusted_play
 """How plays pickled before 0.3 name their loader (a play pickles by `untrusted_play`)."""
-
-
-PASSES: Final = tuple(Pass(player=player) for player in range(8))
-"""Every seat's pass, built once (engine-level: `tienlen.engine` hands them out)."""
 
 
 class _TrustTokens:

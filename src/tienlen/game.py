@@ -27,23 +27,21 @@ from attrs.exceptions import FrozenInstanceError
 
 from tienlen._action_text import read_action
 from tienlen.actions import (
-    PASSES,
     TOKENS,
     Action,
     Actions,
     Listing,
-    Pass,
     Play,
     checked_play,
     hand_of,
     lists,
     make_play,
-    player_index,
 )
 from tienlen.cards import DECK, Card, Hand, as_hand
 from tienlen.combos import Combo, Plays, make_combo
 from tienlen.engine import answers
 from tienlen.engine import bits as _bits
+from tienlen.engine.bits import player_index
 from tienlen.engine.kinds import KINDS
 from tienlen.engine.movegen import Tables
 from tienlen.engine.rulebook import Context, context_of
@@ -58,6 +56,7 @@ from tienlen.errors import (
     InvalidRulesError,
     InvalidStateError,
 )
+from tienlen.passes import PASSES, Pass
 from tienlen.policies import Seating
 from tienlen.rules import RuleSet, check_rules
 from tienlen.rules.base import BaseRules

@@ -9,8 +9,9 @@ decks, RULES §2.1). With one deck the upper half is empty and the mask is the p
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, SupportsIndex
 
 CARDS: Final = 52
 RANKS: Final = 13
@@ -128,3 +129,23 @@ def multiset_sum(a: int, b: int) -> int:
 def is_submultiset(a: int, b: int) -> bool:
     """Whether every card of *a* is in *b* at least as many times."""
     return a & ~b == 0
+
+
+def player_index(player: object) -> int:
+    """*player* as a plain `int` seat number.
+
+    Raises:
+        TypeError: *player* is not an integer (``True``, ``1.0``, ``"1"``).
+
+    Example:
+        >>> player_index(2)
+        2
+        >>> player_index(True)
+        Traceback (most recent call last):
+        ...
+        TypeError: a player is an int, got True
+    """
+    if isinstance(player, bool) or not isinstance(player, SupportsIndex):
+        msg = f"a player is an int, got {player!r}"
+        raise TypeError(msg)
+    return operator.index(player)

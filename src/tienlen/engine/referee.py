@@ -34,12 +34,13 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from tienlen._checks import short_repr
 from tienlen.actions import FIELDS as ACTION_FIELDS
-from tienlen.actions import PASSES, Actions, make_play
+from tienlen.actions import Actions, make_play
 from tienlen.cards import Hand
 from tienlen.engine.movegen import Leads
 from tienlen.engine.view import FIELDS, card_counts, game_view, seat_view
 from tienlen.errors import InvalidArgumentError, InvalidCardError
 from tienlen.game import COMPILED, Action, GameState, Pass, Play
+from tienlen.passes import PASSES
 from tienlen.seat import Observation, PlayerError
 
 if TYPE_CHECKING:
