@@ -60,7 +60,12 @@ compiled; the rest stay Python. ``tests/test_compiled.py``
 checks that every engine module is here or in `PURE_ENGINE_MODULES`."""
 PURE_ENGINE_MODULES: tuple[str, ...] = (
     "engine/interned.py",  # Interned is a dict subclass: mypyc compiles none
+    # loads the optional C extension `_native` once, at import (issue 36): no loop
+    "engine/native.py",
 )
+NATIVE_EXTENSIONS: tuple[str, ...] = ("engine/_native",)
+"""C extensions of ``engine/`` built apart, from their ``.c`` source, by
+``tools/build_native.py`` (issue 36); never by this hook yet."""
 """Modules of ``engine/`` left pure on purpose, each with its reason in a comment."""
 EXTRA_PACKAGES = ("mcp", "rl", "server")
 """Subpackages that import an extra's dependencies (numpy…), absent from the build:

@@ -114,10 +114,13 @@ def crossings(path: Path) -> Iterator[str]:
 
 
 def _is_private_module(module: str, name: str) -> bool:
-    """Whether ``from module import name`` names a private submodule (checked above)."""
-    return (SOURCE.parent / module.replace(".", "/") / f"{name}.py").exists() or (
-        SOURCE.parent / module.replace(".", "/") / name / "__init__.py"
-    ).exists()
+    """Whether ``from module import name`` names a private submodule (checked above):
+    Python source, a package, or a C extension with its stub (``engine/_native.pyi``)."""
+    folder = SOURCE.parent / module.replace(".", "/")
+    return any(
+        (folder / end).exists()
+        for end in (f"{name}.py", f"{name}/__init__.py", f"{name}.pyi")
+    )
 
 
 def _trusts_by_type(node: ast.Compare) -> bool:

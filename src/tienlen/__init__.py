@@ -24,6 +24,7 @@ from tienlen._version import __version__
 from tienlen.cards import DECK, Card, Hand, Rank, Suit, parse_cards
 from tienlen.combos import Combo, ComboKind, Plays, Shape
 from tienlen.engine import movegen as _movegen
+from tienlen.engine import native as _native
 from tienlen.errors import (
     IllegalPlayError,
     IllegalReason,
@@ -88,6 +89,19 @@ Example:
     True
 """
 
+NATIVE: bool = _native.MODULE is not None
+"""Whether plays are generated natively: ``True`` once the C generator is built.
+
+``python tools/build_native.py`` builds it from a checkout; ``TIENLEN_PURE=1`` in the
+environment at import keeps the pure path. Both give the same plays in the same order
+(docs/engine.md, "Native move generation").
+
+Example:
+    >>> import tienlen
+    >>> tienlen.NATIVE in (True, False)
+    True
+"""
+
 __all__ = [
     "CLASSIC",
     "CLASSIC_TWO_DECKS",
@@ -95,6 +109,7 @@ __all__ = [
     "DECK",
     "JUSTUS_PANG",
     "KENNETH_LO",
+    "NATIVE",
     "POKER",
     "RULESETS",
     "VIETCONG",

@@ -13,12 +13,16 @@ import abc
 import functools
 import operator
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Final, overload
+from typing import TYPE_CHECKING, Final, overload
 
 from tienlen.engine import bits as _bits
+from tienlen.engine import native as _native
 from tienlen.engine.kinds import KINDS, SINGLE
 from tienlen.engine.shapes import shape_code
 from tienlen.errors import TienLenError
+
+if TYPE_CHECKING:
+    from tienlen.engine.native import Generator
 
 __all__ = ["MAX_LISTED_PLAYS", "Leads", "Tables"]
 
@@ -305,6 +309,7 @@ class Tables:
         "lead_families",
         "lead_runs",
         "max_rank",
+        "native",
         "single_cards",
         "valid_keys",
     )
@@ -352,6 +357,9 @@ class Tables:
         singles = families.get(1)
         self.single_cards = (1 << 4 * singles.max_rank + 4) - 1 if singles else 0
         """The cards that may be played as singles (their ranks may top a single)."""
+        self.native = _native.generator(self)
+        """The native generator of these tables (`tienlen.engine.native`), or ``None``:
+        then `plays`, `bombs` and `leads` generate in Python, the reference."""
 
     def __reduce__(
         self,
@@ -386,6 +394,9 @@ class Tables:
         """Every distinct play in *hand* that may be led (*top* 0) or that beats *top*."""
         if not top:
             return self.leads(hand)
+        native = self.native
+        if native is not None:
+            return native.plays(hand, top)
         code = top >> 6
         if code == _SINGLE_CODE:  # the commonest case: `beating_singles`, inlined
             above = (top & 63) + 1
@@ -425,6 +436,9 @@ class Tables:
 
         RULES §2.3, §3.2, §4.3, §5.2 and §6.3, compiled into ``bombers``.
         """
+        native = self.native
+        if native is not None:
+            return native.bombs(hand, top)
         out: list[int] = []
         counts = _bits.rank_counts(hand)
         families = self.families
@@ -444,7 +458,12 @@ class Tables:
         if card:  # only sets of the card's rank, only runs through it
             sets = hand & _bits.RANK_CARDS[through]
         head: list[int]
-        if self.all_sets and sets <= _LOW:  # every set, two ranks (one byte) at a time
+        native = self.native
+        if native is not None:
+            head = native.lead_sets(hand, card)
+        elif (
+            self.all_sets and sets <= _LOW
+        ):  # every set, two ranks (one byte) at a time
             b0, b1, b2, b3, b4, b5, b6 = _BYTE_SETS
             head = [
                 *b0[sets & 255],
@@ -471,8 +490,11 @@ class Tables:
         leads = Leads.__new__(Leads)  # no __init__ (compiled, object.__new__ refuses)
         leads._head = head
         leads._hand = hand
+        leads._native = native
+        leads._card = card
         if card:  # counted and narrowed now (a first lead: rare)
-            head = [play for play in head if play & card]
+            if native is None:
+                head = [play for play in head if play & card]
             blocks, size = _through(_blocks_of(hand, found), card)
             if not blocks:
                 return head
@@ -704,7 +726,7 @@ class Leads(Sequence[int]):
     indexing and ``in`` split them into blocks (`_Block`) first, and decode one run.
     """
 
-    __slots__ = ("_blocks", "_found", "_hand", "_head", "_len")
+    __slots__ = ("_blocks", "_card", "_found", "_hand", "_head", "_len", "_native")
 
     _head: list[int]
     """The sets, listed."""
@@ -716,6 +738,10 @@ class Leads(Sequence[int]):
     """The runs, in blocks (made from `_found` when first counted)."""
     _len: int
     """How many plays: the sets and the runs of every block (-1 until counted)."""
+    _native: Generator | None
+    """The native generator that lists the runs (`Tables.native`), or ``None``."""
+    _card: int
+    """The card every play includes (a one-card mask), or 0."""
 
     def __len__(self) -> int:
         if self._len < 0:
@@ -818,6 +844,10 @@ class Leads(Sequence[int]):
 
     def listed(self) -> list[int]:
         """Every play, in order: the sets, then the runs."""
+        native = self._native
+        if native is not None:
+            head = self._head
+            return head + native.lead_runs(self._hand, self._card, len(head))
         self._check_size()
         out = self._head.copy()
         if self._found:
@@ -832,6 +862,12 @@ class Leads(Sequence[int]):
         A run's key is its shape's plus the top card of its highest rank's piece (the
         highest bit of its low half, as in `_shapes.structural_key`).
         """
+        native = self._native
+        if native is not None:
+            return (
+                self._head,
+                *native.keyed_runs(self._hand, self._card, len(self._head)),
+            )
         if self._len >= 0 or self._hand.bit_count() >= _ALWAYS_LISTABLE:
             _check_size(len(self))  # `_check_size`, inlined (every lead iterated)
         runs: list[int] = []
