@@ -44,6 +44,7 @@ from tienlen import (
     get_rules,
     legal_plays,
 )
+from tienlen.engine.movegen import Leads
 
 PERF_DIR = Path(
     os.environ.get(
@@ -115,17 +116,32 @@ def _calibrate(timer: timeit.Timer, target: float) -> int:
     return max(1, int(n * target / max(dt, 1e-9)))
 
 
-def _run_fallback(cases: Sequence[Case], rounds: int, target: float) -> None:
-    """Interleaved rounds with the GC on, as benchlib.run_suite does."""
-    timers = [timeit.Timer(case.fn, "import gc; gc.enable()") for case in cases]
+def _run_fallback(
+    cases: Sequence[Case],
+    rounds: int,
+    target: float,
+    clock: Callable[[], float] = timeit.default_timer,
+) -> None:
+    """Interleaved rounds with the GC on, as benchlib.run_suite does, on *clock*."""
+    timers = [
+        timeit.Timer(case.fn, "import gc; gc.enable()", timer=clock) for case in cases
+    ]
     numbers = [_calibrate(timer, target) for timer in timers]
     for _ in range(rounds):
         for case, timer, number in zip(cases, timers, numbers, strict=True):
             case.samples.append(timer.timeit(number) / number / case.ops)
 
 
-def run_rounds(cases: Sequence[Case], rounds: int, target: float) -> str:
-    """Fill every case's samples; return the name of the harness used."""
+def run_rounds(
+    cases: Sequence[Case], rounds: int, target: float, *, cpu: bool = False
+) -> str:
+    """Fill every case's samples; return the name of the harness used.
+
+    With *cpu*, the fallback loop on process CPU time (`time.process_time`).
+    """
+    if cpu:
+        _run_fallback(cases, rounds, target, time.process_time)
+        return "interleaved rounds on process CPU time (GC on)"
     if benchlib is None:
         _run_fallback(cases, rounds, target)
         return "fallback (benchlib.py not found)"
@@ -471,6 +487,8 @@ def build_rows(inputs: Inputs) -> list[Row]:
         )
     )
 
+    rows += _engine_rows(inputs)
+
     # informative rows without a §5 target ------------------------------------------------
     def materialise_ours() -> None:
         for hand in hands:
@@ -485,6 +503,54 @@ def build_rows(inputs: Inputs) -> list[Row]:
         )
     )
     return rows
+
+
+def _engine_rows(inputs: Inputs) -> list[Row]:
+    """Issue 36: the move generator on masks (`Tables`), native or pure, against P.
+
+    Every play's mask listed, as P lists them: the leads of the random hands, and the
+    answers to a top of each shape of the against rows.
+    """
+    tables = inputs.rules._tables  # the engine's generator itself
+    if tables is None:
+        return []
+    masks = [deal.hand.mask for deal in inputs.deals]
+    tops = [
+        (hand.mask, top.key)
+        for pick in (pick_single, pick_pair, pick_straight5, pick_pairs3, pick_two)
+        for hand, top in inputs.against(pick)[:200]
+    ]
+
+    def leads_ours() -> None:  # as `legal_plays(...).masks`: no count first
+        for mask in masks:
+            plays = tables.leads(mask)
+            plays.listed() if type(plays) is Leads else list(plays)
+
+    def plays_ours() -> None:
+        for mask, key in tops:
+            list(tables.plays(mask, key))
+
+    p_leads = p_plays = None
+    if proto is not None:
+        p_leads = _ref_loop2(
+            "P leads (masks)", proto.legal_plays, [(m, 0) for m in masks]
+        )
+        p_plays = _ref_loop2("P plays (masks)", proto.legal_plays, tops)
+    kind = "native" if tables.native is not None else "pure"
+    return [
+        Row(
+            f"Tables.leads(mask) listed, random 13 ({kind})",
+            Case("engine leads", leads_ours, len(masks)),
+            p_leads,
+            "(info, issue 36)",
+        ),
+        Row(
+            f"Tables.plays(mask, key) listed, 5 tops ({kind})",
+            Case("engine plays", plays_ours, len(tops)),
+            p_plays,
+            "(info, issue 36)",
+        ),
+    ]
 
 
 def _p_leads_case(name: str, hands: list[Hand]) -> Case | None:
@@ -687,6 +753,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, help="interleaved rounds (default 15)")
     parser.add_argument("--json", metavar="PATH", type=Path, help="also write JSON")
     parser.add_argument(
+        "--cpu", action="store_true", help="time on process CPU time (issue 36)"
+    )
+    parser.add_argument(
         "--rules",
         default="classic",
         help="variant name for get_rules (default classic)",
@@ -716,7 +785,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"P: {proto.__file__ if proto is not None else 'not found, our figures only'}"
     )
-    harness = run_rounds(cases, rounds, target)
+    harness = run_rounds(cases, rounds, target, cpu=args.cpu)
     print(f"{rounds} interleaved round(s) of ~{target * 1000:g} ms per case, {harness}")
     if proto is not None:
         print("ours/P: median over rounds of (our time / P's time in the same round)")
