@@ -63,10 +63,10 @@ PURE_ENGINE_MODULES: tuple[str, ...] = (
     # loads the optional C extension `_native` once, at import (issue 36): no loop
     "engine/native.py",
 )
+"""Modules of ``engine/`` left pure on purpose, each with its reason in a comment."""
 NATIVE_EXTENSIONS: tuple[str, ...] = ("engine/_native",)
 """C extensions of ``engine/`` built apart, from their ``.c`` source, by
 ``tools/build_native.py`` (issue 36); never by this hook yet."""
-"""Modules of ``engine/`` left pure on purpose, each with its reason in a comment."""
 EXTRA_PACKAGES = ("mcp", "rl", "server")
 """Subpackages that import an extra's dependencies (numpy…), absent from the build:
 mypyc neither compiles nor type-checks them."""
