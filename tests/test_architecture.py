@@ -114,8 +114,10 @@ def crossings(path: Path) -> Iterator[str]:
 
 
 def _is_private_module(module: str, name: str) -> bool:
-    """Whether ``from module import name`` names a private submodule (checked above):
-    Python source, a package, or a C extension with its stub (``engine/_native.pyi``)."""
+    """Whether ``from module import name`` names a private submodule (checked above).
+
+    Python source, a package, or a C extension with its stub (``engine/_native.pyi``).
+    """
     folder = SOURCE.parent / module.replace(".", "/")
     return any(
         (folder / end).exists()

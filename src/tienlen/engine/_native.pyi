@@ -1,4 +1,4 @@
-"""Types of the native move generator (``_native.c``; `tienlen.engine.native`)."""
+# Types of the native move generator (_native.c; see tienlen.engine.native).
 
 class MoveGen:
     def __init__(
