@@ -16,6 +16,7 @@ import os
 import random
 import subprocess
 import sys
+import tracemalloc
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,7 @@ from tienlen import (
     TienLenError,
 )
 from tienlen.engine import native
-from tienlen.engine.movegen import MAX_LISTED_PLAYS, Leads, Tables
+from tienlen.engine.movegen import MAX_LISTED_PLAYS, SUBSETS, Leads, Tables
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALLED = str(Path(str(tienlen.__file__)).resolve().parents[1])
@@ -274,6 +275,33 @@ def test_too_many_plays_is_the_same_error() -> None:
         assert f"at most {MAX_LISTED_PLAYS}" in native_answer[1]
 
 
+@needs_native
+def test_a_lead_through_a_card_builds_only_runs_it_lists() -> None:
+    """Runs that end below the card's rank are neither listed nor built.
+
+    Six full ranks of two decks (ten pairs each) under seven ranks holding one pair:
+    the pair runs of at most six ranks through a 2 are 5,471, while the runs of the
+    six full ranks, never listed, are a million. Built, they took 19 MB; now the C
+    allocates no more than the plays it lists.
+    """
+    rules = attrs.evolve(CLASSIC_TWO_DECKS, name="six-pairs", max_consecutive_pairs=6)
+    tables, pure = _tables(rules)
+    full = sum(15 << 4 * rank for rank in range(6))
+    one_pair = sum(1 << 4 * rank for rank in range(6, 13))
+    hand = (full | one_pair) * (1 + (1 << 52))
+    two = 1 << 48
+    expected = _as_leads(pure.leads(hand, two)).listed()
+    tracemalloc.start()
+    try:
+        listed = _as_leads(tables.leads(hand, two)).listed()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert listed == expected
+    assert len(listed) == 5_471
+    assert peak < 2_000_000
+
+
 # --- bad input: every entry point checks what it is handed ---------------------
 
 
@@ -381,7 +409,7 @@ def _arguments() -> dict[str, Any]:
     """A valid constructor call's arguments: CLASSIC's tables, as `generator` hands them."""
     tables = CLASSIC._tables
     assert tables is not None
-    counts, pieces = native._subsets()
+    counts, pieces = native.subset_bytes(SUBSETS)
     return {
         "counts": counts,
         "pieces": pieces,

@@ -48,7 +48,8 @@ def command(out: Path, *, sanitize: bool = False) -> list[str]:
 def build(directory: Path = ENGINE, *, sanitize: bool = False) -> Path | None:
     """Compile into *directory*; the extension's path, or ``None`` (reported on stderr)."""
     out = directory / f"_native{SUFFIX}"
-    cmd = command(out, sanitize=sanitize)
+    partial = directory / f"_native{SUFFIX}.part"
+    cmd = command(partial, sanitize=sanitize)
     if shutil.which(cmd[0]) is None:
         print(f"no C compiler ({cmd[0]}): tienlen stays pure", file=sys.stderr)
         return None
@@ -58,7 +59,9 @@ def build(directory: Path = ENGINE, *, sanitize: bool = False) -> Path | None:
         print(
             "the native generator did not compile: tienlen stays pure", file=sys.stderr
         )
+        partial.unlink(missing_ok=True)
         return None
+    partial.replace(out)  # a new file: a process that loaded the old one keeps it
     return out
 
 

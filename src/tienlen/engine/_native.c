@@ -563,11 +563,15 @@ static int lead_runs(MoveGen *g, u64 lo, u64 hi, u64 card, Buf *out, PyObject *k
         const Family *f = &g->leads[i];
         if (!f->sequence) continue;
         plan_runs(g, f, lo, hi, counts, card, &plan);
+        if (card && !plan.n[through]) continue;  /* no piece holds the card */
         for (int s = 0; s < plan.n_spans; s++) {
             int start = plan.spans[s][0], end = plan.spans[s][1];
             for (int first = start; first <= end - f->min_length + 1; first++) {
                 if (card && first > through) break;
                 int last = first + f->max_length - 1 < end ? first + f->max_length - 1 : end;
+                /* runs that end below the card's rank: none listed, none built (each
+                   run built is then part of one listed, so the limit bounds the work) */
+                if (card && last < through) continue;
                 if (!listing) {
                     u64 product = plan.n[first];
                     for (int rank = first + 1; rank <= last; rank++) {

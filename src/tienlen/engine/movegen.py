@@ -357,7 +357,7 @@ class Tables:
         singles = families.get(1)
         self.single_cards = (1 << 4 * singles.max_rank + 4) - 1 if singles else 0
         """The cards that may be played as singles (their ranks may top a single)."""
-        self.native = _native.generator(self)
+        self.native = _native.generator(self, SUBSETS, MAX_LISTED_PLAYS)
         """The native generator of these tables (`tienlen.engine.native`), or ``None``:
         then `plays`, `bombs` and `leads` generate in Python, the reference."""
 

@@ -13,15 +13,68 @@ the environment at import: then every `Tables` generates in Python.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import Final, Protocol
 
 from tienlen.errors import TienLenError
 
-if TYPE_CHECKING:
-    from tienlen.engine.movegen import Family, Tables
+__all__ = ["MODULE", "FamilyData", "Generator", "TablesData", "generator"]
 
-__all__ = ["MODULE", "Generator", "generator"]
+
+class FamilyData(Protocol):
+    """What `generator` reads of a family of shapes (`movegen.Family`)."""
+
+    @property
+    def kind(self) -> int:
+        """The kind code."""
+
+    @property
+    def per_rank(self) -> int:
+        """Cards of each rank."""
+
+    @property
+    def sequence(self) -> bool:
+        """Whether it is runs."""
+
+    @property
+    def min_length(self) -> int:
+        """The fewest ranks."""
+
+    @property
+    def max_length(self) -> int:
+        """The most ranks."""
+
+    @property
+    def max_rank(self) -> int:
+        """The highest top rank."""
+
+
+class TablesData(Protocol):
+    """What `generator` reads of a rule set's tables (`movegen.Tables`).
+
+    This module sits under `movegen` and imports none of it.
+    """
+
+    @property
+    def families(self) -> Mapping[int, FamilyData]:
+        """The families by kind."""
+
+    @property
+    def lead_families(self) -> Sequence[FamilyData]:
+        """The families that lead, in listing order."""
+
+    @property
+    def all_sets(self) -> bool:
+        """Whether every set of one deck leads."""
+
+    @property
+    def single_cards(self) -> int:
+        """The cards that may be singles."""
+
+    @property
+    def bombers(self) -> Mapping[int, Sequence[int]]:
+        """The bomb table: key to the shape codes that beat it."""
 
 
 class Generator(Protocol):
@@ -63,26 +116,27 @@ _SUBSETS: list[bytes] = []
 """The counts and pieces `generator` hands over, made once."""
 
 
-def _subsets() -> tuple[bytes, bytes]:
-    """`movegen.SUBSETS` of rank 0 as bytes: ``counts[k * 256 + state]``, then the pieces.
+def subset_bytes(
+    subsets: Sequence[Sequence[Sequence[Sequence[int]]]],
+) -> tuple[bytes, bytes]:
+    """*subsets* (`movegen.SUBSETS`) of rank 0 as bytes, made once.
 
-    A piece is a byte ``lo | hi << 4``: its suits, and its suits present twice.
+    ``counts[k * 256 + state]`` is how many pieces of *k* cards a state holds; the
+    pieces follow in that order. A piece is a byte ``lo | hi << 4``: its suits, and its suits present twice.
     """
     if not _SUBSETS:
-        from tienlen.engine.movegen import SUBSETS  # noqa: PLC0415  # it imports this
-
         counts = bytearray()
         pieces = bytearray()
         for k in range(9):
             for state in range(256):
-                subs = SUBSETS[0][state][k] if k < len(SUBSETS[0][state]) else ()
+                subs = subsets[0][state][k] if k < len(subsets[0][state]) else ()
                 counts.append(len(subs))
                 pieces += bytes(m & 15 | (m >> 52) << 4 for m in subs)
         _SUBSETS[:] = [bytes(counts), bytes(pieces)]
     return _SUBSETS[0], _SUBSETS[1]
 
 
-def _row(family: Family) -> tuple[int, int, int, int, int, int]:
+def _row(family: FamilyData) -> tuple[int, int, int, int, int, int]:
     return (
         family.kind,
         family.per_rank,
@@ -93,19 +147,25 @@ def _row(family: Family) -> tuple[int, int, int, int, int, int]:
     )
 
 
-def generator(tables: Tables) -> Generator | None:
+def generator(
+    tables: TablesData,
+    subsets: Sequence[Sequence[Sequence[Sequence[int]]]],
+    limit: int,
+) -> Generator | None:
     """The native generator of *tables*, or ``None`` (no extension, or tables it refuses).
+
+    *subsets* are the rank sub-multisets (`movegen.SUBSETS`) and *limit* the most plays
+    listed at once (`movegen.MAX_LISTED_PLAYS`): `movegen.Tables` calls it.
 
     Example:
         >>> from tienlen import CLASSIC, NATIVE
-        >>> (generator(CLASSIC._tables) is not None) == NATIVE
+        >>> from tienlen.engine.movegen import MAX_LISTED_PLAYS, SUBSETS
+        >>> (generator(CLASSIC._tables, SUBSETS, MAX_LISTED_PLAYS) is not None) == NATIVE
         True
     """
     if MODULE is None:
         return None
-    from tienlen.engine.movegen import MAX_LISTED_PLAYS  # noqa: PLC0415  # it imports this
-
-    counts, pieces = _subsets()
+    counts, pieces = subset_bytes(subsets)
     try:
         made: Generator = MODULE.MoveGen(
             counts,
@@ -115,7 +175,7 @@ def generator(tables: Tables) -> Generator | None:
             tables.all_sets,
             tables.single_cards,
             tuple((key, tuple(codes)) for key, codes in sorted(tables.bombers.items())),
-            MAX_LISTED_PLAYS,
+            limit,
             TienLenError,
         )
     except ValueError:  # tables the C does not take (none of the library's): pure
